@@ -1,0 +1,60 @@
+// Swift cannot import function-like or compound macros, so the ones Revue needs from
+// FFmpeg are restated here as static inline functions.
+#ifndef REVUE_CFFMPEG_SHIM_H
+#define REVUE_CFFMPEG_SHIM_H
+
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/samplefmt.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+/// AVERROR(e): a POSIX errno as an FFmpeg error code.
+static inline int revue_averror(int posix_errno) { return AVERROR(posix_errno); }
+/// AVERROR_EOF.
+static inline int revue_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR(EAGAIN), which the send/receive codec API uses for "feed me" and "drain me".
+static inline int revue_averror_eagain(void) { return AVERROR(EAGAIN); }
+/// AVERROR_EXIT, what an interrupt callback makes blocking I/O return.
+static inline int revue_averror_exit(void) { return AVERROR_EXIT; }
+/// AV_NOPTS_VALUE.
+static inline int64_t revue_nopts_value(void) { return AV_NOPTS_VALUE; }
+/// AV_TIME_BASE.
+static inline int revue_time_base(void) { return AV_TIME_BASE; }
+/// AV_PKT_FLAG_KEY.
+static inline int revue_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
+/// AV_CODEC_FLAG_GLOBAL_HEADER.
+static inline int revue_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+/// AVFMT_GLOBALHEADER.
+static inline int revue_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
+/// AVFMT_NOFILE.
+static inline int revue_avfmt_nofile(void) { return AVFMT_NOFILE; }
+/// AVIO_FLAG_WRITE.
+static inline int revue_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
+/// SWS_BILINEAR and friends.
+static inline int revue_sws_bilinear(void) { return SWS_BILINEAR; }
+static inline int revue_sws_fast_bilinear(void) { return SWS_FAST_BILINEAR; }
+static inline int revue_sws_area(void) { return SWS_AREA; }
+static inline int revue_sws_bicubic(void) { return SWS_BICUBIC; }
+/// AV_LOG_* levels.
+static inline int revue_av_log_error(void) { return AV_LOG_ERROR; }
+static inline int revue_av_log_warning(void) { return AV_LOG_WARNING; }
+static inline int revue_av_log_quiet(void) { return AV_LOG_QUIET; }
+/// AV_CHANNEL_LAYOUT_STEREO / MONO, which are compound literals in C.
+static inline void revue_channel_layout_set_default(AVChannelLayout *layout, int channels) {
+    av_channel_layout_default(layout, channels);
+}
+/// av_err2str is a macro around a stack buffer; this writes into the caller's buffer.
+static inline const char *revue_av_strerror(int code, char *buffer, size_t size) {
+    av_strerror(code, buffer, size);
+    return buffer;
+}
+
+#endif

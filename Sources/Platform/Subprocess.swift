@@ -1,0 +1,195 @@
+import Foundation
+
+/// A child process started with `posix_spawnp` and waited for with `waitpid`.
+///
+/// Foundation's `Process` watches children through a run loop and a SIGCHLD source; with many
+/// processes started from several threads it was seen to miss an exit and wait forever. This
+/// owns its pid and waits for exactly that pid.
+public final class Subprocess: @unchecked Sendable {
+    /// How a process ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+
+        /// The exit status, with a signal reported the shell's way (128 + signal).
+        public var status: Int32 {
+            switch self {
+            case .exited(let code): code
+            case .signalled(let signal): 128 + signal
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .exited(let code): "exit status \(code)"
+            case .signalled(let signal): "killed by signal \(signal)"
+            }
+        }
+    }
+
+    /// Where a child's standard output or error goes.
+    public enum Output: Sendable {
+        /// The same as this process's.
+        case inherit
+        /// /dev/null.
+        case discard
+        /// Appended to a file.
+        case file(String)
+    }
+
+    public let pid: pid_t
+    public let executable: String
+    private let lock = NSLock()
+    private var finished: Termination?
+
+    /// Starts `executable` (looked up on PATH when it has no slash) with `arguments`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                standardOutput: Output = .inherit, standardError: Output = .inherit,
+                workingDirectory: String? = nil) throws(SubprocessError)
+    {
+        self.executable = executable
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (descriptor, output) in [(Int32(1), standardOutput), (Int32(2), standardError)] {
+            switch output {
+            case .inherit: break
+            case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child starts with default signal handling and nothing blocked, whatever we changed.
+        var defaultSignals = sigset_t()
+        sigfillset(&defaultSignals)
+        sigdelset(&defaultSignals, SIGKILL)
+        sigdelset(&defaultSignals, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        // posix_spawn_file_actions_addchdir_np is not visible to Swift here; env -C changes directory.
+        var command = [executable] + arguments
+        if let workingDirectory { command = ["/usr/bin/env", "-C", workingDirectory] + command }
+        let program = command[0]
+        var childPID: pid_t = 0
+        let result = Subprocess.withCStrings(command) { argv in
+            Subprocess.withCStrings(environmentList) { envp in
+                posix_spawnp(&childPID, program, &actions, &attributes, argv, envp)
+            }
+        }
+        guard result == 0 else {
+            throw SubprocessError("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = childPID
+    }
+
+    /// Waits for the process to end and returns how it ended.
+    @discardableResult
+    public func wait() -> Termination {
+        lock.lock()
+        defer { lock.unlock() }
+        if let finished { return finished }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR {
+                finished = .exited(-1)
+                return .exited(-1)
+            }
+        }
+        let termination = Subprocess.termination(from: status)
+        finished = termination
+        return termination
+    }
+
+    /// Returns how the process ended, or nil while it runs.
+    public func poll() -> Termination? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let finished { return finished }
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        guard reaped == pid else { return nil }
+        let termination = Subprocess.termination(from: status)
+        finished = termination
+        return termination
+    }
+
+    /// Sends a signal (SIGTERM by default).
+    public func signal(_ signal: Int32 = SIGTERM) {
+        lock.lock()
+        defer { lock.unlock() }
+        if finished == nil { kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` seconds; returns nil if the process is still running.
+    public func wait(timeout: Double) -> Termination? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let done = poll() { return done }
+            usleep(10_000)
+        }
+        return poll()
+    }
+
+    private static func termination(from status: Int32) -> Termination {
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros; these are their definitions in glibc.
+        let signal = status & 0x7F
+        if signal == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signalled(signal)
+    }
+
+    /// Calls `body` with a NULL-terminated C array of the strings.
+    private static func withCStrings(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Int32) -> Int32 {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        pointers.append(nil)
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return EINVAL }
+            return body(base)
+        }
+    }
+}
+
+extension Subprocess {
+    /// What a finished command printed.
+    public struct Result: Sendable {
+        public let termination: Termination
+        public let standardOutput: String
+        public let standardError: String
+        public var status: Int32 { termination.status }
+        public var succeeded: Bool { termination == .exited(0) }
+    }
+
+    /// Runs a command to completion and collects its output. Output goes through temporary
+    /// files, not pipes, so a child that leaves a daemon behind cannot keep us waiting.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           workingDirectory: String? = nil) throws(SubprocessError) -> Result
+    {
+        let base = NSTemporaryDirectory() + "revue-subprocess-\(UUID().uuidString)"
+        let outPath = base + ".out", errPath = base + ".err"
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
+        let process = try Subprocess(executable, arguments, environment: environment, standardOutput: .file(outPath),
+                                     standardError: .file(errPath), workingDirectory: workingDirectory)
+        let termination = process.wait()
+        return Result(termination: termination,
+                      standardOutput: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                      standardError: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+}
+
+/// A child process could not be started.
+public struct SubprocessError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,4 @@
+import CLI
+import Foundation
+
+exit(Revue.main(Array(CommandLine.arguments.dropFirst())))

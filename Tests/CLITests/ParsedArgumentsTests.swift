@@ -1,0 +1,76 @@
+@testable import CLI
+import Testing
+
+@Suite struct ParsedArgumentsTests {
+    let spec = CommandSpec(
+        ["record"], summary: "test",
+        options: [
+            OptionSpec("output", value: "FILE", help: "out", repeatable: true),
+            OptionSpec("layout", value: "TYPE", help: "layout", environment: "REVUE_LAYOUT", default: "GRID",
+                       allowed: ["GRID", "SPOTLIGHT", "SIDEBAR"]),
+            OptionSpec("grid-size", value: "N", help: "n"),
+            OptionSpec("realtime", help: "flag"),
+        ],
+        positionals: [PositionalSpec("DIR", help: "dir", required: false)])
+
+    @Test func valuesComeFromFlagThenEnvironmentThenDefault() throws {
+        let none = try ParsedArguments([], spec: spec, environment: [:])
+        #expect(none.value("layout") == "GRID")
+        let fromEnvironment = try ParsedArguments([], spec: spec, environment: ["REVUE_LAYOUT": "SIDEBAR"])
+        #expect(fromEnvironment.value("layout") == "SIDEBAR")
+        let fromFlag = try ParsedArguments(["--layout", "SPOTLIGHT"], spec: spec, environment: ["REVUE_LAYOUT": "SIDEBAR"])
+        #expect(fromFlag.value("layout") == "SPOTLIGHT")
+        let inline = try ParsedArguments(["--layout=SPOTLIGHT"], spec: spec, environment: [:])
+        #expect(inline.value("layout") == "SPOTLIGHT")
+    }
+
+    @Test func repeatableOptionsCollectEveryValue() throws {
+        let parsed = try ParsedArguments(["--output", "a.mp4", "--output", "hls:dir", "fixture"], spec: spec, environment: [:])
+        #expect(parsed.values("output") == ["a.mp4", "hls:dir"])
+        #expect(parsed.positional(0) == "fixture")
+    }
+
+    @Test func flagsTakeNoValue() throws {
+        #expect(try ParsedArguments(["--realtime"], spec: spec, environment: [:]).flag("realtime"))
+        #expect(throws: UsageError.self) { try ParsedArguments(["--realtime=yes"], spec: spec, environment: [:]) }
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["-x"], "unknown option '-x'"),
+        (["--layout", "MOSAIC"], "invalid value 'MOSAIC' for '--layout'; allowed values: GRID, SPOTLIGHT, SIDEBAR"),
+        (["--layout"], "option '--layout' needs a value"),
+        (["--layout", "GRID", "--layout", "GRID"], "given more than once"),
+        (["a", "b"], "unexpected argument 'b'"),
+    ])
+    func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
+        let error = #expect(throws: UsageError.self) { try ParsedArguments(arguments, spec: spec, environment: [:]) }
+        #expect(error?.message.contains(message) == true)
+        #expect(error?.description.contains("revue record --help") == true)
+    }
+
+    @Test func badEnvironmentValuesAreUsageErrorsToo() {
+        let error = #expect(throws: UsageError.self) {
+            try ParsedArguments([], spec: spec, environment: ["REVUE_LAYOUT": "MOSAIC"])
+        }
+        #expect(error?.message.contains("REVUE_LAYOUT") == true)
+    }
+
+    @Test func integersAreChecked() throws {
+        #expect(try ParsedArguments(["--grid-size", "9"], spec: spec, environment: [:]).integer("grid-size", in: 1...25) == 9)
+        #expect(throws: UsageError.self) {
+            try ParsedArguments(["--grid-size", "26"], spec: spec, environment: [:]).integer("grid-size", in: 1...25)
+        }
+        #expect(throws: UsageError.self) {
+            try ParsedArguments(["--grid-size", "nine"], spec: spec, environment: [:]).integer("grid-size")
+        }
+    }
+
+    @Test func helpListsOptionsWithTheirEnvironmentAndAllowedValues() {
+        let help = spec.helpText
+        #expect(help.contains("--layout TYPE"))
+        #expect(help.contains("One of: GRID, SPOTLIGHT, SIDEBAR"))
+        #expect(help.contains("Env: REVUE_LAYOUT"))
+        #expect(help.contains("--help"))
+    }
+}

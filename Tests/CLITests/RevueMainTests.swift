@@ -1,0 +1,45 @@
+@testable import CLI
+import Foundation
+import Postgres
+import TestSupport
+import Testing
+
+@Suite struct RevueMainTests {
+    @Test func badFlagsExitWithStatus2() {
+        #expect(Revue.main(["migrate", "--no-such-flag"]) == 2)
+        #expect(Revue.main(["no-such-command"]) == 2)
+        #expect(Revue.main([]) == 2)
+    }
+
+    @Test func helpExitsWithStatus0() {
+        #expect(Revue.main(["--help"]) == 0)
+        #expect(Revue.main(["migrate", "--help"]) == 0)
+    }
+
+    @Test func migrateRunsAgainstDatabaseURL() throws {
+        let url = try TemporaryPostgres.shared().makeDatabase()
+        #expect(Revue.main(["migrate", "--log-level", "error"], environment: ["DATABASE_URL": url]) == 0)
+        let connection = try PostgresConnection(url)
+        #expect(try connection.query("SELECT 1 FROM schema_migrations").count >= 1)
+        // A second run is a no-op that still succeeds.
+        #expect(Revue.main(["migrate", "--log-level", "error"], environment: ["DATABASE_URL": url]) == 0)
+    }
+
+    @Test func migrateReportsAnUnreachableDatabase() throws {
+        let port = try PostgresCluster.freeLoopbackPort()
+        let status = Revue.main(["migrate", "--log-level", "error"],
+                                environment: ["DATABASE_URL": "postgresql://postgres@127.0.0.1:\(port)/x?connect_timeout=2"])
+        #expect(status == 1)
+    }
+
+    /// The embedded default: initdb on first use, then start and stop around the command.
+    @Test func migrateUsesTheEmbeddedClusterWhenNoURLIsSet() throws {
+        let home = try TemporaryDirectory(prefix: "revue-home")
+        let environment = ["REVUE_HOME": home.path]
+        #expect(Revue.main(["migrate", "--log-level", "error"], environment: environment) == 0)
+        #expect(FileManager.default.fileExists(atPath: home.path + "/pg/data/PG_VERSION"))
+        // Stopped at exit: no postmaster.pid is left behind.
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/pg/data/postmaster.pid"))
+        #expect(Revue.main(["migrate", "--log-level", "error"], environment: environment) == 0)
+    }
+}

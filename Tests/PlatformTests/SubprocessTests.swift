@@ -1,0 +1,45 @@
+import Foundation
+import Platform
+import Testing
+
+@Suite struct SubprocessTests {
+    @Test func runCollectsOutputAndStatus() throws {
+        let result = try Subprocess.run("sh", ["-c", "echo out; echo err >&2; exit 3"])
+        #expect(result.standardOutput == "out\n")
+        #expect(result.standardError == "err\n")
+        #expect(result.termination == .exited(3))
+        #expect(!result.succeeded)
+    }
+
+    @Test func aSignalIsReportedAsSuch() throws {
+        let process = try Subprocess("sleep", ["30"], standardOutput: .discard, standardError: .discard)
+        #expect(process.poll() == nil)
+        process.signal(SIGKILL)
+        #expect(process.wait() == .signalled(SIGKILL))
+        #expect(process.wait().status == 128 + SIGKILL)
+    }
+
+    @Test func aMissingProgramIsAClearError() {
+        let error = #expect(throws: SubprocessError.self) {
+            _ = try Subprocess.run("/nonexistent/program", [])
+        }
+        #expect(error?.description.contains("/nonexistent/program") == true)
+    }
+
+    @Test func workingDirectoryAndEnvironmentAreApplied() throws {
+        let result = try Subprocess.run("sh", ["-c", "pwd; echo $REVUE_PROBE"], environment: ["REVUE_PROBE": "42", "PATH": "/usr/bin:/bin"],
+                                        workingDirectory: "/tmp")
+        #expect(result.standardOutput == "/tmp\n42\n")
+    }
+
+    @Test func manyProcessesFromManyThreadsAllFinish() async throws {
+        try await withThrowingTaskGroup(of: Int32.self) { group in
+            for index in 0..<16 {
+                group.addTask { try Subprocess.run("sh", ["-c", "exit \(index % 5)"]).status }
+            }
+            var statuses: [Int32] = []
+            for try await status in group { statuses.append(status) }
+            #expect(statuses.sorted() == (0..<16).map { Int32($0 % 5) }.sorted())
+        }
+    }
+}
