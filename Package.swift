@@ -36,9 +36,26 @@ let package = Package(
         .target(name: "Postgres", dependencies: ["CLibPQ", "Log", "Platform"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"]),
 
+        // MARK: Ingest: packets in, whole frames on one clock out
+        .target(name: "RTP"),
+        .target(name: "Fixture", dependencies: ["RTP"]),
+        .target(name: "Ingest", dependencies: ["RTP"]),
+
+        // MARK: Media: decode
+        .target(name: "Media"),
+        .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
+        .target(name: "Decode", dependencies: ["CVPX", "COpus", "CFFmpeg", "LibAV", "Media", "Ingest"]),
+
+        // MARK: The pipeline, assembled in one place
+        .target(name: "Pipeline", dependencies: ["Fixture", "Ingest", "Decode", "Media", "Log", "Platform"]),
+
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log"]),
+        .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log", "Fixture", "Pipeline"]),
         .executableTarget(name: "revue", dependencies: ["CLI"]),
+
+        // MARK: Benchmarks (bench/README.md)
+        .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform"],
+                          path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
         .target(name: "TestSupport", dependencies: ["Postgres", "Platform"], path: "Tests/TestSupport"),
@@ -49,6 +66,11 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
+        .testTarget(name: "FixtureTests", dependencies: ["Fixture", "RTP", "TestSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

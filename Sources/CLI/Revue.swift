@@ -6,6 +6,7 @@ public enum Revue {
     /// Every subcommand, in the order `revue --help` lists them.
     static let commands: [any RevueCommand.Type] = [
         MigrateCommand.self,
+        FixtureInspectCommand.self,
     ]
 
     /// Runs `revue` with `arguments` (without the program name) and returns the exit status.

@@ -1,0 +1,190 @@
+import RTP
+
+/// A whole encoded frame of one track, placed on the session clock.
+public struct EncodedFrame: Sendable, Equatable {
+    public var track: TrackInfo
+    public var data: [UInt8]
+    public var isKeyframe: Bool
+    /// Unwrapped RTP timestamp.
+    public var rtpTimestamp: Int64
+    /// Seconds since the session began.
+    public var mediaTime: Double
+    /// Packets lost just before this frame (audio conceals them).
+    public var lostBefore: Int
+    /// The unwrapped sequence numbers of the frame's first and last packets.
+    public var sequenceRange: ClosedRange<Int64>
+
+    public init(track: TrackInfo, data: [UInt8], isKeyframe: Bool, rtpTimestamp: Int64, mediaTime: Double, lostBefore: Int,
+                sequenceRange: ClosedRange<Int64>)
+    {
+        self.track = track
+        self.data = data
+        self.isKeyframe = isKeyframe
+        self.rtpTimestamp = rtpTimestamp
+        self.mediaTime = mediaTime
+        self.lostBefore = lostBefore
+        self.sequenceRange = sequenceRange
+    }
+}
+
+/// What the receive path asks its caller to do.
+public enum IngestEvent: Sendable, Equatable {
+    /// A whole frame, in decode order, to decode.
+    case frame(EncodedFrame)
+    /// RTCP generic NACK to send for a track (RFC 4585 §6.2.1).
+    case sendNack(ssrc: UInt32, sequenceNumbers: [UInt16])
+    /// RTCP PLI to send for a track (RFC 4585 §6.3.1).
+    case requestKeyframe(ssrc: UInt32)
+    /// Every track of a participant said BYE (RFC 3550 §6.6).
+    case participantLeft(participantID: String, mediaTime: Double)
+}
+
+/// The receive half of a session: datagrams in (RTP or RTCP, told apart as RFC 5761 §4 says),
+/// whole frames on the session clock out. The same object serves a fixture and a live room.
+public struct IngestSession: Sendable {
+    public private(set) var clock: MediaClock
+    private var receivers: [UInt32: TrackReceiver] = [:]
+    /// Counters for datagrams that were not usable.
+    public private(set) var unknownSSRCPackets = 0
+    public private(set) var malformedRTP = 0
+    public private(set) var malformedRTCP = 0
+    public private(set) var lastMalformedReason: String?
+    private var leftParticipants = Set<String>()
+
+    public init(tracks: [TrackInfo], origin: Double = 0, clock configuration: MediaClock.Configuration = .init()) {
+        clock = MediaClock(origin: origin, configuration: configuration)
+        for track in tracks {
+            receivers[track.ssrc] = TrackReceiver(info: track)
+            clock.register(ssrc: track.ssrc, participant: track.participantID, clockRate: track.clockRate)
+        }
+    }
+
+    public var tracks: [TrackInfo] { receivers.values.map(\.info).sorted { $0.ssrc < $1.ssrc } }
+
+    /// Handles one datagram that arrived at `arrival` (seconds on the arrival clock).
+    public mutating func receive(_ datagram: [UInt8], arrival: Double) -> [IngestEvent] {
+        if RTPPacket.looksLikeRTCP(datagram) {
+            return receiveRTCP(datagram, arrival: arrival)
+        }
+        let packet: RTPPacket
+        do {
+            packet = try RTPPacket(parsing: datagram)
+        } catch {
+            malformedRTP += 1
+            lastMalformedReason = "RTP: \(error)"
+            return []
+        }
+        guard var receiver = receivers[packet.ssrc] else {
+            unknownSSRCPackets += 1
+            return []
+        }
+        let timestamp = receiver.unwrappedTimestamp(packet)
+        clock.observePacket(ssrc: packet.ssrc, timestamp: timestamp, arrival: arrival)
+        let actions = receiver.receive(packet, timestamp: timestamp, arrival: arrival)
+        receivers[packet.ssrc] = receiver
+        return events(from: actions, track: receiver.info)
+    }
+
+    /// Lets time pass (live use): NACK retries, loss timeouts.
+    public mutating func poll(at now: Double) -> [IngestEvent] {
+        var events: [IngestEvent] = []
+        for ssrc in receivers.keys.sorted() {
+            guard var receiver = receivers[ssrc] else { continue }
+            let actions = receiver.poll(at: now)
+            receivers[ssrc] = receiver
+            events += self.events(from: actions, track: receiver.info)
+        }
+        return events
+    }
+
+    /// The session ended: release what is whole and count the rest as lost.
+    public mutating func finish() -> [IngestEvent] {
+        var events: [IngestEvent] = []
+        for ssrc in receivers.keys.sorted() {
+            guard var receiver = receivers[ssrc] else { continue }
+            let actions = receiver.flush()
+            receivers[ssrc] = receiver
+            events += self.events(from: actions, track: receiver.info)
+        }
+        return events
+    }
+
+    /// Per-track counters.
+    public func statistics(ssrc: UInt32) -> TrackStatistics? {
+        guard let receiver = receivers[ssrc] else { return nil }
+        return TrackStatistics(
+            buffer: receiver.buffer.statistics, malformedPackets: receiver.malformedPackets,
+            lastMalformedReason: receiver.lastMalformedReason, wrongPayloadType: receiver.wrongPayloadType,
+            bytesReceived: receiver.bytesReceived, firstArrival: receiver.firstArrival, lastArrival: receiver.lastArrival,
+            senderReports: clock.senderReports(ssrc: ssrc), leastDelay: clock.leastDelay(ssrc: ssrc),
+            ended: receiver.ended)
+    }
+
+    private mutating func receiveRTCP(_ datagram: [UInt8], arrival: Double) -> [IngestEvent] {
+        let packets: [RTCPPacket]
+        do {
+            packets = try RTCPPacket.parseCompound(datagram)
+        } catch {
+            malformedRTCP += 1
+            lastMalformedReason = "RTCP: \(error)"
+            return []
+        }
+        var events: [IngestEvent] = []
+        for packet in packets {
+            switch packet {
+            case .senderReport(let report):
+                clock.observeSenderReport(ssrc: report.ssrc, ntp: report.ntpTimestamp, rtpTimestamp: report.rtpTimestamp,
+                                          arrival: arrival)
+            case .goodbye(let goodbye):
+                for source in goodbye.sources { receivers[source]?.markEnded() }
+                events += participantsThatLeft(arrival: arrival)
+            default:
+                break
+            }
+        }
+        return events
+    }
+
+    private mutating func participantsThatLeft(arrival: Double) -> [IngestEvent] {
+        var events: [IngestEvent] = []
+        let byParticipant = Dictionary(grouping: receivers.values, by: \.info.participantID)
+        for (participant, tracks) in byParticipant.sorted(by: { $0.key < $1.key })
+        where !leftParticipants.contains(participant) && tracks.allSatisfy(\.ended) {
+            leftParticipants.insert(participant)
+            events.append(.participantLeft(participantID: participant, mediaTime: arrival - clock.origin))
+        }
+        return events
+    }
+
+    private func events(from actions: [JitterBuffer.Action], track: TrackInfo) -> [IngestEvent] {
+        actions.compactMap { action in
+            switch action {
+            case .frame(let frame):
+                guard let mediaTime = clock.mediaTime(ssrc: track.ssrc, timestamp: frame.timestamp) else { return nil }
+                return .frame(EncodedFrame(track: track, data: frame.data, isKeyframe: frame.isKeyframe,
+                                           rtpTimestamp: frame.timestamp, mediaTime: mediaTime, lostBefore: frame.lostBefore,
+                                           sequenceRange: frame.firstSequence...frame.lastSequence))
+            case .sendNack(let sequences):
+                return .sendNack(ssrc: track.ssrc, sequenceNumbers: sequences.map { UInt16(truncatingIfNeeded: $0) })
+            case .requestKeyframe:
+                return .requestKeyframe(ssrc: track.ssrc)
+            }
+        }
+    }
+}
+
+/// What one track's receive path counted.
+public struct TrackStatistics: Sendable, Equatable {
+    public var buffer: JitterBufferStatistics
+    public var malformedPackets: Int
+    public var lastMalformedReason: String?
+    public var wrongPayloadType: Int
+    public var bytesReceived: Int
+    public var firstArrival: Double?
+    public var lastArrival: Double?
+    public var senderReports: Int
+    /// Least `arrival − sender time` since the first sender report.
+    public var leastDelay: Double?
+    /// The track said BYE.
+    public var ended: Bool
+}

@@ -1,0 +1,148 @@
+import RTP
+
+/// Puts every stream of a session on one clock: seconds since the session began, on the
+/// receiver's arrival clock. docs/MEDIA_CLOCK.md explains the policy; in short:
+///
+/// - A sender's RTCP sender reports (RFC 3550 §6.4.1) tie each of its streams' RTP timestamps to
+///   its NTP wall clock. All streams of one participant share that clock, so mapping through it
+///   lines up their audio and video (lip sync).
+/// - The sender's clock is tied to ours by the least `arrival − sender time` over its packets:
+///   the least-delayed packet is the best estimate of the offset. The estimate may rise slowly
+///   (`offsetLeak`) so it follows clock drift. Each participant has its own offset, which lines
+///   participants up with each other to within the difference of their network delays.
+/// - Before a stream's first sender report, its RTP time is mapped by the same least-delay rule
+///   applied to that stream alone.
+/// - Nothing jumps: a changed offset is reached at `slewRate` seconds per second, and the switch
+///   from the pre-report mapping to the report's is slewed the same way.
+public struct MediaClock: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// How fast the least-delay estimate may rise to follow drift, in seconds per second.
+        public var offsetLeak: Double
+        /// How fast a change of mapping is applied, in seconds per second.
+        public var slewRate: Double
+
+        public init(offsetLeak: Double = 0.001, slewRate: Double = 0.05) {
+            self.offsetLeak = offsetLeak
+            self.slewRate = slewRate
+        }
+    }
+
+    /// An offset estimate and the value in use, which follows it at a bounded rate.
+    struct SlewedOffset: Sendable {
+        var target: Double
+        var applied: Double
+        var updated: Double
+
+        mutating func observe(sample: Double, at arrival: Double, configuration: Configuration) {
+            let elapsed = max(0, arrival - updated)
+            target = min(target + configuration.offsetLeak * elapsed, sample)
+            let step = configuration.slewRate * elapsed
+            applied += max(-step, min(step, target - applied))
+            updated = arrival
+        }
+    }
+
+    struct Stream: Sendable {
+        let participant: String
+        let clockRate: Double
+        var lastTimestamp: Int64?
+        var lastArrival: Double = 0
+        /// The latest sender report: (RTP timestamp unwrapped, sender NTP seconds).
+        var report: (timestamp: Int64, ntp: Double)?
+        var senderReports = 0
+        /// Pre-report mapping: least `arrival − timestamp / clockRate`.
+        var local: SlewedOffset?
+        /// Left over from switching mappings; slewed to zero.
+        var correction: Double = 0
+        /// Least `arrival − sender time` since the first report (for the A/V offset report).
+        var leastDelay: Double?
+    }
+
+    public let configuration: Configuration
+    /// Arrival time that is media time zero.
+    public let origin: Double
+    private var streams: [UInt32: Stream] = [:]
+    /// Per participant: receiver clock minus sender NTP clock.
+    private var senderOffsets: [String: SlewedOffset] = [:]
+
+    public init(origin: Double = 0, configuration: Configuration = Configuration()) {
+        self.origin = origin
+        self.configuration = configuration
+    }
+
+    /// Declares a stream and the participant (sender clock) it belongs to.
+    public mutating func register(ssrc: UInt32, participant: String, clockRate: Int) {
+        streams[ssrc] = Stream(participant: participant, clockRate: Double(clockRate))
+    }
+
+    /// Records an RTCP sender report for a stream.
+    public mutating func observeSenderReport(ssrc: UInt32, ntp: NTPTimestamp, rtpTimestamp: UInt32, arrival: Double) {
+        guard var stream = streams[ssrc] else { return }
+        let before = stream.lastTimestamp.flatMap { mapping(stream, timestamp: $0) }
+        // Unwrap the report's timestamp next to the stream's latest packet.
+        let reference = stream.lastTimestamp ?? Int64(rtpTimestamp)
+        let delta = Int64(Int32(bitPattern: rtpTimestamp &- UInt32(truncatingIfNeeded: reference)))
+        stream.report = (reference + delta, ntp.ntpSeconds)
+        stream.senderReports += 1
+        if senderOffsets[stream.participant] == nil {
+            // Seeded by the report itself; packets refine it.
+            let offset = arrival - ntp.ntpSeconds
+            senderOffsets[stream.participant] = SlewedOffset(target: offset, applied: offset, updated: arrival)
+        }
+        // Keep this stream's media time continuous across the change of mapping.
+        if let before, let timestamp = stream.lastTimestamp, let after = mapping(stream, timestamp: timestamp) {
+            stream.correction += before - after
+        }
+        streams[ssrc] = stream
+    }
+
+    /// Records a packet's arrival: refines the offsets and slews corrections.
+    public mutating func observePacket(ssrc: UInt32, timestamp: Int64, arrival: Double) {
+        guard var stream = streams[ssrc] else { return }
+        let elapsed = max(0, arrival - stream.lastArrival)
+        let step = configuration.slewRate * elapsed
+        stream.correction -= max(-step, min(step, stream.correction))
+        stream.lastArrival = arrival
+        if stream.lastTimestamp.map({ timestamp > $0 }) ?? true { stream.lastTimestamp = timestamp }
+
+        let localSample = arrival - Double(timestamp) / stream.clockRate
+        if stream.local == nil {
+            stream.local = SlewedOffset(target: localSample, applied: localSample, updated: arrival)
+        } else {
+            stream.local?.observe(sample: localSample, at: arrival, configuration: configuration)
+        }
+        if let report = stream.report {
+            let senderTime = report.ntp + Double(timestamp - report.timestamp) / stream.clockRate
+            let delay = arrival - senderTime
+            stream.leastDelay = min(stream.leastDelay ?? delay, delay)
+            senderOffsets[stream.participant]?.observe(sample: delay, at: arrival, configuration: configuration)
+        }
+        streams[ssrc] = stream
+    }
+
+    /// Seconds since the session began for an RTP timestamp of a stream, or nil before the
+    /// stream's first packet.
+    public func mediaTime(ssrc: UInt32, timestamp: Int64) -> Double? {
+        guard let stream = streams[ssrc] else { return nil }
+        return mapping(stream, timestamp: timestamp)
+    }
+
+    /// How many sender reports a stream has had.
+    public func senderReports(ssrc: UInt32) -> Int {
+        streams[ssrc]?.senderReports ?? 0
+    }
+
+    /// The least `arrival − sender time` seen on a stream since its first sender report.
+    public func leastDelay(ssrc: UInt32) -> Double? {
+        streams[ssrc]?.leastDelay
+    }
+
+    private func mapping(_ stream: Stream, timestamp: Int64) -> Double? {
+        if let report = stream.report, let offset = senderOffsets[stream.participant]?.applied {
+            let senderTime = report.ntp + Double(timestamp - report.timestamp) / stream.clockRate
+            return senderTime + offset + stream.correction - origin
+        }
+        guard let local = stream.local?.applied else { return nil }
+        return Double(timestamp) / stream.clockRate + local + stream.correction - origin
+    }
+}

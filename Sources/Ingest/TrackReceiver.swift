@@ -1,0 +1,116 @@
+import RTP
+
+/// What the session knows about one incoming track.
+public struct TrackInfo: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case video, audio, share
+
+        public var isVideo: Bool { self != .audio }
+    }
+
+    public enum Codec: String, Sendable {
+        case vp8 = "VP8"
+        case h264 = "H264"
+        case opus
+    }
+
+    public var ssrc: UInt32
+    public var participantID: String
+    public var kind: Kind
+    public var codec: Codec
+    public var payloadType: UInt8
+    public var clockRate: Int
+    public var channels: Int
+
+    public init(ssrc: UInt32, participantID: String, kind: Kind, codec: Codec, payloadType: UInt8, clockRate: Int,
+                channels: Int = 1)
+    {
+        self.ssrc = ssrc
+        self.participantID = participantID
+        self.kind = kind
+        self.codec = codec
+        self.payloadType = payloadType
+        self.clockRate = clockRate
+        self.channels = channels
+    }
+}
+
+/// One track's receive path: RTP packet → depacketizer → jitter buffer → whole frames.
+struct TrackReceiver: Sendable {
+    let info: TrackInfo
+    private var depacketizer: any Depacketizer
+    private var sequences = SequenceUnwrapper()
+    private var timestamps = TimestampUnwrapper()
+    private(set) var buffer: JitterBuffer
+    private(set) var malformedPackets = 0
+    private(set) var lastMalformedReason: String?
+    private(set) var wrongPayloadType = 0
+    private(set) var bytesReceived = 0
+    private(set) var firstArrival: Double?
+    private(set) var lastArrival: Double?
+    private(set) var ended = false
+
+    init(info: TrackInfo, jitter: JitterBuffer.Configuration? = nil) {
+        self.info = info
+        switch info.codec {
+        case .vp8: depacketizer = VP8Depacketizer()
+        case .h264: depacketizer = H264Depacketizer()
+        case .opus: depacketizer = OpusDepacketizer()
+        }
+        buffer = JitterBuffer(configuration: jitter ?? (info.kind.isVideo ? .video : .audio))
+    }
+
+    /// Unwraps a packet's numbers without consuming it (for the media clock).
+    mutating func unwrappedTimestamp(_ packet: RTPPacket) -> Int64 {
+        timestamps.unwrap(packet.timestamp)
+    }
+
+    mutating func receive(_ packet: RTPPacket, timestamp: Int64, arrival: Double) -> [JitterBuffer.Action] {
+        firstArrival = firstArrival ?? arrival
+        lastArrival = arrival
+        bytesReceived += packet.payload.count
+        guard packet.payloadType == info.payloadType else {
+            wrongPayloadType += 1
+            return []
+        }
+        let sequence = sequences.unwrap(packet.sequenceNumber)
+        let payload: DepacketizedPayload
+        do {
+            payload = try depacketizer.depacketize(packet.payload)
+        } catch {
+            malformedPackets += 1
+            lastMalformedReason = error.description
+            return []
+        }
+        var actions = buffer.insert(
+            JitterBuffer.Packet(sequence: sequence, timestamp: timestamp, marker: packet.marker, data: payload.data,
+                                isFrameStart: payload.isFrameStart, isKeyframe: payload.isKeyframe),
+            at: arrival)
+        finishFrames(&actions)
+        return actions
+    }
+
+    mutating func poll(at now: Double) -> [JitterBuffer.Action] {
+        var actions = buffer.poll(at: now)
+        finishFrames(&actions)
+        return actions
+    }
+
+    mutating func flush() -> [JitterBuffer.Action] {
+        var actions = buffer.flush()
+        finishFrames(&actions)
+        return actions
+    }
+
+    mutating func markEnded() { ended = true }
+
+    /// Lets the codec fix up each released frame (H.264 parameter sets), in decode order.
+    private mutating func finishFrames(_ actions: inout [JitterBuffer.Action]) {
+        for index in actions.indices {
+            if case .frame(var frame) = actions[index] {
+                frame.data = depacketizer.completeFrame(frame.data, isKeyframe: frame.isKeyframe)
+                actions[index] = .frame(frame)
+            }
+        }
+    }
+}

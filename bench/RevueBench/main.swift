@@ -1,0 +1,18 @@
+import Foundation
+
+// Benchmarks, each beside a reference doing the same work in the same run. See bench/README.md.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "ingest":
+        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
+        let passes = arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200
+        try IngestBench.run(fixtureDirectory: fixture, passes: passes)
+    default:
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES]\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("bench failed: \(error)\n".utf8))
+    exit(1)
+}
