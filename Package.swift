@@ -46,19 +46,31 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
         .target(name: "Decode", dependencies: ["CVPX", "COpus", "CFFmpeg", "LibAV", "Media", "Ingest"]),
 
+        // MARK: Media: composite and mix, then encode once
+        .target(name: "Layout"),
+        .target(name: "Composite", dependencies: ["Layout", "Media", "LibAV", "CFreeType"]),
+        .target(name: "Mix", dependencies: ["Media"]),
+        .target(name: "Encode", dependencies: ["CFFmpeg", "LibAV", "Media", "Layout"]),
+
+        // MARK: Outputs: one encode, many outputs
+        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "Encode", "Log"]),
+
         // MARK: The pipeline, assembled in one place
-        .target(name: "Pipeline", dependencies: ["Fixture", "Ingest", "Decode", "Media", "Log", "Platform"]),
+        .target(name: "Pipeline", dependencies: ["Fixture", "Ingest", "Decode", "Media", "Layout", "Composite", "Mix", "Encode",
+                                                "Outputs", "Log", "Platform"]),
 
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log", "Fixture", "Pipeline"]),
+        .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
+                                           "Outputs", "LibAV"]),
         .executableTarget(name: "revue", dependencies: ["CLI"]),
 
         // MARK: Benchmarks (bench/README.md)
-        .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform"],
+        .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
+                                                            "LibAV", "Outputs", "CFFmpeg"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        .target(name: "TestSupport", dependencies: ["Postgres", "Platform"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media"], path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
@@ -70,6 +82,10 @@ let package = Package(
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "RTP", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
+        .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
+        .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),
+        .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
+        .testTarget(name: "EncodeTests", dependencies: ["Encode", "Media", "Layout", "Outputs", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],

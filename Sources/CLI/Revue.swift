@@ -7,6 +7,7 @@ public enum Revue {
     static let commands: [any RevueCommand.Type] = [
         MigrateCommand.self,
         FixtureInspectCommand.self,
+        RecordCommand.self,
     ]
 
     /// Runs `revue` with `arguments` (without the program name) and returns the exit status.

@@ -50,6 +50,9 @@ enum Console {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Whether standard output is a terminal (progress lines are only drawn on one).
-    static var isTerminal: Bool { isatty(1) == 1 }
+    /// Redraws a progress line on standard error in place; nil ends it.
+    static func progress(_ line: String?) {
+        let text = line.map { "\r\u{1B}[K" + $0 } ?? "\n"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
 }

@@ -35,6 +35,8 @@ public enum IngestEvent: Sendable, Equatable {
     case sendNack(ssrc: UInt32, sequenceNumbers: [UInt16])
     /// RTCP PLI to send for a track (RFC 4585 §6.3.1).
     case requestKeyframe(ssrc: UInt32)
+    /// The first RTP packet of a participant's tracks arrived.
+    case participantJoined(participantID: String, mediaTime: Double)
     /// Every track of a participant said BYE (RFC 3550 §6.6).
     case participantLeft(participantID: String, mediaTime: Double)
 }
@@ -50,6 +52,7 @@ public struct IngestSession: Sendable {
     public private(set) var malformedRTCP = 0
     public private(set) var lastMalformedReason: String?
     private var leftParticipants = Set<String>()
+    private var joinedParticipants = Set<String>()
 
     public init(tracks: [TrackInfo], origin: Double = 0, clock configuration: MediaClock.Configuration = .init()) {
         clock = MediaClock(origin: origin, configuration: configuration)
@@ -82,7 +85,11 @@ public struct IngestSession: Sendable {
         clock.observePacket(ssrc: packet.ssrc, timestamp: timestamp, arrival: arrival)
         let actions = receiver.receive(packet, timestamp: timestamp, arrival: arrival)
         receivers[packet.ssrc] = receiver
-        return events(from: actions, track: receiver.info)
+        var events: [IngestEvent] = []
+        if joinedParticipants.insert(receiver.info.participantID).inserted {
+            events.append(.participantJoined(participantID: receiver.info.participantID, mediaTime: arrival - clock.origin))
+        }
+        return events + self.events(from: actions, track: receiver.info)
     }
 
     /// Lets time pass (live use): NACK retries, loss timeouts.

@@ -35,7 +35,7 @@ public enum FixtureInspector {
                     }
                 case .sendNack(let ssrc, let sequences):
                     nacks[ssrc, default: 0] += sequences.count
-                case .requestKeyframe, .participantLeft:
+                case .requestKeyframe, .participantJoined, .participantLeft:
                     break
                 }
             }

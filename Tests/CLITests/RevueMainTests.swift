@@ -43,3 +43,25 @@ import Testing
         #expect(Revue.main(["migrate", "--log-level", "error"], environment: environment) == 0)
     }
 }
+
+@Suite struct RecordCommandTests {
+    @Test func badRecordFlagsAreUsageErrors() throws {
+        let fixture = TestFixtures.path("example")
+        #expect(Revue.main(["record", "--fixture", fixture, "--output", "/tmp/x.mp4", "--layout", "MOSAIC"]) == 2)
+        #expect(Revue.main(["record", "--fixture", fixture, "--output", "/tmp/x.mp4", "--grid-size", "26"]) == 2)
+        #expect(Revue.main(["record", "--fixture", fixture]) == 2)
+        #expect(Revue.main(["record", "--output", "/tmp/x.mp4"]) == 2)
+    }
+
+    @Test func aMissingFixtureIsAFailureNotACrash() {
+        #expect(Revue.main(["record", "--fixture", "/nonexistent", "--output", "/tmp/x.mp4"]) == 1)
+    }
+
+    @Test func recordWritesTheFile() throws {
+        let directory = try TemporaryDirectory(prefix: "cli-record")
+        let output = directory.file("room.mp4")
+        #expect(Revue.main(["record", "--fixture", TestFixtures.path("example"), "--output", output, "--quality", "low",
+                            "--log-level", "error"]) == 0)
+        #expect(try MediaProbe.probe(output).video?.width == 854)
+    }
+}

@@ -17,7 +17,8 @@ import Testing
     @Test func rtpBecomesFramesOnTheSessionClock() throws {
         var session = IngestSession(tracks: Self.tracks, origin: 5)
         let events = session.receive(try Self.opus(1), arrival: 5.5)
-        guard case .frame(let frame) = events.first else {
+        #expect(events.first == .participantJoined(participantID: "a", mediaTime: 0.5))
+        guard case .frame(let frame) = events.last else {
             Issue.record("no frame: \(events)")
             return
         }
@@ -46,7 +47,8 @@ import Testing
         let stranger = try RTPPacket(payloadType: 111, sequenceNumber: 1, timestamp: 1, ssrc: 99, payload: [0xF8]).marshal()
         #expect(session.receive(stranger, arrival: 0).isEmpty)
         let badOpus = try RTPPacket(payloadType: 111, sequenceNumber: 1, timestamp: 1, ssrc: 10, payload: []).marshal()
-        #expect(session.receive(badOpus, arrival: 0).isEmpty)
+        // The sender is known (it joined), but the bad payload makes no frame.
+        #expect(session.receive(badOpus, arrival: 0) == [.participantJoined(participantID: "a", mediaTime: 0)])
         let wrongType = try RTPPacket(payloadType: 0, sequenceNumber: 2, timestamp: 1, ssrc: 10, payload: [0xF8]).marshal()
         #expect(session.receive(wrongType, arrival: 0).isEmpty)
         #expect(session.malformedRTP == 1)

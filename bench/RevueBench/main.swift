@@ -8,8 +8,12 @@ do {
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let passes = arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200
         try IngestBench.run(fixtureDirectory: fixture, passes: passes)
+    case "record-vs-ffmpeg":
+        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
+        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+        try RecordBench.run(fixtureDirectory: fixture, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS]\n".utf8))
         exit(2)
     }
 } catch {

@@ -1,0 +1,35 @@
+import Layout
+
+/// The encoding settings of a quality (`config.quality`), documented in docs/ENCODING.md.
+public struct OutputPreset: Sendable, Equatable {
+    public enum Quality: String, Sendable, CaseIterable, Codable {
+        case low, med, high
+    }
+
+    public let quality: Quality
+    public let size: Size
+    public let framesPerSecond: Int
+    /// Target video bitrate in bits per second.
+    public let videoBitrate: Int
+    public let audioBitrate: Int
+    /// A keyframe every this many frames (2 s).
+    public var gopLength: Int { framesPerSecond * 2 }
+
+    public static let audioSampleRate = 48_000
+    public static let audioChannels = 2
+    /// x264's preset: the speed/compression balance.
+    public static let x264Preset = "veryfast"
+
+    /// The preset for a quality and orientation (portrait swaps width and height).
+    public static func preset(_ quality: Quality, orientation: Orientation = .landscape) -> OutputPreset {
+        let landscape: (Int, Int, Int)
+        switch quality {
+        case .low: landscape = (854, 480, 1_000_000)
+        case .med: landscape = (1280, 720, 2_500_000)
+        case .high: landscape = (1920, 1080, 4_500_000)
+        }
+        let size = orientation == .landscape
+            ? Size(width: landscape.0, height: landscape.1) : Size(width: landscape.1, height: landscape.0)
+        return OutputPreset(quality: quality, size: size, framesPerSecond: 30, videoBitrate: landscape.2, audioBitrate: 128_000)
+    }
+}

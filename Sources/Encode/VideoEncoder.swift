@@ -1,0 +1,100 @@
+import CFFmpeg
+import LibAV
+import Media
+
+/// H.264 with libx264 through libavcodec: `veryfast`, no B-frames (so pts equals dts and the
+/// first picture goes out without delay), a fixed GOP of 2 s with no scene-cut keyframes (so
+/// HLS segments line up), and a VBV cap of 1.5× the target bitrate for streaming.
+public final class VideoEncoder: @unchecked Sendable {
+    public let preset: OutputPreset
+    public let parameters: CodecParameters
+    private let context: CodecContext
+    private let frame = Frame()
+    private let packet = Packet()
+    private var nextIndex: Int64 = 0
+
+    public init(preset: OutputPreset, threads: Int = 0) throws(AVError) {
+        self.preset = preset
+        context = try CodecContext(encoderNamed: "libx264")
+        let codec = context.pointer
+        codec.pointee.width = Int32(preset.size.width)
+        codec.pointee.height = Int32(preset.size.height)
+        codec.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        codec.pointee.time_base = AVRational(num: 1, den: Int32(preset.framesPerSecond))
+        codec.pointee.framerate = AVRational(num: Int32(preset.framesPerSecond), den: 1)
+        codec.pointee.bit_rate = Int64(preset.videoBitrate)
+        codec.pointee.rc_max_rate = Int64(preset.videoBitrate) * 3 / 2
+        codec.pointee.rc_buffer_size = Int32(preset.videoBitrate * 2)
+        codec.pointee.gop_size = Int32(preset.gopLength)
+        codec.pointee.keyint_min = Int32(preset.gopLength)
+        codec.pointee.max_b_frames = 0
+        codec.pointee.thread_count = Int32(threads)
+        codec.pointee.flags |= revue_codec_flag_global_header()
+        codec.pointee.color_range = AVCOL_RANGE_MPEG
+        codec.pointee.colorspace = AVCOL_SPC_BT470BG
+        codec.pointee.color_primaries = AVCOL_PRI_BT470BG
+        codec.pointee.color_trc = AVCOL_TRC_SMPTE170M
+        try context.open(options: [
+            "preset": OutputPreset.x264Preset,
+            "profile": "high",
+            "x264-params": "scenecut=0:open-gop=0",
+        ])
+        parameters = try CodecParameters(from: context)
+        try frame.allocateVideo(width: preset.size.width, height: preset.size.height, format: AV_PIX_FMT_YUV420P)
+    }
+
+    /// The time base of packet times (1/fps).
+    public var timeBase: AVRational { context.pointer.pointee.time_base }
+
+    /// Encodes the next picture of the constant-rate timeline and returns the packets ready.
+    public func encode(_ picture: VideoFrame, forceKeyframe: Bool = false) throws(AVError) -> [EncodedPacket] {
+        try frame.makeWritable()
+        copy(picture, into: frame)
+        frame.pts = nextIndex
+        frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        nextIndex += 1
+        try context.send(frame)
+        return try drain()
+    }
+
+    /// Flushes the encoder at the end of the stream.
+    public func finish() throws(AVError) -> [EncodedPacket] {
+        try context.send(nil as Frame?)
+        return try drain()
+    }
+
+    /// Frames submitted so far.
+    public var framesEncoded: Int64 { nextIndex }
+
+    private func drain() throws(AVError) -> [EncodedPacket] {
+        var packets: [EncodedPacket] = []
+        while try context.receive(packet) {
+            packets.append(EncodedPacket(stream: .video, data: packet.bytes, pts: packet.pts, dts: packet.dts,
+                                         duration: max(1, packet.duration), isKeyframe: packet.isKeyframe))
+            packet.unref()
+        }
+        return packets
+    }
+
+    private func copy(_ picture: VideoFrame, into frame: Frame) {
+        let planes: [(source: [UInt8], width: Int, height: Int)] = [
+            (picture.y, picture.width, picture.height),
+            (picture.u, picture.chromaWidth, picture.chromaHeight),
+            (picture.v, picture.chromaWidth, picture.chromaHeight),
+        ]
+        for (index, plane) in planes.enumerated() {
+            guard let target = frame.data(index) else { continue }
+            let stride = frame.lineSize(index)
+            plane.source.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                if stride == plane.width {
+                    target.update(from: base, count: plane.width * plane.height)
+                } else {
+                    for row in 0..<plane.height {
+                        (target + row * stride).update(from: base + row * plane.width, count: plane.width)
+                    }
+                }
+            }
+        }
+    }
+}

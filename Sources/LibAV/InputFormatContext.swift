@@ -1,0 +1,36 @@
+import CFFmpeg
+
+/// Owns an input `AVFormatContext` (avformat_open_input / avformat_close_input): a demuxer.
+public final class InputFormatContext: @unchecked Sendable {
+    public private(set) var pointer: UnsafeMutablePointer<AVFormatContext>?
+
+    public init(url: String, options: [String: String] = [:]) throws(AVError) {
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&context, url, nil, &dictionary), "avformat_open_input(\(url))")
+        pointer = context
+        if let context {
+            try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
+        }
+    }
+
+    deinit {
+        avformat_close_input(&pointer)
+    }
+
+    public var streamCount: Int { Int(pointer?.pointee.nb_streams ?? 0) }
+
+    public func stream(_ index: Int) -> UnsafeMutablePointer<AVStream>? {
+        pointer?.pointee.streams[index]
+    }
+
+    /// Reads the next packet (av_read_frame). Returns false at the end of the input.
+    public func read(into packet: Packet) throws(AVError) -> Bool {
+        let result = av_read_frame(pointer, packet.pointer)
+        if result == revue_averror_eof() { return false }
+        try check(result, "av_read_frame")
+        return true
+    }
+}
