@@ -26,10 +26,11 @@ let package = Package(
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        .systemLibrary(name: "CMalloc"),
 
         // MARK: Platform: small Swift owners of C objects
         .target(name: "Log"),
-        .target(name: "Platform"),
+        .target(name: "Platform", dependencies: ["CMalloc"]),
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
 
         // MARK: Database: PostgreSQL is the job store and the coordination engine
@@ -62,15 +63,15 @@ let package = Package(
         // MARK: The tool
         .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV"]),
-        .executableTarget(name: "revue", dependencies: ["CLI"]),
+        .executableTarget(name: "revue", dependencies: ["CLI", "Platform"]),
 
         // MARK: Benchmarks (bench/README.md)
         .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
-                                                            "LibAV", "Outputs", "CFFmpeg"],
+                                                            "LibAV", "Outputs", "CFFmpeg", "TestSupport"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media", "Encode", "Outputs"], path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
@@ -85,8 +86,10 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
-        .testTarget(name: "EncodeTests", dependencies: ["Encode", "Media", "Layout", "Outputs", "TestSupport"]),
+        .testTarget(name: "EncodeTests", dependencies: ["Encode", "Media", "Layout", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Outputs"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

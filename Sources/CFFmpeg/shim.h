@@ -51,6 +51,8 @@ static inline int revue_av_log_quiet(void) { return AV_LOG_QUIET; }
 static inline void revue_channel_layout_set_default(AVChannelLayout *layout, int channels) {
     av_channel_layout_default(layout, channels);
 }
+/// AVFMT_FLAG_CUSTOM_IO: the caller supplied the AVIOContext and frees it.
+static inline int revue_avfmt_flag_custom_io(void) { return AVFMT_FLAG_CUSTOM_IO; }
 /// av_err2str is a macro around a stack buffer; this writes into the caller's buffer.
 static inline const char *revue_av_strerror(int code, char *buffer, size_t size) {
     av_strerror(code, buffer, size);

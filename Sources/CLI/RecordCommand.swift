@@ -19,7 +19,13 @@ enum RecordCommand: RevueCommand {
             """,
         options: [
             OptionSpec("fixture", value: "DIR", help: "The fixture to record (capture.pcap + manifest.json)."),
-            OptionSpec("output", value: "FILE.mp4", help: "Where to write the recording.", repeatable: true),
+            OptionSpec("output", value: "OUTPUT",
+                       help: "FILE.mp4, hls:DIR (fMP4 HLS), or rtmp://host/app/key / rtmps://… (FLV).", repeatable: true),
+            OptionSpec("stream-key", value: "KEY", help: "A stream key appended to rtmp:// outputs.", environment: "REVUE_STREAM_KEY"),
+            OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
+            OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
+            OptionSpec("loop", value: "N", help: "Play the fixture N times as one continuous room (0: until interrupted).",
+                       default: "1"),
             OptionSpec("layout", value: "TYPE", help: "The layout.", default: "GRID", allowed: LayoutType.allCases.map(\.rawValue)),
             OptionSpec("priority", value: "PRIORITY", help: "Who comes first.", default: "SPEAKER",
                        allowed: LayoutPriority.allCases.map(\.rawValue)),
@@ -39,11 +45,11 @@ enum RecordCommand: RevueCommand {
         guard let fixturePath = arguments.value("fixture") else {
             throw UsageError("--fixture DIR is required", command: spec.name)
         }
-        let outputs = arguments.values("output")
+        let outputs = try arguments.values("output").map { (text) throws(UsageError) in try OutputTarget(text, command: spec.name) }
         guard !outputs.isEmpty else { throw UsageError("at least one --output is required", command: spec.name) }
-        for output in outputs where !output.lowercased().hasSuffix(".mp4") {
-            throw UsageError("output '\(output)' is not supported: give a FILE.mp4", command: spec.name)
-        }
+        let segmentDuration = try arguments.seconds("hls-segment-duration") ?? 2
+        let window = try arguments.integer("hls-window", in: 3...1000) ?? 6
+        let loops = try arguments.integer("loop", in: 0...100_000) ?? 1
         var configuration = RecordingConfiguration()
         configuration.layout = LayoutType(rawValue: arguments.value("layout") ?? "GRID") ?? .grid
         configuration.priority = LayoutPriority(rawValue: arguments.value("priority") ?? "SPEAKER") ?? .speaker
@@ -57,23 +63,45 @@ enum RecordCommand: RevueCommand {
         let fixture = try Fixture(directory: fixturePath)
         for warning in fixture.warnings { Console.error("warning: \(warning)") }
         let pipeline = try RecordingPipeline(fixture: fixture, configuration: configuration)
-        var files: [MP4FileOutput] = []
+        var sinks: [(OutputTarget, QueuedSink)] = []
         for output in outputs {
-            let file = try MP4FileOutput(path: output, streams: pipeline.streams)
-            files.append(file)
-            pipeline.add(sink: file)
+            let sink = try output.makeSink(streams: pipeline.streams, streamKey: arguments.value("stream-key"),
+                                           segmentDuration: segmentDuration, window: window,
+                                           onPlayable: { Console.error("hls: playable (3 segments published)") })
+            sinks.append((output, sink))
+            pipeline.add(sink: sink)
         }
         let showProgress = arguments.flag("progress") || isatty(2) == 1
-        let replay = FixtureReplay(fixture: fixture, pacing: arguments.flag("realtime") ? .realtime : .asFastAsPossible)
-        try pipeline.run(replay, progress: { progress in
-            guard showProgress else { return }
-            Console.progress(ProgressLine.format(progress))
-        })
-        if showProgress { Console.progress(nil) }
-        for file in files {
-            Console.print("wrote \(file.path) (\(FileManager.default.sizeOfItem(atPath: file.path)) bytes, "
-                + String(format: "%.2f s", Double(pipeline.composer.videoFrames) / Double(pipeline.composer.framesPerSecond)) + ")")
+        let replay = FixtureReplay(fixture: fixture, pacing: arguments.flag("realtime") ? .realtime : .asFastAsPossible,
+                                   passes: loops == 0 ? nil : loops)
+        StopSignal.install()
+        var failure: Error?
+        do {
+            try pipeline.run(replay, progress: { progress in
+                guard showProgress else { return }
+                Console.progress(ProgressLine.format(progress))
+            }, shouldStop: { StopSignal.requested })
+        } catch {
+            failure = error
         }
+        if showProgress { Console.progress(nil) }
+        let seconds = configuration.mode == .audio
+            ? Double(pipeline.composer.audioSamples) / 48_000 : Double(pipeline.composer.videoFrames) / Double(pipeline.composer.framesPerSecond)
+        for (target, sink) in sinks {
+            if let problem = sink.status.failure {
+                Console.error("error: output \(sink.name) failed: \(problem)")
+                continue
+            }
+            switch target {
+            case .mp4(let path):
+                Console.print("wrote \(path) (\(FileManager.default.sizeOfItem(atPath: path)) bytes, \(String(format: "%.2f", seconds)) s)")
+            case .hls(let directory):
+                Console.print("wrote \(directory)/index.m3u8 and live.m3u8 (\(String(format: "%.2f", seconds)) s)")
+            case .rtmp:
+                Console.print("streamed \(sink.name) (\(String(format: "%.2f", seconds)) s)")
+            }
+        }
+        if let failure { throw failure }
         return 0
     }
 }

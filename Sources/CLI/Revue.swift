@@ -8,6 +8,7 @@ public enum Revue {
         MigrateCommand.self,
         FixtureInspectCommand.self,
         RecordCommand.self,
+        RepairCommand.self,
     ]
 
     /// Runs `revue` with `arguments` (without the program name) and returns the exit status.

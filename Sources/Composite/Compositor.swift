@@ -78,7 +78,17 @@ public final class Compositor: @unchecked Sendable {
             drawPlaceholder(for: tile, on: &canvas)
             return
         }
-        if destination != tile.rect { Painter.fill(&canvas, tile.rect, theme.tile) }
+        if destination != tile.rect {
+            // Only the bars beside the picture: the picture covers the rest.
+            let tileRect = tile.rect
+            Painter.fill(&canvas, Rect(x: tileRect.x, y: tileRect.y, width: tileRect.width, height: destination.y - tileRect.y), theme.tile)
+            Painter.fill(&canvas, Rect(x: tileRect.x, y: destination.maxY, width: tileRect.width, height: tileRect.maxY - destination.maxY),
+                         theme.tile)
+            Painter.fill(&canvas, Rect(x: tileRect.x, y: destination.y, width: destination.x - tileRect.x, height: destination.height),
+                         theme.tile)
+            Painter.fill(&canvas, Rect(x: destination.maxX, y: destination.y, width: tileRect.maxX - destination.maxX,
+                                       height: destination.height), theme.tile)
+        }
         let key = ScalerKey(source: placement.crop.size, destination: destination.size)
         let scaler: ScaleContext
         if let cached = scalers[key] {

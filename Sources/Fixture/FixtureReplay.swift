@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Arrival times are always the capture times, so everything downstream (jitter buffers, the
 /// media clock) sees the same timeline in both modes; pacing only decides when each datagram is
-/// handed over. A looped replay shifts each pass by the capture's length plus `loopGap`.
+/// handed over. A looped replay shifts each pass by the capture's length plus `loopGap`, and
+/// rewrites sequence numbers, timestamps and sender reports so the streams continue
+/// (`FixtureLooper`).
 public struct FixtureReplay: Sendable {
     public enum Pacing: Sendable, Equatable {
         /// Hand datagrams over as fast as the consumer takes them.
@@ -21,11 +23,19 @@ public struct FixtureReplay: Sendable {
     /// Silence between passes of a loop, in seconds.
     public let loopGap: Double
 
+    private let looper: FixtureLooper?
+
     public init(fixture: Fixture, pacing: Pacing, passes: Int? = 1, loopGap: Double = 0.5) {
         self.fixture = fixture
         self.pacing = pacing
         self.passes = passes
         self.loopGap = loopGap
+        looper = passes == 1 ? nil : FixtureLooper(fixture: fixture, passLength: fixture.captureDuration + loopGap)
+    }
+
+    /// The replay's length, or nil when it loops for ever.
+    public var duration: Double? {
+        passes.map { Double($0 - 1) * passLength + fixture.captureDuration }
     }
 
     /// Seconds one pass takes on the replay's clock.
@@ -42,6 +52,10 @@ public struct FixtureReplay: Sendable {
             for packet in fixture.packets {
                 var shifted = packet
                 shifted.arrival += offset
+                if let looper {
+                    guard let payload = looper.rewrite(packet.payload, pass: pass) else { continue }
+                    shifted.payload = payload
+                }
                 if pacing == .realtime {
                     let due = started + UInt64(shifted.arrival * 1e9)
                     let now = DispatchTime.now().uptimeNanoseconds

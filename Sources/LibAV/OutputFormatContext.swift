@@ -17,8 +17,23 @@ public final class OutputFormatContext: @unchecked Sendable {
         pointer = context
     }
 
+    /// A muxer for `format` writing into a custom I/O context the caller owns.
+    public init(format: String, io: CustomIOContext) throws(AVError) {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&context, nil, format, nil), "avformat_alloc_output_context2(\(format))")
+        guard let context else { throw AVError(code: revue_averror(ENOMEM), function: "avformat_alloc_output_context2") }
+        context.pointee.pb = io.pointer
+        context.pointee.flags |= revue_avfmt_flag_custom_io()
+        pointer = context
+        customIO = io
+    }
+
+    /// Kept alive as long as the muxer writes into it.
+    private var customIO: CustomIOContext?
+
     deinit {
         if ownsIO { avio_closep(&pointer.pointee.pb) }
+        if customIO != nil { pointer.pointee.pb = nil }
         avformat_free_context(pointer)
     }
 
@@ -47,7 +62,7 @@ public final class OutputFormatContext: @unchecked Sendable {
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }
         if let interrupt { pointer.pointee.interrupt_callback = interrupt }
-        if pointer.pointee.oformat.pointee.flags & revue_avfmt_nofile() == 0 {
+        if customIO == nil && pointer.pointee.oformat.pointee.flags & revue_avfmt_nofile() == 0 {
             var callback = pointer.pointee.interrupt_callback
             try check(avio_open2(&pointer.pointee.pb, url, revue_avio_flag_write(), &callback, &dictionary), "avio_open2(\(url))")
             ownsIO = true

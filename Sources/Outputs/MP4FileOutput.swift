@@ -1,61 +1,107 @@
-import CFFmpeg
 import Encode
 import Foundation
 import LibAV
 
-/// A recording to an MP4 file. While the job runs it writes a fragmented MP4 (a fragment at
-/// least every second), so the file plays up to its last whole fragment if the process dies;
-/// `finish()` rewrites it as a faststart MP4 (moov first) without re-encoding.
-public final class MP4FileOutput: @unchecked Sendable {
+/// A recording to an MP4 file that survives the process being killed.
+///
+/// While the job runs, the file is a fragmented MP4: the initialization (ftyp + moov), then a
+/// fragment (moof + mdat) at every keyframe and at least every `fragmentDuration` seconds. Each
+/// fragment is appended so that a reader never sees half of one: its bytes are written with the
+/// moof's box type set to `free`, and only then is the type turned into `moof` with a 4-byte
+/// write. A process killed mid-write leaves a `free` box and an mdat nobody refers to, which
+/// players skip. So after SIGKILL the file plays up to its last whole fragment.
+///
+/// `finish()` rewrites the file as a faststart MP4 (moov before mdat) without re-encoding.
+/// `MP4Repair` does the same for a file whose writer was killed.
+public final class MP4FileOutput: PacketSink, @unchecked Sendable {
     public let path: String
-    /// The fragmented file being written; renamed to `path` after the faststart rewrite.
-    public let recordingPath: String
-    private let muxer: OutputFormatContext
-    private var streamIndex: [EncodedPacket.Stream: (index: Int, timeBase: AVRational)] = [:]
-    private let packet = Packet()
+    public var name: String { path }
+    private let muxer: FragmentedMP4Muxer
+    private let descriptor: Int32
+    private var end: Int64 = 0
     public private(set) var bytesWritten: Int64 = 0
+    public private(set) var fragments = 0
 
-    /// Longest fragment, in microseconds.
-    public static let fragmentDuration = 1_000_000
+    /// The most media in one fragment, in seconds: at most this much is lost to a kill.
+    public let fragmentDuration: Double
 
-    public init(path: String, streams: StreamLayout) throws {
+    public init(path: String, streams: StreamLayout, fragmentDuration: Double = 1) throws {
         self.path = path
-        recordingPath = path + ".recording.mp4"
+        self.fragmentDuration = fragmentDuration
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        muxer = try OutputFormatContext(format: "mp4", url: recordingPath)
-        for stream in streams.streams {
-            let index = try muxer.addStream(parameters: stream.parameters.pointer, timeBase: stream.timeBase)
-            streamIndex[stream.kind] = (index, stream.timeBase)
+        muxer = try FragmentedMP4Muxer(streams: streams)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw OutputError(fault: .destination, output: path, message: "cannot create the file: \(String(cString: strerror(errno)))")
         }
-        try muxer.open(url: recordingPath, options: [
-            "movflags": "+frag_keyframe+empty_moov+default_base_moof",
-            "frag_duration": String(MP4FileOutput.fragmentDuration),
-        ])
+        try append(muxer.initialization, atomically: false)
     }
 
-    public func write(_ encoded: EncodedPacket) throws(AVError) {
-        guard let target = streamIndex[encoded.stream] else { return }
-        packet.unref()
-        try check(av_new_packet(packet.pointer, Int32(encoded.data.count)), "av_new_packet")
-        encoded.data.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress, let data = packet.pointer.pointee.data { data.update(from: base, count: encoded.data.count) }
-        }
-        packet.pts = encoded.pts
-        packet.dts = encoded.dts
-        packet.duration = encoded.duration
-        packet.isKeyframe = encoded.isKeyframe
-        bytesWritten += Int64(encoded.data.count)
-        try muxer.write(packet, streamIndex: target.index, from: target.timeBase)
+    deinit {
+        close(descriptor)
     }
 
-    /// Closes the fragmented file and rewrites it as a faststart MP4 at `path`.
+    public func write(_ packet: EncodedPacket) throws {
+        // A new fragment at each video keyframe, or when the current one is long enough.
+        if let start = muxer.fragmentStart {
+            let time = muxer.time(of: packet)
+            let keyframe = packet.stream == .video && packet.isKeyframe
+            if keyframe || (packet.stream == .video || !muxer.hasVideo) && time - start >= fragmentDuration {
+                try commitFragment()
+            }
+        }
+        try muxer.write(packet)
+        bytesWritten += Int64(packet.data.count)
+    }
+
+    /// Closes the fragmented file and rewrites it as a faststart MP4 in place.
     public func finish() throws {
-        try muxer.finish()
-        let temporary = path + ".faststart.mp4"
-        try Remuxer.faststartMP4(from: recordingPath, to: temporary)
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
-        try FileManager.default.removeItem(atPath: recordingPath)
+        try append(try muxer.finish(), atomically: true)
+        fsync(descriptor)
+        let temporary = path + ".faststart.tmp"
+        do {
+            try Remuxer.faststartMP4(from: path, to: temporary)
+            // rename(2) is atomic: a reader sees the fragmented file or the finished one.
+            guard rename(temporary, path) == 0 else {
+                throw OutputError(fault: .destination, output: path, message: "rename failed: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw OutputError(fault: .internal, output: path, message: "the faststart rewrite failed (the fragmented file is kept): \(error)")
+        }
+    }
+
+    private func commitFragment() throws {
+        let bytes = try muxer.cutFragment()
+        guard !bytes.isEmpty else { return }
+        try append(bytes, atomically: true)
+        fragments += 1
+    }
+
+    /// Appends bytes at the end of the file. Atomically: a first box of type `moof` is written as
+    /// `free`, and renamed once everything is on the file.
+    private func append(_ bytes: [UInt8], atomically: Bool) throws {
+        guard !bytes.isEmpty else { return }
+        var data = bytes
+        let patch = atomically && data.count >= 8 && Array(data[4..<8]) == Array("moof".utf8)
+        if patch { data.replaceSubrange(4..<8, with: Array("free".utf8)) }
+        try writeAll(data, at: end)
+        if patch { try writeAll(Array("moof".utf8), at: end + 4) }
+        end += Int64(data.count)
+    }
+
+    private func writeAll(_ bytes: [UInt8], at offset: Int64) throws {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                pwrite(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written, off_t(offset) + off_t(written))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw OutputError(fault: .destination, output: path, message: "write failed: \(String(cString: strerror(errno)))")
+            }
+            written += result
+        }
     }
 }

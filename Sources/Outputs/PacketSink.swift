@@ -9,6 +9,3 @@ public protocol PacketSink: AnyObject {
     func finish() throws
 }
 
-extension MP4FileOutput: PacketSink {
-    public var name: String { path }
-}

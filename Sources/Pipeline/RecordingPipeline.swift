@@ -108,7 +108,7 @@ public final class RecordingPipeline: @unchecked Sendable {
                 try receive(packet.payload, arrival: packet.arrival)
                 if composer.mediaEnd - lastReport >= 0.5 {
                     lastReport = composer.mediaEnd
-                    progress(currentProgress(duration: replay.fixture.captureDuration, since: started))
+                    progress(currentProgress(duration: replay.duration, since: started))
                 }
             } catch {
                 failure = error
@@ -118,7 +118,7 @@ public final class RecordingPipeline: @unchecked Sendable {
         }
         if let failure { throw failure }
         try finish()
-        progress(currentProgress(duration: replay.fixture.captureDuration, since: started))
+        progress(currentProgress(duration: replay.duration, since: started))
     }
 
     /// Handles one datagram that arrived at `arrival` (seconds on the session clock).

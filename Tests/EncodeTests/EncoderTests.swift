@@ -2,7 +2,6 @@ import Encode
 import Foundation
 import Layout
 import Media
-import Outputs
 import TestSupport
 import Testing
 
@@ -49,33 +48,5 @@ import Testing
         // Starting the input at the priming keeps the first packet at time 0.
         #expect(packets.first?.pts == 0)
         #expect(packets.allSatisfy { $0.pts >= 0 })
-    }
-
-    @Test func anMP4OutputIsFaststartAndPlays() throws {
-        let directory = try TemporaryDirectory(prefix: "mp4")
-        let video = try VideoEncoder(preset: OutputPreset.preset(.low))
-        let audio = try AudioEncoder()
-        let output = try MP4FileOutput(path: directory.file("out.mp4"), streams: StreamLayout(streams: [
-            .init(kind: .video, parameters: video.parameters), .init(kind: .audio, parameters: audio.parameters),
-        ]))
-        for index in 0..<60 {
-            for packet in try video.encode(VideoFrame(width: 854, height: 480, color: YUVColor(y: UInt8(20 + index), u: 100, v: 150))) {
-                try output.write(packet)
-            }
-        }
-        for block in 0..<94 {
-            for packet in try audio.encode(interleaved: [Float](repeating: 0, count: 2048), startSample: block == 0 ? 1024 : nil) {
-                try output.write(packet)
-            }
-        }
-        for packet in try video.finish() + audio.finish() { try output.write(packet) }
-        try output.finish()
-        let probe = try MediaProbe.probe(directory.file("out.mp4"))
-        #expect(probe.video?.width == 854)
-        #expect(probe.audio?.sampleRate == "48000")
-        #expect(abs((probe.format.durationSeconds ?? 0) - 2) < 0.05)
-        #expect(try Tool.decodeFully(directory.file("out.mp4")).status == 0)
-        #expect(try MP4Boxes.topLevel(directory.file("out.mp4")).prefix(3) == ["ftyp", "moov", "free"])
-        #expect(!FileManager.default.fileExists(atPath: output.recordingPath))
     }
 }

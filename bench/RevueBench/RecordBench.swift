@@ -20,18 +20,7 @@ enum RecordBench {
         let configuration = RecordingConfiguration()
         LibAVLog.setLevel()
 
-        // 1. Revue, in this process.
-        var mediaSeconds = 0.0
-        let revueSeconds = try CPUTime.measure {
-            for run in 0..<runs {
-                let pipeline = try RecordingPipeline(fixture: fixture, configuration: configuration)
-                pipeline.add(sink: try MP4FileOutput(path: work + "/revue-\(run).mp4", streams: pipeline.streams))
-                try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible))
-                mediaSeconds += Double(pipeline.composer.videoFrames) / 30
-            }
-        }
-
-        // 2. The same streams as files ffmpeg reads, and the layout Revue used.
+        // The same streams as files ffmpeg reads, and the layout Revue uses.
         let inputs = try extract(fixture, to: work)
         let participants = fixture.manifest.participants.map { LayoutParticipant(id: $0.id, name: $0.name) }
         let layout = LayoutEngine.layout(participants: participants, activeSpeaker: nil, configuration: configuration.layoutConfiguration)
@@ -69,17 +58,35 @@ enum RecordBench {
                       "-maxrate", "\(preset.videoBitrate * 3 / 2)", "-bufsize", "\(preset.videoBitrate * 2)", "-g", "60",
                       "-keyint_min", "60", "-bf", "0", "-x264-params", "scenecut=0:open-gop=0",
                       "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-movflags", "+faststart"]
-        let before = CPUTime.ofChildren()
+        // Revue (in this process) and ffmpeg (a child) take turns, so a change in the machine's
+        // speed during the run falls on both alike.
+        var mediaSeconds = 0.0
+        var revueSeconds = 0.0, ffmpegSeconds = 0.0
+        var pairRatios: [Double] = []
         for run in 0..<runs {
+            let revue = try CPUTime.measure {
+                let pipeline = try RecordingPipeline(fixture: fixture, configuration: configuration)
+                pipeline.add(sink: try MP4FileOutput(path: work + "/revue-\(run).mp4", streams: pipeline.streams))
+                try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible))
+                mediaSeconds += Double(pipeline.composer.videoFrames) / 30
+            }
+            let before = CPUTime.ofChildren()
             let result = try Subprocess.run("ffmpeg", arguments + [work + "/ffmpeg-\(run).mp4"])
-            guard result.succeeded else { throw BenchError("ffmpeg failed (\(result.termination)): \(result.standardError)\n\(arguments.joined(separator: " "))") }
+            guard result.succeeded else {
+                throw BenchError("ffmpeg failed (\(result.termination)): \(result.standardError)\n\(arguments.joined(separator: " "))")
+            }
+            let ffmpeg = CPUTime.ofChildren() - before
+            revueSeconds += revue
+            ffmpegSeconds += ffmpeg
+            pairRatios.append(revue / ffmpeg)
         }
-        let ffmpegSeconds = CPUTime.ofChildren() - before
+        pairRatios.sort()
         print(String(format: "record-vs-ffmpeg: %@ at %@, %d runs, %.1f s of media", fixtureDirectory, preset.size.description, runs, mediaSeconds))
         print(String(format: "  Revue  %.2f CPU s (%.3f of a core per second of media; %.2f cores at real time)",
                      revueSeconds, revueSeconds / mediaSeconds, revueSeconds / mediaSeconds))
         print(String(format: "  ffmpeg %.2f CPU s (%.3f of a core per second of media)", ffmpegSeconds, ffmpegSeconds / mediaSeconds))
-        print(String(format: "  ratio Revue/ffmpeg = %.2f", revueSeconds / ffmpegSeconds))
+        print(String(format: "  ratio Revue/ffmpeg = %.2f (median of the %d alternating pairs %.2f, range %.2f–%.2f)",
+                     revueSeconds / ffmpegSeconds, runs, pairRatios[pairRatios.count / 2], pairRatios.first ?? 0, pairRatios.last ?? 0))
         print("  ffmpeg " + arguments.joined(separator: " ") + " OUT.mp4")
     }
 

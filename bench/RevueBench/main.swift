@@ -1,4 +1,7 @@
 import Foundation
+import Platform
+
+MemoryTuning.apply()
 
 // Benchmarks, each beside a reference doing the same work in the same run. See bench/README.md.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -12,8 +15,12 @@ do {
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
         try RecordBench.run(fixtureDirectory: fixture, runs: runs)
+    case "outputs":
+        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
+        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+        try OutputsBench.run(fixtureDirectory: fixture, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS]\n".utf8))
         exit(2)
     }
 } catch {

@@ -1,0 +1,127 @@
+import Encode
+import Foundation
+import LibAV
+
+/// HLS with fMP4 (CMAF) segments: `init.mp4`, `seg_NNNNN.m4s`, `index.m3u8` and `live.m3u8`.
+/// docs/OUTPUTS.md says why fMP4 rather than MPEG-TS.
+///
+/// - A segment starts on a keyframe: it is cut at the first video keyframe at least
+///   `segmentDuration` after the segment began (audio-only: by time).
+/// - A segment is written to a temporary name and renamed, and only then listed: a playlist
+///   never names a segment that is not whole on disk (one missing segment is fatal in Chromium).
+/// - Playlists are written to a temporary file and renamed, so a reader never sees half of one.
+/// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
+///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
+///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
+public final class HLSOutput: PacketSink, @unchecked Sendable {
+    public let directory: String
+    public var name: String { "hls:\(directory)" }
+    public let segmentDuration: Double
+    public let window: Int
+    public let minimumSegments: Int
+    private let muxer: FragmentedMP4Muxer
+    private let clock: @Sendable () -> Date
+    private var segments: [HLSSegment] = []
+    private var segmentStart: Double?
+    /// The wall clock at the first segment's start, and that start's media time: each segment's
+    /// program date-time follows from its media time, live or rendered offline.
+    private var epoch: (wallClock: Date, mediaTime: Double)?
+    public private(set) var isPublished = false
+    public private(set) var bytesWritten: Int64 = 0
+    /// Called once, when the playlists are first published.
+    public var onPlayable: @Sendable () -> Void = {}
+
+    public static let indexName = "index.m3u8"
+    public static let liveName = "live.m3u8"
+
+    public init(directory: String, streams: StreamLayout, segmentDuration: Double = 2, window: Int = 6, minimumSegments: Int = 3,
+                clock: @escaping @Sendable () -> Date = { Date() }) throws
+    {
+        guard segmentDuration >= 0.5, window >= minimumSegments, minimumSegments >= 1 else {
+            throw OutputError(fault: .input, output: "hls:\(directory)",
+                              message: "segments must be at least 0.5 s and the window at least \(minimumSegments) segments")
+        }
+        self.directory = directory
+        self.segmentDuration = segmentDuration
+        self.window = window
+        self.minimumSegments = minimumSegments
+        self.clock = clock
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        muxer = try FragmentedMP4Muxer(streams: streams)
+        try writeAtomically(muxer.initialization, to: HLSPlaylist.mapURI)
+    }
+
+    /// The segments written so far.
+    public var writtenSegments: [HLSSegment] { segments }
+
+    public func write(_ packet: EncodedPacket) throws {
+        let time = muxer.time(of: packet)
+        if let start = segmentStart {
+            let due = time - start >= segmentDuration - 0.001
+            let cut = muxer.hasVideo ? packet.stream == .video && packet.isKeyframe && due : due
+            if cut { try closeSegment(end: time) }
+        }
+        if segmentStart == nil {
+            segmentStart = time
+            if epoch == nil { epoch = (clock(), time) }
+        }
+        try muxer.write(packet)
+        bytesWritten += Int64(packet.data.count)
+    }
+
+    /// Writes the last segment and ends both playlists.
+    public func finish() throws {
+        let last = try muxer.cutFragment()
+        if let start = segmentStart, !last.isEmpty {
+            try storeSegment(last, start: start, duration: max(0.001, muxer.lastTime - start))
+        }
+        segmentStart = nil
+        // The muxer's trailer (an mfra index) belongs to no segment.
+        _ = try muxer.finish()
+        try publish(ended: true)
+    }
+
+    private func closeSegment(end: Double) throws {
+        guard let start = segmentStart else { return }
+        let bytes = try muxer.cutFragment()
+        segmentStart = nil
+        guard !bytes.isEmpty else { return }
+        try storeSegment(bytes, start: start, duration: end - start)
+        if segments.count >= minimumSegments { try publish(ended: false) }
+    }
+
+    private func storeSegment(_ bytes: [UInt8], start: Double, duration: Double) throws {
+        let sequence = segments.count
+        let uri = String(format: "seg_%05d.m4s", sequence)
+        try writeAtomically(bytes, to: uri)
+        let base = epoch ?? (clock(), start)
+        segments.append(HLSSegment(sequence: sequence, uri: uri, duration: duration,
+                                   programDateTime: base.wallClock.addingTimeInterval(start - base.mediaTime)))
+    }
+
+    private func publish(ended: Bool) throws {
+        let target = HLSPlaylist.targetDuration(nominal: segmentDuration, segments: segments)
+        try writeAtomically(Array(HLSPlaylist.index(segments: segments, targetDuration: target, ended: ended).utf8),
+                            to: HLSOutput.indexName)
+        try writeAtomically(Array(HLSPlaylist.live(segments: segments, window: window, targetDuration: target, ended: ended).utf8),
+                            to: HLSOutput.liveName)
+        if !isPublished {
+            isPublished = true
+            onPlayable()
+        }
+    }
+
+    /// Writes a file under a temporary name and renames it into place.
+    private func writeAtomically(_ bytes: [UInt8], to name: String) throws {
+        let path = directory + "/" + name
+        let temporary = path + ".tmp"
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            throw OutputError(fault: .destination, output: self.name, message: "cannot write \(name): \(error.localizedDescription)")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw OutputError(fault: .destination, output: self.name, message: "cannot rename \(name): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// One HLS media segment.
+public struct HLSSegment: Sendable, Equatable {
+    /// Its media sequence number.
+    public var sequence: Int
+    public var uri: String
+    /// Seconds.
+    public var duration: Double
+    /// The wall-clock time of its first sample (`EXT-X-PROGRAM-DATE-TIME`).
+    public var programDateTime: Date
+
+    public init(sequence: Int, uri: String, duration: Double, programDateTime: Date) {
+        self.sequence = sequence
+        self.uri = uri
+        self.duration = duration
+        self.programDateTime = programDateTime
+    }
+}
+
+/// Writes HLS media playlists (RFC 8216) for fMP4 segments: a pure function of the segments,
+/// so tests compare exact text.
+///
+/// - `index.m3u8`: the whole event (`EXT-X-PLAYLIST-TYPE:EVENT`), every segment from the first;
+///   `EXT-X-ENDLIST` once the job stops. It is the seekable recording (`playbackHlsUrl`).
+/// - `live.m3u8`: the last `window` segments with a sliding `EXT-X-MEDIA-SEQUENCE`
+///   (`livestreamUrl`); it also gets `EXT-X-ENDLIST` at the end, so players stop polling.
+public enum HLSPlaylist {
+    /// The initialization segment every playlist names with `EXT-X-MAP`.
+    public static let mapURI = "init.mp4"
+
+    public static func index(segments: [HLSSegment], targetDuration: Int, ended: Bool) -> String {
+        render(segments, targetDuration: targetDuration, ended: ended, playlistType: "EVENT")
+    }
+
+    public static func live(segments: [HLSSegment], window: Int, targetDuration: Int, ended: Bool) -> String {
+        render(Array(segments.suffix(window)), targetDuration: targetDuration, ended: ended, playlistType: nil)
+    }
+
+    /// The target duration for segments of nominally `nominal` seconds: the smallest whole
+    /// number of seconds no segment's rounded duration exceeds (RFC 8216 §4.3.3.1).
+    public static func targetDuration(nominal: Double, segments: [HLSSegment]) -> Int {
+        let longest = segments.map(\.duration).max() ?? 0
+        return max(Int(nominal.rounded(.up)), Int(longest.rounded()), 1)
+    }
+
+    static func render(_ segments: [HLSSegment], targetDuration: Int, ended: Bool, playlistType: String?) -> String {
+        var lines = [
+            "#EXTM3U",
+            "#EXT-X-VERSION:7",
+            "#EXT-X-TARGETDURATION:\(targetDuration)",
+            "#EXT-X-MEDIA-SEQUENCE:\(segments.first?.sequence ?? 0)",
+        ]
+        if let playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(playlistType)") }
+        lines.append("#EXT-X-INDEPENDENT-SEGMENTS")
+        lines.append("#EXT-X-MAP:URI=\"\(mapURI)\"")
+        for segment in segments {
+            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(format(segment.programDateTime))")
+            lines.append(String(format: "#EXTINF:%.3f,", segment.duration))
+            lines.append(segment.uri)
+        }
+        if ended { lines.append("#EXT-X-ENDLIST") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// ISO 8601 with milliseconds, UTC.
+    static func format(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        var whole = time_t(seconds.rounded(.down))
+        var millis = Int(((seconds - Double(whole)) * 1000).rounded())
+        if millis == 1000 {
+            whole += 1
+            millis = 0
+        }
+        var parts = tm()
+        gmtime_r(&whole, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+    }
+}

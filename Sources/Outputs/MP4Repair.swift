@@ -1,0 +1,71 @@
+import Foundation
+import LibAV
+
+/// Turns a fragmented MP4 whose writer was killed into a faststart MP4 (`revue repair`).
+///
+/// It keeps the initialization (ftyp, moov) and every whole fragment (a moof with the mdat right
+/// after it), stops at the first box that is cut off, and drops fragments that were never
+/// committed (a `free` box where the moof would be, and its mdat). Then it rewrites the result
+/// with the moov first, without re-encoding.
+public enum MP4Repair {
+    public struct Report: Sendable, Equatable {
+        public var fragmentsKept: Int
+        public var bytesDropped: Int
+    }
+
+    public static func repair(_ path: String, to output: String) throws -> Report {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw OutputError(fault: .input, output: path, message: "cannot read the file")
+        }
+        let bytes = [UInt8](data)
+        var kept: [UInt8] = []
+        var offset = 0
+        var fragments = 0
+        var sawMovie = false
+        var pendingFragment: [UInt8]?
+        while offset + 8 <= bytes.count {
+            var size = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            if size == 1 {
+                guard offset + 16 <= bytes.count else { break }
+                size = bytes[(offset + 8)..<(offset + 16)].reduce(0) { $0 << 8 | Int($1) }
+            }
+            guard size >= 8, offset + size <= bytes.count else { break } // cut off: stop here
+            let box = Array(bytes[offset..<(offset + size)])
+            switch type {
+            case "ftyp", "moov":
+                kept += box
+                if type == "moov" { sawMovie = true }
+            case "moof":
+                pendingFragment = box
+            case "mdat":
+                if let moof = pendingFragment {
+                    kept += moof + box
+                    fragments += 1
+                }
+                pendingFragment = nil
+            default:
+                // free (an uncommitted fragment), mfra, sidx: not needed.
+                pendingFragment = nil
+            }
+            offset += size
+        }
+        guard sawMovie else {
+            throw OutputError(fault: .input, output: path, message: "not a fragmented MP4 Revue can repair (no moov box)")
+        }
+        let temporary = output + ".repair.tmp"
+        try Data(kept).write(to: URL(fileURLWithPath: temporary))
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let rewritten = output + ".faststart.tmp"
+        do {
+            try Remuxer.faststartMP4(from: temporary, to: rewritten)
+        } catch {
+            try? FileManager.default.removeItem(atPath: rewritten)
+            throw OutputError(fault: .input, output: path, message: "the kept fragments do not remux: \(error)")
+        }
+        guard rename(rewritten, output) == 0 else {
+            throw OutputError(fault: .destination, output: output, message: "rename failed: \(String(cString: strerror(errno)))")
+        }
+        return Report(fragmentsKept: fragments, bytesDropped: bytes.count - kept.count)
+    }
+}

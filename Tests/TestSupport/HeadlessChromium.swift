@@ -1,0 +1,101 @@
+import Foundation
+import Platform
+import Postgres
+
+/// Headless Chromium (Debian's package) driven over the DevTools protocol, for tests that play
+/// HLS the way a browser does.
+public final class HeadlessChromium: @unchecked Sendable {
+    public let port: Int
+    private let profile: TemporaryDirectory
+    private var process: Subprocess?
+
+    public init() throws {
+        port = try PostgresCluster.freeLoopbackPort()
+        profile = try TemporaryDirectory(prefix: "chromium")
+        let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let binary else { throw ToolError("Chromium is not installed (apt-get install chromium)") }
+        process = try Subprocess(binary, [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
+            "--remote-debugging-port=\(port)", "--remote-allow-origins=*", "--user-data-dir=\(profile.path)",
+            "--no-first-run", "--mute-audio", "about:blank",
+        ], standardOutput: .discard, standardError: .file(profile.file("chrome.log")))
+        for _ in 0..<100 {
+            if (try? TCP.http("GET", "http://127.0.0.1:\(port)/json/version", timeout: 1))?.status == 200 { return }
+            usleep(100_000)
+        }
+        throw ToolError("Chromium did not start: \((try? String(contentsOfFile: profile.file("chrome.log"), encoding: .utf8))?.suffix(500) ?? "")")
+    }
+
+    deinit {
+        process?.signal(SIGKILL)
+        process?.wait()
+    }
+
+    /// A new tab showing `url`.
+    public func open(_ url: String) throws -> Page {
+        let created = try TCP.http("PUT", "http://127.0.0.1:\(port)/json/new?about:blank")
+        guard let object = try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any],
+              let socketURL = object["webSocketDebuggerUrl"] as? String
+        else { throw ToolError("Chromium did not open a tab: \(String(decoding: created.body, as: UTF8.self))") }
+        let page = Page(socket: try WebSocketClient(url: socketURL))
+        _ = try page.call("Page.enable")
+        _ = try page.call("Page.navigate", ["url": url])
+        return page
+    }
+
+    /// One tab, spoken to with DevTools protocol commands.
+    public final class Page: @unchecked Sendable {
+        private let socket: WebSocketClient
+        private var nextID = 0
+
+        init(socket: WebSocketClient) {
+            self.socket = socket
+        }
+
+        /// Sends a command and waits for its result.
+        public func call(_ method: String, _ parameters: [String: Any] = [:]) throws -> [String: Any] {
+            nextID += 1
+            let id = nextID
+            let message = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": parameters])
+            try socket.send(String(decoding: message, as: UTF8.self))
+            while true {
+                let reply = try socket.receive()
+                guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+                      object["id"] as? Int == id
+                else { continue }
+                if let error = object["error"] { throw ToolError("\(method) failed: \(error)") }
+                return object["result"] as? [String: Any] ?? [:]
+            }
+        }
+
+        /// Evaluates JavaScript and returns its JSON-compatible value.
+        public func evaluate(_ expression: String) throws -> Any? {
+            let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+            return (result["result"] as? [String: Any])?["value"]
+        }
+    }
+}
+
+/// `python3 -m http.server` on a free loopback port, serving a directory.
+public final class StaticHTTPServer: @unchecked Sendable {
+    public let port: Int
+    private let process: Subprocess
+
+    public init(directory: String) throws {
+        port = try PostgresCluster.freeLoopbackPort()
+        process = try Subprocess("python3", ["-m", "http.server", "--bind", "127.0.0.1", String(port), "--directory", directory],
+                                 standardOutput: .discard, standardError: .discard)
+        for _ in 0..<100 {
+            if (try? TCP.http("GET", "http://127.0.0.1:\(port)/", timeout: 1)) != nil { return }
+            usleep(50_000)
+        }
+        throw ToolError("the static HTTP server did not start")
+    }
+
+    deinit {
+        process.signal(SIGKILL)
+        process.wait()
+    }
+
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+}
