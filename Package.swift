@@ -26,11 +26,11 @@ let package = Package(
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CLinux"),
 
         // MARK: Platform: small Swift owners of C objects
         .target(name: "Log"),
-        .target(name: "Platform", dependencies: ["CMalloc"]),
+        .target(name: "Platform", dependencies: ["CLinux"]),
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
 
         // MARK: Database: PostgreSQL is the job store and the coordination engine
@@ -60,10 +60,15 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["Fixture", "Ingest", "Decode", "Media", "Layout", "Composite", "Mix", "Encode",
                                                 "Outputs", "Log", "Platform"]),
 
+        // MARK: Services: HTTP, jobs, the REST API
+        .target(name: "HTTP", dependencies: ["Log"]),
+        .target(name: "Jobs", dependencies: ["Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "LibAV"]),
+        .target(name: "API", dependencies: ["HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
+
         // MARK: The tool
         .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
-                                           "Outputs", "LibAV"]),
-        .executableTarget(name: "revue", dependencies: ["CLI", "Platform"]),
+                                           "Outputs", "LibAV", "Jobs", "Platform", "HTTP", "Crypto", "API"]),
+        .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
         .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
@@ -71,7 +76,7 @@ let package = Package(
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media", "Encode", "Outputs"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"], path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
@@ -89,7 +94,10 @@ let package = Package(
         .testTarget(name: "EncodeTests", dependencies: ["Encode", "Media", "Layout", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Outputs"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

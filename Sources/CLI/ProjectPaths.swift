@@ -18,4 +18,19 @@ enum ProjectPaths {
         }
         return "/usr/share/revue/migrations"
     }
+
+    /// The checkout's `Tests/Fixtures`, found from the working directory or the executable.
+    static func fixtures() -> String? {
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            candidates.append(directory)
+            directory = directory.deletingLastPathComponent()
+        }
+        for candidate in candidates {
+            let path = candidate.appendingPathComponent("Tests/Fixtures").path
+            if FileManager.default.fileExists(atPath: path + "/example/manifest.json") { return path }
+        }
+        return nil
+    }
 }

@@ -5,7 +5,9 @@ import Foundation
 import Layout
 import LibAV
 import Outputs
+import Jobs
 import Pipeline
+import Platform
 
 /// `revue record`: a fixture in, a finished recording out.
 enum RecordCommand: RevueCommand {
@@ -39,6 +41,8 @@ enum RecordCommand: RevueCommand {
                        allowed: RecordingConfiguration.Mode.allCases.map(\.rawValue)),
             OptionSpec("realtime", help: "Pace the fixture as if live, instead of as fast as possible."),
             OptionSpec("progress", help: "Print progress lines even when standard error is not a terminal."),
+            OptionSpec("events", value: "FILE", help: "Append started/playable/progress events to FILE as JSON lines (the worker reads them)."),
+            OptionSpec("parent-pid", value: "PID", help: "Exit when this process (the worker) dies."),
         ] + CommonOptions.logging)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -59,6 +63,8 @@ enum RecordCommand: RevueCommand {
         configuration.orientation = Orientation(rawValue: arguments.value("orientation") ?? "landscape") ?? .landscape
         configuration.mode = RecordingConfiguration.Mode(rawValue: arguments.value("mode") ?? "video-and-audio") ?? .videoAndAudio
 
+        if let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)) { ParentWatch.dieWithParent(expected: pid_t(parent)) }
+        let events = arguments.value("events").map { JobRunEvent.Writer(path: $0) }
         LibAVLog.setLevel()
         let fixture = try Fixture(directory: fixturePath)
         for warning in fixture.warnings { Console.error("warning: \(warning)") }
@@ -67,17 +73,39 @@ enum RecordCommand: RevueCommand {
         for output in outputs {
             let sink = try output.makeSink(streams: pipeline.streams, streamKey: arguments.value("stream-key"),
                                            segmentDuration: segmentDuration, window: window,
-                                           onPlayable: { Console.error("hls: playable (3 segments published)") })
+                                           onPlayable: {
+                                               events?.write(JobRunEvent(event: .playable))
+                                               if events == nil { Console.error("hls: playable (3 segments published)") }
+                                           })
+            sink.onFailure = { name, error in events?.write(JobRunEvent(event: .outputFailed, output: name, error: "\(error)")) }
             sinks.append((output, sink))
             pipeline.add(sink: sink)
         }
+        var reportedStart = false
+        var lastProgress: (time: Date, frames: Int64)?
         let showProgress = arguments.flag("progress") || isatty(2) == 1
         let replay = FixtureReplay(fixture: fixture, pacing: arguments.flag("realtime") ? .realtime : .asFastAsPossible,
                                    passes: loops == 0 ? nil : loops)
         StopSignal.install()
         var failure: Error?
         do {
+            let started = Date()
             try pipeline.run(replay, progress: { progress in
+                if let events {
+                    if !reportedStart && progress.bytesWritten > 0 {
+                        reportedStart = true
+                        events.write(JobRunEvent(event: .started))
+                    }
+                    let now = Date()
+                    let fps = lastProgress.map { Double(progress.videoFrames - $0.frames) / max(0.001, now.timeIntervalSince($0.time)) } ?? 0
+                    lastProgress = (now, progress.videoFrames)
+                    let dropped = sinks.reduce(0) { $0 + $1.1.status.droppedPackets }
+                    events.write(JobRunEvent(event: .progress, progress: JobProgress(
+                        mediaTime: progress.mediaTime, fps: fps,
+                        bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
+                        bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
+                        encodeLag: arguments.flag("realtime") ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
+                }
                 guard showProgress else { return }
                 Console.progress(ProgressLine.format(progress))
             }, shouldStop: { StopSignal.requested })

@@ -9,6 +9,13 @@ public enum Revue {
         FixtureInspectCommand.self,
         RecordCommand.self,
         RepairCommand.self,
+        DemoCommand.self,
+        ServeCommand.self,
+        WorkerCommand.self,
+        TokenCommand.self,
+        JobsListCommand.self,
+        JobsShowCommand.self,
+        JobsWatchCommand.self,
     ]
 
     /// Runs `revue` with `arguments` (without the program name) and returns the exit status.

@@ -1,4 +1,4 @@
-import CMalloc
+import CLinux
 
 /// Process-wide allocator settings for media work.
 public enum MemoryTuning {

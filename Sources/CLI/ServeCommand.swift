@@ -1,0 +1,122 @@
+import API
+import Foundation
+import HTTP
+import Jobs
+import Log
+import Postgres
+import Synchronization
+
+/// `revue serve`: the REST API, the webhook dispatcher and a worker in one process.
+enum ServeCommand: RevueCommand {
+    static let spec = CommandSpec(
+        ["serve"],
+        summary: "Run the REST API v2, the webhook dispatcher and a worker.",
+        discussion: """
+            Migrates the database, listens for the API, delivers webhooks and runs jobs until SIGINT or SIGTERM. With
+            --no-worker it only serves the API and webhooks; run `revue worker` processes elsewhere. docs/CONFIGURATION.md.
+            """,
+        options: CommonOptions.database + [
+            ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
+            ServiceSetup.workerID, ServiceSetup.migrations,
+            OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
+        ] + CommonOptions.logging)
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let (host, port) = try ServiceSetup.hostAndPort(arguments.value("listen") ?? "127.0.0.1:8080", command: spec.name)
+        let maxJobs = try arguments.integer("max-jobs", in: 1...256) ?? 4
+        let database = try ServiceSetup.database(arguments)
+        defer { database.close() }
+        let services = try Services(arguments: arguments, database: database, host: host, port: port, worker: !arguments.flag("no-worker"),
+                                    maxJobs: maxJobs)
+        StopSignal.install()
+        Console.print("revue serve: API on \(services.publicURL) (storage \(services.storage))")
+        while !StopSignal.requested { Thread.sleep(forTimeInterval: 0.2) }
+        services.stop()
+        return 0
+    }
+}
+
+/// The running parts of `serve` (and of `demo`): HTTP server, dispatcher and worker threads.
+final class Services: @unchecked Sendable {
+    let api: APIService
+    let server: HTTPServer
+    let dispatcher: WebhookDispatcher
+    let worker: Worker?
+    let storage: String
+    let publicURL: String
+    let pool: PostgresPool
+    private let stopping = Atomic<Bool>(false)
+    private let finished = NSCondition()
+    private var running = 0
+
+    init(arguments: ParsedArguments, database: DatabaseTarget, host: String, port: Int, worker runWorker: Bool, maxJobs: Int) throws {
+        let home = ServiceSetup.home(arguments)
+        storage = URL(fileURLWithPath: arguments.value("storage") ?? home + "/storage").standardizedFileURL.path
+        try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
+        let fixtureRooms = arguments.value("fixture-rooms").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        pool = PostgresPool(database.connectionString, size: 8)
+        let signer = try ServiceSetup.signer(home: home)
+        // The server is bound first, so a port of 0 gets its real number into the public URL;
+        // requests before the API is ready get 503.
+        let handler = HandlerBox()
+        server = HTTPServer(handler: { request, connection in handler.handle(request, connection) })
+        let boundPort = try server.start(host: host, port: port)
+        publicURL = arguments.value("public-url") ?? "http://\(host):\(boundPort)"
+        let configuration = APIService.Configuration(authenticator: try ServiceSetup.authenticator(home: home), storage: storage,
+                                                     publicURL: publicURL, fixtureRooms: fixtureRooms)
+        api = APIService(configuration: configuration, pool: pool, signer: signer)
+        try api.registerFixtureRooms()
+        handler.set(api.handler)
+        dispatcher = WebhookDispatcher(pool: pool, signer: signer)
+        worker = runWorker
+            ? Worker(store: api.store, configuration: Worker.Configuration(
+                workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
+                fixtureRooms: fixtureRooms, executable: ServiceSetup.executable))
+            : nil
+        startThread("webhooks") { [self] in dispatcher.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) }
+        if let worker { startThread("worker") { [self] in worker.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) } }
+    }
+
+    private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        finished.lock()
+        running += 1
+        finished.unlock()
+        let thread = Thread { [self] in
+            body()
+            finished.lock()
+            running -= 1
+            finished.broadcast()
+            finished.unlock()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Stops accepting requests, lets the worker hand its jobs back, stops the dispatcher.
+    func stop() {
+        server.stop()
+        stopping.store(true, ordering: .relaxed)
+        finished.lock()
+        while running > 0 { _ = finished.wait(until: Date().addingTimeInterval(1)) }
+        finished.unlock()
+    }
+}
+
+/// The HTTP handler, set once the API service exists.
+final class HandlerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: HTTPHandler?
+
+    func set(_ handler: @escaping HTTPHandler) {
+        lock.lock()
+        current = handler
+        lock.unlock()
+    }
+
+    func handle(_ request: HTTPRequest, _ connection: HTTPConnection) -> HTTPResult {
+        lock.lock()
+        let handler = current
+        lock.unlock()
+        return handler?(request, connection) ?? .response(.text(503, "starting"))
+    }
+}

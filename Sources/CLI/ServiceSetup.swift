@@ -1,0 +1,91 @@
+import API
+import Crypto
+import Foundation
+import Jobs
+import Log
+import Migrations
+import Postgres
+
+/// What `serve`, `worker`, `demo`, `token` and `jobs` share: the database (migrated), the
+/// storage directory, the API credentials and the webhook signing key.
+enum ServiceSetup {
+    static let listen = OptionSpec("listen", value: "HOST:PORT", help: "Where the API listens.", environment: "REVUE_LISTEN",
+                                   default: "127.0.0.1:8080")
+    static let storage = OptionSpec("storage", value: "DIR", help: "Where recordings and HLS are written and served from.",
+                                    environment: "REVUE_STORAGE", default: "./.revue/storage")
+    static let fixtureRooms = OptionSpec("fixture-rooms", value: "DIR",
+                                         help: "Rooms from recorded fixtures: room X is DIR/X, replayed live and looped.",
+                                         environment: "REVUE_FIXTURE_ROOMS")
+    static let publicURL = OptionSpec("public-url", value: "URL", help: "The base of fileUrl and playlist URLs (default: http://LISTEN).",
+                                      environment: "REVUE_PUBLIC_URL")
+    static let maxJobs = OptionSpec("max-jobs", value: "N", help: "Jobs this worker runs at once.", environment: "REVUE_MAX_JOBS",
+                                    default: "4")
+    static let workerID = OptionSpec("worker-id", value: "ID", help: "This worker's name in the job tables (default: host-pid).",
+                                     environment: "REVUE_WORKER_ID")
+    static let migrations = OptionSpec("migrations", value: "DIR", help: "The migrations directory.", environment: "REVUE_MIGRATIONS_DIR")
+
+    /// The database, with migrations applied.
+    static func database(_ arguments: ParsedArguments) throws -> DatabaseTarget {
+        let database = try DatabaseTarget.resolve(arguments)
+        do {
+            let migrator = try Migrator(directory: ProjectPaths.migrations(configured: arguments.value("migrations")))
+            try migrator.migrate(try database.connect())
+        } catch {
+            database.close()
+            throw error
+        }
+        return database
+    }
+
+    static func home(_ arguments: ParsedArguments) -> String {
+        URL(fileURLWithPath: arguments.value("home") ?? "./.revue").standardizedFileURL.path
+    }
+
+    /// `REVUE_API_KEY` and `REVUE_API_SECRET`, or a pair made once and kept in HOME/api-credentials.json.
+    static func authenticator(home: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Authenticator {
+        if let key = environment["REVUE_API_KEY"], let secret = environment["REVUE_API_SECRET"], !key.isEmpty, !secret.isEmpty {
+            return Authenticator(apiKey: key, secret: secret)
+        }
+        let path = home + "/api-credentials.json"
+        if let data = FileManager.default.contents(atPath: path),
+           let object = try JSONSerialization.jsonObject(with: data) as? [String: String], let key = object["apiKey"],
+           let secret = object["secret"]
+        {
+            return Authenticator(apiKey: key, secret: secret)
+        }
+        let key = UUID().uuidString.lowercased()
+        let secret = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let data = try JSONSerialization.data(withJSONObject: ["apiKey": key, "secret": secret], options: [.sortedKeys])
+        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw UsageError("cannot write \(path)")
+        }
+        Logger(label: "api").info("made API credentials for development", ["path": .string(path)])
+        return Authenticator(apiKey: key, secret: secret)
+    }
+
+    /// The webhook signing key: `REVUE_WEBHOOK_KEY` (a PEM file), or HOME/webhook-signing-key.pem, made on first start.
+    static func signer(home: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RSAKeyPair {
+        try RSAKeyPair.loadOrCreate(at: environment["REVUE_WEBHOOK_KEY"] ?? home + "/webhook-signing-key.pem")
+    }
+
+    static func hostAndPort(_ text: String, command: String) throws(UsageError) -> (String, Int) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]), (0...65535).contains(port) else {
+            throw UsageError("--listen needs HOST:PORT, not '\(text)'", command: command)
+        }
+        return (String(parts[0]), port)
+    }
+
+    /// The path of this executable, which workers run for each job.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    static func defaultWorkerID() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, 255)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(host)-\(getpid())"
+    }
+}

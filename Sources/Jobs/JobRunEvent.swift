@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a job's pipeline process tells the worker that runs it, one JSON object per line in its
+/// events file (`revue record --events FILE`).
+public struct JobRunEvent: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// The first encoded packet went to the outputs.
+        case started
+        /// HLS: the playlists are published.
+        case playable
+        /// Every second or so.
+        case progress
+        /// One output failed (the others go on).
+        case outputFailed
+    }
+
+    public var event: Kind
+    public var progress: JobProgress?
+    public var output: String?
+    public var error: String?
+
+    public init(event: Kind, progress: JobProgress? = nil, output: String? = nil, error: String? = nil) {
+        self.event = event
+        self.progress = progress
+        self.output = output
+        self.error = error
+    }
+
+    /// Appends events to a file, a line each, flushed as written.
+    public final class Writer: @unchecked Sendable {
+        private let handle: FileHandle?
+        private let lock = NSLock()
+
+        public init(path: String) {
+            handle = FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
+        }
+
+        public func write(_ event: JobRunEvent) {
+            guard let data = try? JSONEncoder().encode(event) else { return }
+            lock.lock()
+            defer { lock.unlock() }
+            handle?.write(data + Data("\n".utf8))
+        }
+    }
+
+    /// Reads the lines appended to an events file since the last call.
+    public final class Reader: @unchecked Sendable {
+        public let path: String
+        private var offset: UInt64 = 0
+        private var partial: [UInt8] = []
+
+        public init(path: String) {
+            self.path = path
+        }
+
+        public func readNew() -> [JobRunEvent] {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+            defer { try? handle.close() }
+            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
+            offset += UInt64(data.count)
+            partial += Array(data)
+            var events: [JobRunEvent] = []
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(partial[..<newline])
+                partial.removeSubrange(...newline)
+                if let event = try? JSONDecoder().decode(JobRunEvent.self, from: Data(line)) { events.append(event) }
+            }
+            return events
+        }
+    }
+}

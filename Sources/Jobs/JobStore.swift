@@ -1,0 +1,404 @@
+import Foundation
+import Log
+import Postgres
+
+/// Jobs in PostgreSQL: creating them, moving them through their states (each transition writes
+/// its `job_events` row and queues its webhooks in the same transaction), and the leases
+/// workers hold. Every statement binds its values; docs/JOBS.md describes the tables.
+public final class JobStore: @unchecked Sendable {
+    public let pool: PostgresPool
+    /// Extra webhook `data` for an event (URLs the API knows how to build).
+    public let webhookData: @Sendable (Job, String) -> [String: String]
+    private let logger = Logger(label: "jobs")
+
+    /// NOTIFY channels.
+    public static let jobsChannel = "revue_jobs"
+    public static let stopChannel = "revue_job_stop"
+    public static let eventsChannel = "revue_job_events"
+    public static let webhooksChannel = "revue_webhooks"
+
+    static let activeStates = "('STARTING', 'STARTED', 'PLAYABLE', 'STOPPING')"
+    static let columns = """
+        id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path,
+        worker_id, lease_expires_at, attempts, stop_requested_at, error_code, error_message, parts::text AS parts,
+        progress::text AS progress, created_at, updated_at, started_at, playable_at, stopped_at
+        """
+
+    public init(pool: PostgresPool, webhookData: @escaping @Sendable (Job, String) -> [String: String] = { _, _ in [:] }) {
+        self.pool = pool
+        self.webhookData = webhookData
+    }
+
+    // MARK: - Rooms
+
+    /// Creates a room row if there is none (fixture rooms exist as soon as they are used).
+    public func ensureRoom(_ id: String) throws {
+        try pool.with { connection in
+            try connection.query("INSERT INTO rooms (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [id])
+        }
+    }
+
+    // MARK: - Creating and stopping
+
+    public struct NewJob: Sendable {
+        public var kind: JobKind
+        public var roomID: String
+        public var config: String
+        public var outputs: [LivestreamOutput]
+        public var webhookURL: String?
+        public var awsDirPath: String?
+
+        public init(kind: JobKind, roomID: String, config: String = "{}", outputs: [LivestreamOutput] = [], webhookURL: String? = nil,
+                    awsDirPath: String? = nil)
+        {
+            self.kind = kind
+            self.roomID = roomID
+            self.config = config
+            self.outputs = outputs
+            self.webhookURL = webhookURL
+            self.awsDirPath = awsDirPath
+        }
+    }
+
+    /// Creates a job in STARTING. A room with an active job of the same kind refuses it: the
+    /// partial unique index decides, so two concurrent starts cannot both win.
+    public func create(_ new: NewJob) throws -> Job {
+        do {
+            let job = try pool.transaction { connection -> Job in
+                let room = try connection.query("SELECT session_id FROM rooms WHERE id = $1 FOR UPDATE", [new.roomID])
+                guard let roomRow = room.first else { throw ServiceError.invalidRoom(new.roomID) }
+                // One session while the room has active jobs; a new one after they all ended.
+                let active = try connection.query("SELECT 1 FROM jobs WHERE room_id = $1 AND state IN \(JobStore.activeStates) LIMIT 1",
+                                                  [new.roomID])
+                var session = try roomRow.decodeIfPresent("session_id", as: String.self)
+                if session == nil || active.isEmpty {
+                    session = JobStore.newSessionID()
+                    try connection.query("UPDATE rooms SET session_id = $2, updated_at = now() WHERE id = $1", [new.roomID, session])
+                }
+                let outputs = String(decoding: try JSONEncoder().encode(new.outputs), as: UTF8.self)
+                let rows = try connection.query(
+                    """
+                    INSERT INTO jobs (id, kind, room_id, session_id, config, outputs, webhook_url, aws_dir_path)
+                    VALUES ($1, $2::job_kind, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING \(JobStore.columns)
+                    """,
+                    [UUID(), new.kind.rawValue, new.roomID, session ?? JobStore.newSessionID(), new.config, outputs, new.webhookURL,
+                     new.awsDirPath])
+                let job = try JobStore.job(from: rows[0])
+                try record(connection, job: job, from: nil, to: .starting, webhook: "\(new.kind.webhookPrefix)-starting",
+                           workerID: nil, detail: "created")
+                try connection.notify(JobStore.jobsChannel, payload: job.id.uuidString)
+                return job
+            }
+            logger.info("job created", ["jobId": .string(job.id.uuidString.lowercased()), "kind": .string(job.kind.rawValue),
+                                        "roomId": .string(job.roomID)])
+            return job
+        } catch let error as PostgresError where error.isUniqueViolation {
+            throw ServiceError.alreadyActive(new.kind, roomID: new.roomID)
+        }
+    }
+
+    /// Asks the room's active job of `kind` to stop: STOPPING at once, and the worker holding it
+    /// is told through NOTIFY.
+    public func requestStop(kind: JobKind, roomID: String) throws -> Job {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query(
+                "SELECT \(JobStore.columns) FROM jobs WHERE room_id = $1 AND kind = $2::job_kind AND state IN \(JobStore.activeStates) FOR UPDATE",
+                [roomID, kind.rawValue])
+            guard let row = rows.first else {
+                throw ServiceError.stopFailed(kind, "room \(roomID) has no \(kind.rawValue) in progress")
+            }
+            var job = try JobStore.job(from: row)
+            try connection.query("UPDATE jobs SET stop_requested_at = coalesce(stop_requested_at, now()), updated_at = now() WHERE id = $1",
+                                 [job.id])
+            job = try apply(.stopRequested, to: job, connection: connection, workerID: nil, detail: "stop requested")
+            try connection.notify(JobStore.stopChannel, payload: job.id.uuidString)
+            return job
+        }
+    }
+
+    // MARK: - Transitions
+
+    /// What a transition may change besides the state.
+    public struct Update: Sendable {
+        public var parts: [JobPart]?
+        public var errorCode: Int?
+        public var errorMessage: String?
+
+        public init(parts: [JobPart]? = nil, errorCode: Int? = nil, errorMessage: String? = nil) {
+            self.parts = parts
+            self.errorCode = errorCode
+            self.errorMessage = errorMessage
+        }
+    }
+
+    /// Applies an event to a job (JobStateMachine decides), with its history rows and webhooks,
+    /// in one transaction. Returns the job as it is afterwards.
+    @discardableResult
+    public func apply(_ event: JobStateMachine.Event, to id: UUID, workerID: String?, detail: String? = nil,
+                      update: Update = Update()) throws -> Job
+    {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 FOR UPDATE", [id])
+            guard let row = rows.first else { throw ServiceError.notFound("no job \(id)") }
+            var job = try JobStore.job(from: row)
+            if let parts = update.parts {
+                let text = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
+                try connection.query("UPDATE jobs SET parts = $2::jsonb, updated_at = now() WHERE id = $1", [id, text])
+                job.parts = parts
+            }
+            if update.errorCode != nil || update.errorMessage != nil {
+                try connection.query("UPDATE jobs SET error_code = $2, error_message = $3 WHERE id = $1",
+                                     [id, update.errorCode, update.errorMessage])
+            }
+            return try apply(event, to: job, connection: connection, workerID: workerID, detail: detail)
+        }
+    }
+
+    private func apply(_ event: JobStateMachine.Event, to job: Job, connection: PostgresConnection, workerID: String?,
+                       detail: String?) throws -> Job
+    {
+        switch JobStateMachine.handle(event, kind: job.kind, state: job.state) {
+        case .ignored(let why):
+            logger.debug("event ignored", ["jobId": .string(job.id.uuidString.lowercased()), "event": .string("\(event)"), "why": .string(why)])
+            return try reload(job.id, connection: connection)
+        case .rejected(let why):
+            throw ServiceError.invalidParameter("job \(job.id): \(why)")
+        case .transitions(let transitions):
+            var from = job.state
+            for transition in transitions {
+                try record(connection, job: job, from: from, to: transition.to, webhook: transition.webhook, workerID: workerID,
+                           detail: detail)
+                from = transition.to
+            }
+            try connection.notify(JobStore.eventsChannel, payload: job.id.uuidString)
+            let updated = try reload(job.id, connection: connection)
+            logger.info("job \(updated.clientState)", ["jobId": .string(job.id.uuidString.lowercased()), "state": .string(updated.state.rawValue)])
+            return updated
+        }
+    }
+
+    /// One transition: the state, its history row, its webhooks.
+    private func record(_ connection: PostgresConnection, job: Job, from: JobState?, to: JobState, webhook: String, workerID: String?,
+                        detail: String?) throws
+    {
+        try connection.query(
+            """
+            UPDATE jobs SET state = $2::job_state, updated_at = now(),
+                started_at = CASE WHEN $2 = 'STARTED' THEN coalesce(started_at, now()) ELSE started_at END,
+                playable_at = CASE WHEN $2 = 'PLAYABLE' THEN coalesce(playable_at, now()) ELSE playable_at END,
+                stopped_at = CASE WHEN $2 IN ('STOPPED', 'FAILED') THEN now() ELSE stopped_at END,
+                worker_id = CASE WHEN $2 IN ('STOPPED', 'FAILED') THEN NULL ELSE worker_id END,
+                lease_expires_at = CASE WHEN $2 IN ('STOPPED', 'FAILED') THEN NULL ELSE lease_expires_at END
+            WHERE id = $1
+            """, [job.id, to.rawValue])
+        try connection.query(
+            "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $3::job_state, $4, $5, $6)",
+            [job.id, from?.rawValue, to.rawValue, job.attempts, workerID, detail])
+        var current = try reload(job.id, connection: connection)
+        current.state = to
+        try enqueueWebhooks(connection, job: current, event: webhook)
+    }
+
+    /// Queues a webhook to the job's `webhookUrl` and to the room's endpoint when it asked for
+    /// this event.
+    private func enqueueWebhooks(_ connection: PostgresConnection, job: Job, event: String) throws {
+        var destinations: [String] = []
+        if let url = job.webhookURL, !url.isEmpty { destinations.append(url) }
+        if let row = try connection.query("SELECT webhook::text AS webhook FROM rooms WHERE id = $1", [job.roomID]).first,
+           let text = try row.decodeIfPresent("webhook", as: String.self),
+           let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+           let endpoint = object["endPoint"] as? String, !endpoint.isEmpty
+        {
+            let events = object["events"] as? [String] ?? []
+            if (events.isEmpty || events.contains(event)) && !destinations.contains(endpoint) { destinations.append(endpoint) }
+        }
+        guard !destinations.isEmpty else { return }
+        var data: [String: Any] = ["meetingId": job.roomID, "sessionId": job.sessionID, "jobId": job.id.uuidString.lowercased(),
+                                   "status": job.state.clientState(job.kind)]
+        for (key, value) in webhookData(job, event) { data[key] = value }
+        if job.state == .failed {
+            data["errorCode"] = job.errorCode ?? job.kind.failureCode
+            data["errorMessage"] = job.errorMessage ?? ""
+        }
+        let payload = String(decoding: try JSONSerialization.data(withJSONObject: ["webhookType": event, "data": data],
+                                                                     options: [.sortedKeys]), as: UTF8.self)
+        for url in destinations {
+            try connection.query("INSERT INTO webhook_deliveries (id, job_id, url, event, payload) VALUES ($1, $2, $3, $4, $5::jsonb)",
+                                 [UUID(), job.id, url, event, payload])
+        }
+        try connection.notify(JobStore.webhooksChannel, payload: event)
+    }
+
+    // MARK: - Leases
+
+    /// A job a worker just claimed, and who held it before (for a takeover's history).
+    public struct Claim: Sendable {
+        public var job: Job
+        public var previousWorker: String?
+    }
+
+    /// Claims the oldest active job nobody holds (no lease, or an expired one): attempts + 1 and
+    /// a lease for `lease` seconds. Concurrent workers skip each other's rows (SKIP LOCKED).
+    public func claim(workerID: String, lease: Double) throws -> Claim? {
+        try pool.transaction { connection -> Claim? in
+            let rows = try connection.query(
+                """
+                WITH candidate AS (
+                    SELECT id, worker_id AS previous_worker FROM jobs
+                    WHERE state IN \(JobStore.activeStates) AND deleted_at IS NULL
+                      AND (lease_expires_at IS NULL OR lease_expires_at < now())
+                    ORDER BY created_at
+                    FOR UPDATE SKIP LOCKED
+                    LIMIT 1)
+                UPDATE jobs SET worker_id = $1, lease_expires_at = now() + make_interval(secs => $2), attempts = attempts + 1,
+                    updated_at = now()
+                FROM candidate WHERE jobs.id = candidate.id
+                RETURNING candidate.previous_worker, \(JobStore.columns.replacingOccurrences(of: "id, kind", with: "jobs.id, kind"))
+                """, [workerID, lease])
+            guard let row = rows.first else { return nil }
+            let job = try JobStore.job(from: row)
+            let previous = try row.decodeIfPresent("previous_worker", as: String.self)
+            if job.attempts > 1 {
+                let how = previous.map { "taken over from \($0) (its lease ended)" } ?? "taken over (handed back)"
+                try connection.query(
+                    "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $2::job_state, $3, $4, $5)",
+                    [job.id, job.state.rawValue, job.attempts, workerID, "attempt \(job.attempts): \(how)"])
+                try connection.notify(JobStore.eventsChannel, payload: job.id.uuidString)
+            }
+            return Claim(job: job, previousWorker: previous)
+        }
+    }
+
+    /// Extends a job's lease and stores its progress. Returns false when the worker no longer
+    /// holds the job (another worker took it over): it must stop working on it.
+    public func heartbeat(jobID: UUID, workerID: String, lease: Double, progress: JobProgress?) throws -> Bool {
+        let text = progress.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        return try pool.with { connection in
+            try connection.query(
+                """
+                UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), progress = coalesce($4::jsonb, progress)
+                WHERE id = $1 AND worker_id = $2 AND state IN \(JobStore.activeStates)
+                """, [jobID, workerID, lease, text]).affectedRows == 1
+        }
+    }
+
+    /// Hands a job back (the worker is shutting down): another worker claims it.
+    public func release(jobID: UUID, workerID: String, parts: [JobPart]) throws {
+        try pool.transaction { connection in
+            let text = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
+            try connection.query(
+                "UPDATE jobs SET worker_id = NULL, lease_expires_at = NULL, parts = $3::jsonb, updated_at = now() WHERE id = $1 AND worker_id = $2",
+                [jobID, workerID, text])
+            try connection.notify(JobStore.jobsChannel, payload: jobID.uuidString)
+        }
+    }
+
+    /// Replaces a job's list of parts (the worker holding it records a new part, or the files of
+    /// a finished one).
+    public func setParts(jobID: UUID, workerID: String, parts: [JobPart]) throws {
+        let text = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
+        try pool.with { connection in
+            try connection.query("UPDATE jobs SET parts = $3::jsonb, updated_at = now() WHERE id = $1 AND worker_id = $2",
+                                 [jobID, workerID, text])
+        }
+    }
+
+    /// When the next lease of a job held by someone else runs out (a worker sleeps until then).
+    public func nextLeaseExpiry(excluding workerID: String) throws -> Date? {
+        try pool.with { connection in
+            try connection.query(
+                "SELECT min(lease_expires_at) AS next FROM jobs WHERE state IN \(JobStore.activeStates) AND worker_id IS DISTINCT FROM $1",
+                [workerID]).first?.decodeIfPresent("next", as: Date.self)
+        }
+    }
+
+    // MARK: - Reading
+
+    public func job(_ id: UUID) throws -> Job? {
+        try pool.with { connection in
+            try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 AND deleted_at IS NULL", [id]).first.map(JobStore.job(from:))
+        }
+    }
+
+    public func activeJob(kind: JobKind, roomID: String) throws -> Job? {
+        try pool.with { connection in
+            try connection.query(
+                "SELECT \(JobStore.columns) FROM jobs WHERE room_id = $1 AND kind = $2::job_kind AND state IN \(JobStore.activeStates)",
+                [roomID, kind.rawValue]).first.map(JobStore.job(from:))
+        }
+    }
+
+    /// A page of jobs, newest first.
+    public func list(kind: JobKind?, roomID: String?, sessionID: String?, page: Int, perPage: Int) throws -> (jobs: [Job], total: Int) {
+        try pool.with { connection in
+            let filter = """
+                WHERE deleted_at IS NULL AND ($1::job_kind IS NULL OR kind = $1::job_kind) AND ($2::text IS NULL OR room_id = $2)
+                  AND ($3::text IS NULL OR session_id = $3)
+                """
+            let total = try connection.query("SELECT count(*) AS n FROM jobs \(filter)", [kind?.rawValue, roomID, sessionID])
+            let rows = try connection.query(
+                "SELECT \(JobStore.columns) FROM jobs \(filter) ORDER BY created_at DESC, id LIMIT $4 OFFSET $5",
+                [kind?.rawValue, roomID, sessionID, perPage, (page - 1) * perPage])
+            return (try rows.map(JobStore.job(from:)), try total[0].decode("n", as: Int.self))
+        }
+    }
+
+    public func events(of id: UUID) throws -> [JobEvent] {
+        try pool.with { connection in
+            try connection.query(
+                "SELECT id, from_state::text AS from_state, to_state::text AS to_state, attempt, worker_id, detail, created_at FROM job_events WHERE job_id = $1 ORDER BY id",
+                [id]).map { row in
+                JobEvent(id: try row.decode("id"), fromState: try row.decodeIfPresent("from_state", as: String.self).flatMap(JobState.init),
+                         toState: JobState(rawValue: try row.decode("to_state", as: String.self)) ?? .starting,
+                         attempt: try row.decode("attempt"), workerID: try row.decodeIfPresent("worker_id"),
+                         detail: try row.decodeIfPresent("detail"), createdAt: try row.decode("created_at"))
+            }
+        }
+    }
+
+    /// Marks a finished job deleted (its files are the caller's to remove).
+    public func delete(_ id: UUID) throws -> Job {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [id])
+            guard let row = rows.first else { throw ServiceError.notFound("no job \(id)") }
+            let job = try JobStore.job(from: row)
+            guard !job.state.isActive else {
+                throw ServiceError.invalidParameter("job \(id) is still \(job.state.rawValue); stop it before deleting it")
+            }
+            try connection.query("UPDATE jobs SET deleted_at = now() WHERE id = $1", [id])
+            return job
+        }
+    }
+
+    // MARK: - Rows
+
+    private func reload(_ id: UUID, connection: PostgresConnection) throws -> Job {
+        let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1", [id])
+        guard let row = rows.first else { throw ServiceError.notFound("no job \(id)") }
+        return try JobStore.job(from: row)
+    }
+
+    static func job(from row: PostgresRow) throws -> Job {
+        let decoder = JSONDecoder()
+        let parts = try row.decodeIfPresent("parts", as: String.self).flatMap { try? decoder.decode([JobPart].self, from: Data($0.utf8)) }
+        let progress = try row.decodeIfPresent("progress", as: String.self).flatMap { try? decoder.decode(JobProgress.self, from: Data($0.utf8)) }
+        let outputs = try row.decodeIfPresent("outputs", as: String.self)
+            .flatMap { try? decoder.decode([LivestreamOutput].self, from: Data($0.utf8)) }
+        guard let kind = JobKind(rawValue: try row.decode("kind", as: String.self)),
+              let state = JobState(rawValue: try row.decode("state", as: String.self))
+        else { throw PostgresError(kind: .decodingFailed, message: "unknown job kind or state") }
+        return Job(
+            id: try row.decode("id"), kind: kind, roomID: try row.decode("room_id"), sessionID: try row.decode("session_id"),
+            state: state, config: try row.decode("config"), outputs: outputs ?? [], webhookURL: try row.decodeIfPresent("webhook_url"),
+            awsDirPath: try row.decodeIfPresent("aws_dir_path"), workerID: try row.decodeIfPresent("worker_id"),
+            leaseExpiresAt: try row.decodeIfPresent("lease_expires_at"), attempts: try row.decode("attempts"),
+            stopRequestedAt: try row.decodeIfPresent("stop_requested_at"), errorCode: try row.decodeIfPresent("error_code"),
+            errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress,
+            createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"), startedAt: try row.decodeIfPresent("started_at"),
+            playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"))
+    }
+
+    static func newSessionID() -> String {
+        String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(24))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Postgres
+
+/// Rooms (`/v2/rooms`).
+public struct Room: Sendable, Equatable {
+    public var id: String
+    public var customRoomID: String?
+    public var disabled: Bool
+    /// `{"endPoint", "events"}` as JSON text.
+    public var webhook: String?
+    public var autoCloseConfig: String?
+    public var autoStartConfig: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+}
+
+public final class RoomStore: @unchecked Sendable {
+    public let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    static let columns = """
+        id, custom_room_id, disabled, webhook::text AS webhook, auto_close_config::text AS auto_close_config,
+        auto_start_config::text AS auto_start_config, created_at, updated_at
+        """
+
+    /// Creates a room with a new id like `abcd-efgh-ijkl`.
+    public func create(customRoomID: String?, webhook: String?, autoCloseConfig: String?, autoStartConfig: String?) throws -> Room {
+        do {
+            return try pool.with { connection in
+                let rows = try connection.query(
+                    """
+                    INSERT INTO rooms (id, custom_room_id, webhook, auto_close_config, auto_start_config)
+                    VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb) RETURNING \(RoomStore.columns)
+                    """, [RoomStore.newID(), customRoomID, webhook, autoCloseConfig, autoStartConfig])
+                return try RoomStore.room(from: rows[0])
+            }
+        } catch let error as PostgresError where error.isUniqueViolation {
+            throw ServiceError.invalidParameter("a room with customRoomId \"\(customRoomID ?? "")\" already exists")
+        }
+    }
+
+    /// A room by id, or by customRoomId when `alsoCustom`.
+    public func room(_ id: String, alsoCustom: Bool = false) throws -> Room? {
+        try pool.with { connection in
+            try connection.query(
+                "SELECT \(RoomStore.columns) FROM rooms WHERE id = $1 OR ($2 AND custom_room_id = $1) ORDER BY id = $1 DESC LIMIT 1",
+                [id, alsoCustom]).first.map(RoomStore.room(from:))
+        }
+    }
+
+    public func list(page: Int, perPage: Int) throws -> (rooms: [Room], total: Int) {
+        try pool.with { connection in
+            let total = try connection.query("SELECT count(*) AS n FROM rooms")[0].decode("n", as: Int.self)
+            let rows = try connection.query("SELECT \(RoomStore.columns) FROM rooms ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+                                            [perPage, (page - 1) * perPage])
+            return (try rows.map(RoomStore.room(from:)), total)
+        }
+    }
+
+    static func room(from row: PostgresRow) throws -> Room {
+        Room(id: try row.decode("id"), customRoomID: try row.decodeIfPresent("custom_room_id"), disabled: try row.decode("disabled"),
+             webhook: try row.decodeIfPresent("webhook"), autoCloseConfig: try row.decodeIfPresent("auto_close_config"),
+             autoStartConfig: try row.decodeIfPresent("auto_start_config"), createdAt: try row.decode("created_at"),
+             updatedAt: try row.decode("updated_at"))
+    }
+
+    /// Three groups of four lower-case letters.
+    static func newID() -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return (0..<3).map { _ in String((0..<4).map { _ in letters.randomElement() ?? "a" }) }.joined(separator: "-")
+    }
+}

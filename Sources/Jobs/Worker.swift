@@ -1,0 +1,370 @@
+import Foundation
+import Log
+import Outputs
+import Platform
+import Postgres
+import Synchronization
+
+/// Takes jobs from PostgreSQL and runs each in a child process (`revue record`), so one crashing
+/// pipeline cannot take down the others or the worker. docs/JOBS.md.
+///
+/// - Claims jobs with `FOR UPDATE SKIP LOCKED` and holds a lease it extends every
+///   `heartbeatInterval`; wakes on LISTEN/NOTIFY, and otherwise sleeps until a lease held by
+///   someone else is due to run out, so a dead worker's job is taken over within
+///   lease + a moment.
+/// - A stop request (NOTIFY) reaches the child at once (SIGTERM); it finishes its outputs.
+/// - A taken-over job continues as attempt + 1 in a new part; the parts a dead worker left are
+///   repaired (a killed MP4 becomes a faststart one).
+/// - When the worker itself is asked to stop, it takes no new jobs, lets each child finish its
+///   part, and hands the jobs back for another worker to continue.
+/// - A child dies with the worker (PR_SET_PDEATHSIG), so a job never runs twice.
+public final class Worker: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var workerID: String
+        public var maxJobs: Int
+        public var lease: Double
+        public var heartbeatInterval: Double
+        /// Where outputs are written.
+        public var storage: String
+        /// Room X is the fixture `fixtureRooms/X`, replayed live and looped.
+        public var fixtureRooms: String?
+        /// The `revue` executable that runs a job.
+        public var executable: String
+
+        public init(workerID: String, maxJobs: Int = 4, lease: Double = 10, heartbeatInterval: Double = 3, storage: String,
+                    fixtureRooms: String?, executable: String)
+        {
+            self.workerID = workerID
+            self.maxJobs = maxJobs
+            self.lease = lease
+            self.heartbeatInterval = heartbeatInterval
+            self.storage = storage
+            self.fixtureRooms = fixtureRooms
+            self.executable = executable
+        }
+    }
+
+    struct Running {
+        var job: Job
+        var process: Subprocess
+        var parts: [JobPart]
+        var events: JobRunEvent.Reader
+        var log: String
+        var progress: JobProgress?
+        var stopSentAt: Date?
+        var reportedStarted = false
+        var handingBack = false
+    }
+
+    public let configuration: Configuration
+    public let store: JobStore
+    private let logger: Logger
+    private var running: [UUID: Running] = [:]
+    private let lock = NSLock()
+    private var nextLeaseCheck = Date.distantPast
+    private var otherLeaseExpiry: Date?
+
+    public init(store: JobStore, configuration: Configuration) {
+        self.store = store
+        self.configuration = configuration
+        logger = Logger(label: "worker", fields: ["workerId": .string(configuration.workerID)])
+    }
+
+    /// Jobs running now (for metrics and status).
+    public var runningJobs: [(job: Job, progress: JobProgress?)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return running.values.map { ($0.job, $0.progress) }
+    }
+
+    /// Works until `shouldStop`, then hands its jobs back.
+    public func run(shouldStop: @escaping @Sendable () -> Bool) {
+        logger.info("worker started", ["maxJobs": .of(configuration.maxJobs), "storage": .string(configuration.storage)])
+        var listener: PostgresConnection?
+        var nextHeartbeat = Date()
+        while !shouldStop() {
+            do {
+                if listener == nil {
+                    let connection = try PostgresConnection(store.pool.connectionString)
+                    try connection.listen(JobStore.jobsChannel)
+                    try connection.listen(JobStore.stopChannel)
+                    listener = connection
+                }
+                while count < configuration.maxJobs, let claim = try store.claim(workerID: configuration.workerID, lease: configuration.lease) {
+                    start(claim)
+                }
+                pollChildren()
+                if Date() >= nextHeartbeat {
+                    heartbeat()
+                    nextHeartbeat = Date().addingTimeInterval(configuration.heartbeatInterval)
+                }
+                var wait = min(nextHeartbeat.timeIntervalSinceNow, count > 0 ? 0.25 : 5)
+                if let expiry = try leaseExpiry() { wait = min(wait, expiry.timeIntervalSinceNow + 0.05) }
+                for notification in try listener?.waitForNotifications(timeout: max(0.01, wait)) ?? []
+                where notification.channel == JobStore.stopChannel {
+                    if let id = UUID(uuidString: notification.payload) { sendStop(id, reason: "stop requested") }
+                }
+            } catch {
+                logger.error("worker loop error; retrying", ["error": .string("\(error)")])
+                listener = nil
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+        shutDown()
+    }
+
+    private var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return running.count
+    }
+
+    /// The next expiry of a lease held by another worker, checked every few seconds.
+    private func leaseExpiry() throws -> Date? {
+        if Date() >= nextLeaseCheck {
+            otherLeaseExpiry = try store.nextLeaseExpiry(excluding: configuration.workerID)
+            nextLeaseCheck = Date().addingTimeInterval(2)
+        }
+        guard let expiry = otherLeaseExpiry, expiry > Date().addingTimeInterval(-1) else { return nil }
+        return expiry
+    }
+
+    // MARK: - Starting
+
+    private func start(_ claim: JobStore.Claim) {
+        var job = claim.job
+        let jobLogger = logger.with(["jobId": .string(job.id.uuidString.lowercased()), "attempt": .of(job.attempts)])
+        jobLogger.info("claimed job", ["kind": .string(job.kind.rawValue), "roomId": .string(job.roomID),
+                                       "previousWorker": .string(claim.previousWorker ?? "")])
+        var parts = finishEarlierParts(job.parts, logger: jobLogger)
+        if job.stopRequestedAt != nil || job.state == .stopping {
+            // Stopped before (or while) a worker ran it: nothing more to record.
+            finish(job.id, event: .finished, parts: parts, detail: "stopped", logger: jobLogger)
+            return
+        }
+        guard let fixtureRooms = configuration.fixtureRooms,
+              FileManager.default.fileExists(atPath: fixtureRooms + "/" + job.roomID + "/manifest.json")
+        else {
+            finish(job.id, event: .failed, parts: parts, detail: "no media source for room \(job.roomID)", logger: jobLogger,
+                   error: (job.kind.failureCode, "room \(job.roomID) has no media source on this worker"))
+            return
+        }
+        let directory = "\(configuration.storage)/jobs/\(job.id.uuidString.lowercased())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let plan = JobPlan(job: job, storage: configuration.storage)
+        parts += plan.parts
+        do {
+            try store.setParts(jobID: job.id, workerID: configuration.workerID, parts: parts)
+            job.parts = parts
+            let eventsPath = "\(directory)/attempt-\(job.attempts).events"
+            let logPath = "\(directory)/attempt-\(job.attempts).log"
+            for part in plan.parts {
+                let path = configuration.storage + "/" + part.path
+                try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+                                                        withIntermediateDirectories: true)
+            }
+            let arguments = ["record", "--fixture", fixtureRooms + "/" + job.roomID, "--loop", "0", "--realtime",
+                             "--events", eventsPath, "--parent-pid", String(getpid()), "--log-format", "json", "--log-level", "warning"]
+                + plan.arguments
+            let process = try Subprocess(configuration.executable, arguments, standardOutput: .file(logPath), standardError: .file(logPath))
+            lock.lock()
+            running[job.id] = Running(job: job, process: process, parts: parts, events: JobRunEvent.Reader(path: eventsPath), log: logPath)
+            lock.unlock()
+            jobLogger.info("pipeline started", ["pid": .of(process.pid)])
+        } catch {
+            finish(job.id, event: .failed, parts: parts, detail: "could not start the pipeline", logger: jobLogger,
+                   error: (job.kind.failureCode, "could not start the pipeline: \(error)"))
+        }
+    }
+
+    /// Repairs what earlier attempts left unfinished: a killed MP4 becomes faststart, a killed
+    /// HLS playlist is ended.
+    private func finishEarlierParts(_ parts: [JobPart], logger: Logger) -> [JobPart] {
+        parts.map { part in
+            guard part.status == .writing else { return part }
+            var fixed = part
+            let path = configuration.storage + "/" + part.path
+            if part.path.hasSuffix(".mp4") {
+                do {
+                    let report = try MP4Repair.repair(path, to: path)
+                    fixed.status = .repaired
+                    logger.info("repaired the part an earlier attempt left", ["part": .string(part.path),
+                                                                              "fragments": .of(report.fragmentsKept)])
+                } catch {
+                    fixed.status = .lost
+                    logger.warning("an earlier part could not be repaired", ["part": .string(part.path), "error": .string("\(error)")])
+                }
+            } else {
+                Worker.endPlaylist(path + "/" + HLSOutput.indexName)
+                fixed.status = .complete
+            }
+            return Worker.describe(fixed, storage: configuration.storage)
+        }
+    }
+
+    // MARK: - Running
+
+    private func pollChildren() {
+        lock.lock()
+        let ids = Array(running.keys)
+        lock.unlock()
+        for id in ids {
+            lock.lock()
+            guard var entry = running[id] else {
+                lock.unlock()
+                continue
+            }
+            lock.unlock()
+            let jobLogger = logger.with(["jobId": .string(id.uuidString.lowercased()), "attempt": .of(entry.job.attempts)])
+            for event in entry.events.readNew() {
+                switch event.event {
+                case .started where !entry.reportedStarted:
+                    entry.reportedStarted = true
+                    _ = try? store.apply(.started, to: id, workerID: configuration.workerID, detail: "attempt \(entry.job.attempts) started")
+                case .playable:
+                    _ = try? store.apply(.playable, to: id, workerID: configuration.workerID, detail: "three segments published")
+                case .progress:
+                    entry.progress = event.progress
+                case .outputFailed:
+                    jobLogger.warning("an output failed", ["output": .string(event.output ?? ""), "error": .string(event.error ?? "")])
+                default:
+                    break
+                }
+            }
+            // A child asked to stop that does not, in time, is killed; its part is repaired.
+            if let sent = entry.stopSentAt, Date().timeIntervalSince(sent) > 30 { entry.process.signal(SIGKILL) }
+            lock.lock()
+            running[id] = entry
+            lock.unlock()
+            guard let termination = entry.process.poll() else { continue }
+            lock.lock()
+            running[id] = nil
+            lock.unlock()
+            completed(entry, termination: termination, logger: jobLogger)
+        }
+    }
+
+    private func completed(_ entry: Running, termination: Subprocess.Termination, logger: Logger) {
+        let clean = termination == .exited(0)
+        var parts = entry.parts.map { part -> JobPart in
+            guard part.attempt == entry.job.attempts, part.status == .writing else { return part }
+            var done = part
+            done.status = clean ? .complete : .writing
+            return done
+        }
+        if !clean { parts = finishEarlierParts(parts, logger: logger) }
+        parts = parts.map { Worker.describe($0, storage: configuration.storage) }
+        logger.info("pipeline ended", ["termination": .string(termination.description)])
+        if entry.handingBack {
+            do {
+                try store.release(jobID: entry.job.id, workerID: configuration.workerID, parts: parts)
+                logger.info("handed the job back")
+            } catch {
+                logger.error("could not hand the job back", ["error": .string("\(error)")])
+            }
+            return
+        }
+        if clean || entry.stopSentAt != nil {
+            finish(entry.job.id, event: .finished, parts: parts, detail: "attempt \(entry.job.attempts) finished", logger: logger)
+        } else {
+            let tail = ((try? String(contentsOfFile: entry.log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
+            finish(entry.job.id, event: .failed, parts: parts, detail: "the pipeline ended: \(termination)", logger: logger,
+                   error: (entry.job.kind.failureCode, "the pipeline ended with \(termination): \(tail.suffix(400))"))
+        }
+    }
+
+    private func finish(_ id: UUID, event: JobStateMachine.Event, parts: [JobPart], detail: String, logger: Logger,
+                        error: (Int, String)? = nil)
+    {
+        do {
+            try store.apply(event, to: id, workerID: configuration.workerID, detail: detail,
+                            update: JobStore.Update(parts: parts, errorCode: error?.0, errorMessage: error?.1))
+        } catch {
+            logger.error("could not record the end of the job", ["error": .string("\(error)")])
+        }
+    }
+
+    private func sendStop(_ id: UUID, reason: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var entry = running[id], entry.stopSentAt == nil else { return }
+        entry.stopSentAt = Date()
+        running[id] = entry
+        entry.process.signal(SIGTERM)
+        logger.info("stopping the pipeline", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
+    }
+
+    private func heartbeat() {
+        lock.lock()
+        let entries = Array(running.values)
+        lock.unlock()
+        for entry in entries {
+            do {
+                let held = try store.heartbeat(jobID: entry.job.id, workerID: configuration.workerID, lease: configuration.lease,
+                                               progress: entry.progress)
+                if !held {
+                    // Another worker owns the job now: this copy must not go on.
+                    logger.warning("lost the lease; killing the pipeline", ["jobId": .string(entry.job.id.uuidString.lowercased())])
+                    entry.process.signal(SIGKILL)
+                    entry.process.wait()
+                    lock.lock()
+                    running[entry.job.id] = nil
+                    lock.unlock()
+                }
+            } catch {
+                logger.error("heartbeat failed", ["error": .string("\(error)")])
+            }
+        }
+    }
+
+    /// Stops taking jobs; each child finishes its part; the jobs are handed back.
+    private func shutDown() {
+        lock.lock()
+        for id in running.keys {
+            running[id]?.handingBack = true
+            if running[id]?.stopSentAt == nil {
+                running[id]?.stopSentAt = Date()
+                running[id]?.process.signal(SIGTERM)
+            }
+        }
+        let ids = Array(running.keys)
+        lock.unlock()
+        logger.info("worker stopping; handing back its jobs", ["jobs": .of(ids.count)])
+        let deadline = Date().addingTimeInterval(60)
+        while count > 0 && Date() < deadline {
+            pollChildren()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    // MARK: - Files
+
+    /// Size, duration and picture size of a finished part.
+    static func describe(_ part: JobPart, storage: String) -> JobPart {
+        var described = part
+        let path = storage + "/" + part.path
+        let media = part.path.hasSuffix(".mp4") ? path : path + "/" + HLSOutput.indexName
+        if let info = MediaInfo.probe(media) {
+            described.size = part.path.hasSuffix(".mp4") ? info.size : Worker.directorySize(path)
+            described.duration = info.duration
+            described.width = info.width
+            described.height = info.height
+        }
+        return described
+    }
+
+    static func directorySize(_ path: String) -> Int64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.reduce(0) { total, name in
+            total + (((try? FileManager.default.attributesOfItem(atPath: path + "/" + name))?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+
+    /// Appends EXT-X-ENDLIST to a playlist a killed attempt left open.
+    static func endPlaylist(_ path: String) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
+        let temporary = path + ".tmp"
+        guard (try? (text + "#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        rename(temporary, path)
+    }
+}

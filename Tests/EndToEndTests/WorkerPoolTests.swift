@@ -1,0 +1,143 @@
+import Foundation
+import Platform
+import Postgres
+import TestSupport
+import Testing
+
+/// Real processes: an API and workers on one PostgreSQL.
+@Suite(.serialized) struct WorkerPoolTests {
+    /// Two workers and one API; forty start and stop requests over five rooms at once.
+    @Test func twoWorkersFortyRequests() async throws {
+        let rooms = ["r1", "r2", "r3", "r4", "r5"]
+        let cluster = try ServiceCluster(rooms: rooms)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a")
+        try cluster.startWorker("worker-b")
+
+        // 20 starts: every room gets two recordings and two HLS starts at the same moment.
+        let starts = try await withThrowingTaskGroup(of: (String, String, Int, Int?).self) { group in
+            for room in rooms {
+                for kind in ["recordings", "hls", "recordings", "hls"] {
+                    group.addTask {
+                        let (status, json, _) = try cluster.call("POST", "/v2/\(kind)/start", ["roomId": room, "config": ["quality": "low"]])
+                        return (room, kind, status, json?["code"] as? Int)
+                    }
+                }
+            }
+            var all: [(String, String, Int, Int?)] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(starts.filter { $0.2 == 200 }.count == 10)
+        for room in rooms {
+            for kind in ["recordings", "hls"] {
+                let pair = starts.filter { $0.0 == room && $0.1 == kind }
+                #expect(pair.filter { $0.2 == 200 }.count == 1, "\(room) \(kind): exactly one start wins")
+                #expect(pair.filter { $0.2 == 409 }.map(\.3) == [kind == "recordings" ? 4018 : 4020])
+            }
+        }
+        try await Task.sleep(for: .seconds(6))
+        // 20 stops at once: two per room and kind.
+        let stops = try await withThrowingTaskGroup(of: Int.self) { group in
+            for room in rooms {
+                for kind in ["recordings", "hls", "recordings", "hls"] {
+                    group.addTask { try cluster.call("POST", "/v2/\(kind)/stop", ["roomId": room]).0 }
+                }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        #expect(stops.filter { $0 == 200 }.count >= 10)
+        #expect(try cluster.waitForAllEnded(timeout: 120))
+
+        let jobs = try cluster.jobs()
+        #expect(jobs.count == 10)
+        var workersUsed = Set<String>()
+        for job in jobs {
+            let id = try job.decode("id", as: UUID.self)
+            #expect(try job.decode("state", as: String.self) == "STOPPED", "\(id)")
+            #expect(try job.decode("attempts", as: Int.self) == 1, "\(id) ran more than once")
+            let events = try cluster.events(id)
+            #expect(try events.filter { try $0.decode("to_state", as: String.self) == "STARTED" }.count == 1)
+            let workers = Set(try events.compactMap { try $0.decodeIfPresent("worker_id", as: String.self) })
+            #expect(workers.count == 1, "\(id) was run by \(workers)")
+            workersUsed.formUnion(workers)
+            // Its file plays.
+            let parts = try JSONSerialization.jsonObject(with: Data(try job.decode("parts", as: String.self).utf8)) as? [[String: Any]] ?? []
+            #expect(parts.count == 1)
+            #expect(parts.first?["status"] as? String == "complete")
+            let path = cluster.storage + "/" + (parts.first?["path"] as? String ?? "")
+            let media = try job.decode("kind", as: String.self) == "hls" ? path + "/index.m3u8" : path
+            let decode = try Tool.decodeFully(media)
+            #expect(decode.status == 0, "\(media): \(decode.standardError)")
+            #expect((try MediaProbe.probe(media).format.durationSeconds ?? 0) > 1)
+        }
+        // No room ever had two active jobs of one kind: the active intervals never overlap.
+        let overlaps = try PostgresConnection(cluster.databaseURL).query("""
+            SELECT count(*) AS n FROM jobs a JOIN jobs b ON a.room_id = b.room_id AND a.kind = b.kind AND a.id < b.id
+            WHERE tstzrange(a.created_at, coalesce(a.stopped_at, 'infinity')) && tstzrange(b.created_at, coalesce(b.stopped_at, 'infinity'))
+            """)
+        #expect(try overlaps[0].decode("n", as: Int.self) == 0)
+        #expect(!workersUsed.isEmpty)
+    }
+
+    /// A worker killed with SIGKILL mid-recording: another takes the job over within 15 s, as
+    /// attempt 2 in a new part, and both parts play.
+    @Test func aKilledWorkersJobIsTakenOver() async throws {
+        let cluster = try ServiceCluster(rooms: ["r1"])
+        try cluster.startAPI()
+        let first = try cluster.startWorker("worker-a")
+        let (status, _, _) = try cluster.call("POST", "/v2/recordings/start", ["roomId": "r1", "config": ["quality": "low"]])
+        #expect(status == 200)
+        // Wait until worker-a records.
+        var id: UUID?
+        for _ in 0..<100 {
+            if let job = try cluster.jobs().first, try job.decode("state", as: String.self) == "STARTED" {
+                id = try job.decode("id", as: UUID.self)
+                break
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let jobID = try #require(id)
+        try await Task.sleep(for: .seconds(3))
+        try cluster.startWorker("worker-b")
+        first.signal(SIGKILL)
+        let killed = Date()
+        first.wait()
+        // worker-b takes over.
+        var takenOverAfter: Double?
+        while Date().timeIntervalSince(killed) < 25 {
+            if let job = try cluster.jobs().first, try job.decode("attempts", as: Int.self) == 2,
+               try job.decodeIfPresent("worker_id", as: String.self) == "worker-b"
+            {
+                takenOverAfter = Date().timeIntervalSince(killed)
+                break
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let after = try #require(takenOverAfter)
+        #expect(after < 15, "taken over after \(after) s")
+        // worker-a's pipeline died with it.
+        let leftovers = try Subprocess.run("pgrep", ["-f", "--parent-pid \(first.pid)"])
+        #expect(leftovers.standardOutput.isEmpty)
+        try await Task.sleep(for: .seconds(4))
+        #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": "r1"]).0 == 200)
+        #expect(try cluster.waitForAllEnded(timeout: 60))
+        let job = try #require(try cluster.jobs().first)
+        #expect(try job.decode("state", as: String.self) == "STOPPED")
+        let parts = try JSONSerialization.jsonObject(with: Data(try job.decode("parts", as: String.self).utf8)) as? [[String: Any]] ?? []
+        #expect(parts.map { $0["attempt"] as? Int } == [1, 2])
+        #expect(parts.map { $0["status"] as? String } == ["repaired", "complete"])
+        for part in parts {
+            let path = cluster.storage + "/" + (part["path"] as? String ?? "")
+            let decode = try Tool.decodeFully(path)
+            #expect(decode.status == 0, "\(path): \(decode.standardError)")
+            let boxes = try MP4Boxes.topLevel(path)
+            #expect(boxes.firstIndex(of: "moov") ?? 99 < boxes.firstIndex(of: "mdat") ?? 0)
+            #expect((part["duration"] as? Double ?? 0) > 1)
+        }
+        let details = try cluster.events(jobID).compactMap { try $0.decodeIfPresent("detail", as: String.self) }
+        #expect(details.contains("attempt 2: taken over from worker-a (its lease ended)"), "\(details)")
+    }
+}
