@@ -72,7 +72,7 @@ let package = Package(
 
         // MARK: Benchmarks (bench/README.md)
         .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
-                                                            "LibAV", "Outputs", "CFFmpeg", "TestSupport"],
+                                                            "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
@@ -81,7 +81,7 @@ let package = Package(
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),

@@ -5,10 +5,14 @@ import HTTP
 /// ranges (RFC 9110 §14) so players can seek in an MP4.
 struct FileServer {
     let root: String
+    static let servedFolders: Set<String> = ["recordings", "hls"]
 
     func serve(_ request: HTTPRequest, relativePath: String) -> HTTPResponse {
         let components = relativePath.split(separator: "/")
-        guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else {
+        // Only outputs are served; a job's events and logs under jobs/ stay private.
+        guard let top = components.first, FileServer.servedFolders.contains(String(top)),
+              !components.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") })
+        else {
             return JSON.error(.notFound("no such file"))
         }
         let path = root + "/" + components.joined(separator: "/")

@@ -19,7 +19,7 @@ enum DemoCommand: RevueCommand {
                        environment: "REVUE_FIXTURE_ROOMS"),
             OptionSpec("room", value: "ID", help: "The room to record.", default: "example"),
             OptionSpec("seconds", value: "SECONDS", help: "How long to record.", default: "15"),
-        ] + CommonOptions.logging)
+        ] + CommonOptions.loggingForPeople)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let seconds = try arguments.seconds("seconds") ?? 15
@@ -39,43 +39,65 @@ enum DemoCommand: RevueCommand {
         let token = try services.api.configuration.authenticator.token()
         Console.print("revue demo: API at \(base), room \"\(room)\" from \(fixtures)/\(room), storage \(services.storage)")
 
-        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) throws -> (Int, Any?, String?) {
+        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) throws -> (Int, Any?) {
             let bytes = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? []
             let response = try HTTPClient.request(method, base + path, body: bytes,
                                                   headers: [("Authorization", token), ("Content-Type", "application/json")], timeout: 30)
             let object = try? JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
-            return (response.status, object, nil)
+            return (response.status, object)
         }
-        let (recordingStatus, recordingBody, _) = try call("POST", "/v2/recordings/start", ["roomId": room])
+        let store = services.api.store
+        /// Waits until the room has no active recording or HLS job.
+        func waitUntilEnded(seconds limit: Double) throws {
+            let deadline = Date().addingTimeInterval(limit)
+            while Date() < deadline, try [JobKind.recording, .hls].contains(where: { try store.activeJob(kind: $0, roomID: room) != nil }) {
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        // Ctrl-C stops the jobs cleanly rather than leaving them running in the database.
+        StopSignal.install()
+        let leftovers = try [JobKind.recording, .hls].compactMap { try store.activeJob(kind: $0, roomID: room) }
+        if !leftovers.isEmpty {
+            Console.print("room \(room) has jobs an earlier run left active (\(leftovers.map { $0.clientState }.joined(separator: ", "))); "
+                + "stopping them first: this worker takes them over once their lease runs out (up to 10 s)")
+            for job in leftovers { _ = try? store.requestStop(kind: job.kind, roomID: room) }
+            try waitUntilEnded(seconds: 60)
+        }
+
+        let (recordingStatus, recordingBody) = try call("POST", "/v2/recordings/start", ["roomId": room])
         Console.print("POST /v2/recordings/start → \(recordingStatus) \(recordingBody ?? "")")
-        let (hlsStatus, hlsBody, _) = try call("POST", "/v2/hls/start", ["roomId": room])
+        let (hlsStatus, hlsBody) = try call("POST", "/v2/hls/start", ["roomId": room])
         let hlsID = (hlsBody as? [String: Any])?["id"] as? String ?? ""
         Console.print("POST /v2/hls/start → \(hlsStatus) \((hlsBody as? [String: Any])?["status"] ?? hlsBody ?? "") (job \(hlsID))")
+        let started = Date()
+        if recordingStatus == 200 && hlsStatus == 200 {
+            while Date().timeIntervalSince(started) < seconds && !StopSignal.requested {
+                Thread.sleep(forTimeInterval: min(3, max(0.1, seconds - Date().timeIntervalSince(started))))
+                // The worker's own view: fresher than the progress it stores every heartbeat.
+                let running = (services.worker?.runningJobs ?? []).sorted { $0.job.kind.rawValue > $1.job.kind.rawValue }
+                let states = try Dictionary(running.map { ($0.job.id, try store.job($0.job.id)?.clientState ?? "") },
+                                            uniquingKeysWith: { first, _ in first })
+                Console.print(String(format: "[%4.1f s] ", Date().timeIntervalSince(started))
+                    + running.map { entry in
+                        let progress = entry.progress ?? JobProgress()
+                        return String(format: "%@ media %.1f s, %.0f fps, %.0f kbit/s", states[entry.job.id] ?? "", progress.mediaTime,
+                                      progress.fps, progress.bitrate / 1000)
+                    }.joined(separator: " | "))
+            }
+            if StopSignal.requested { Console.print("interrupted: stopping the jobs (Ctrl-C again quits at once)") }
+        }
+        // Stop whatever started, even when the other did not.
+        for (path, kind, status) in [("/v2/recordings/stop", JobKind.recording, recordingStatus), ("/v2/hls/stop", .hls, hlsStatus)]
+        where status == 200 {
+            let (status, body) = try call("POST", path, ["roomId": room])
+            Console.print("POST \(path) → \(status) \(body ?? "") (\(kind.rawValue))")
+        }
+        try waitUntilEnded(seconds: 60)
         guard recordingStatus == 200, hlsStatus == 200 else {
-            Console.error("error: the jobs did not start")
+            Console.error("error: the jobs did not start (see the answers above)")
             return 1
         }
-        let started = Date()
-        while Date().timeIntervalSince(started) < seconds {
-            Thread.sleep(forTimeInterval: 3)
-            let recording = try services.api.store.activeJob(kind: .recording, roomID: room)
-            let hls = try services.api.store.activeJob(kind: .hls, roomID: room)
-            Console.print(String(format: "[%4.1f s] ", Date().timeIntervalSince(started))
-                + [recording, hls].compactMap { $0 }.map { "\($0.clientState) media \(String(format: "%.1f", $0.progress?.mediaTime ?? 0)) s" }
-                .joined(separator: " | "))
-        }
-        for (path, name) in [("/v2/recordings/stop", "recording"), ("/v2/hls/stop", "hls")] {
-            let (status, body, _) = try call("POST", path, ["roomId": room])
-            Console.print("POST \(path) → \(status) \(body ?? "") (\(name))")
-        }
-        // Wait for both to be STOPPED.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let active = try [JobKind.recording, .hls].compactMap { try services.api.store.activeJob(kind: $0, roomID: room) }
-            if active.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.25)
-        }
-        let (_, list, _) = try call("GET", "/v2/recordings?roomId=\(room)&perPage=1")
+        let (_, list) = try call("GET", "/v2/recordings?roomId=\(room)&perPage=1")
         let recordings = ((list as? [String: Any])?["data"] as? [[String: Any]]) ?? []
         if let recording = recordings.first, let file = recording["file"] as? [String: Any], let path = file["filePath"] as? String {
             let local = services.storage + "/" + path
@@ -83,13 +105,19 @@ enum DemoCommand: RevueCommand {
             Console.print("  fileUrl \(file["fileUrl"] ?? "")")
             if let info = MediaInfo.probe(local) { Console.print("  probe: " + describe(info)) }
         }
-        let (_, hlsView, _) = try call("GET", "/v2/hls/\(hlsID)")
+        let (_, hlsView) = try call("GET", "/v2/hls/\(hlsID)")
         if let hls = hlsView as? [String: Any], let playlist = hls["playbackHlsUrl"] as? String {
             Console.print("hls \(hls["status"] ?? ""): playlist \(playlist)")
             Console.print("  live window \(hls["livestreamUrl"] ?? "")")
             let local = services.storage + "/" + playlist.replacingOccurrences(of: base + "/files/", with: "")
             Console.print("  file \(local)")
-            if let info = MediaInfo.probe(local) { Console.print("  probe: " + describe(info)) }
+            let directory = URL(fileURLWithPath: local).deletingLastPathComponent().path
+            let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".m4s") }
+            let bytes = segments.reduce(Int64(0)) { $0 + FileManager.default.sizeOfItem(atPath: directory + "/" + $1) }
+            if var info = MediaInfo.probe(local) {
+                info.size = bytes
+                Console.print("  probe: " + describe(info) + " in \(segments.count) segments")
+            }
         }
         Console.print("(the API stops with the demo; `revue serve --fixture-rooms \(fixtures)` keeps serving these URLs)")
         return 0

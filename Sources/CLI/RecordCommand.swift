@@ -46,6 +46,8 @@ enum RecordCommand: RevueCommand {
         ] + CommonOptions.logging)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        // First, so a stop that comes while the pipeline is being set up still ends it cleanly.
+        StopSignal.install()
         guard let fixturePath = arguments.value("fixture") else {
             throw UsageError("--fixture DIR is required", command: spec.name)
         }
@@ -86,7 +88,6 @@ enum RecordCommand: RevueCommand {
         let showProgress = arguments.flag("progress") || isatty(2) == 1
         let replay = FixtureReplay(fixture: fixture, pacing: arguments.flag("realtime") ? .realtime : .asFastAsPossible,
                                    passes: loops == 0 ? nil : loops)
-        StopSignal.install()
         var failure: Error?
         do {
             let started = Date()

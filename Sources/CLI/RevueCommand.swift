@@ -22,12 +22,15 @@ enum CommonOptions {
     static let logLevel = OptionSpec(
         "log-level", value: "LEVEL", help: "The least important log lines to show.", environment: "REVUE_LOG_LEVEL",
         default: "info", allowed: LogLevel.allCases.map(\.name))
-    static let logFormat = OptionSpec(
-        "log-format", value: "FORMAT", help: "json for one object per line, text for people.",
-        environment: "REVUE_LOG_FORMAT", default: "json", allowed: ["json", "text"])
+    static func logFormat(default format: String) -> OptionSpec {
+        OptionSpec("log-format", value: "FORMAT", help: "json for one object per line, text for people.",
+                   environment: "REVUE_LOG_FORMAT", default: format, allowed: ["json", "text"])
+    }
 
     static let database = [databaseURL, home]
-    static let logging = [logLevel, logFormat]
+    static let logging = [logLevel, logFormat(default: "json")]
+    /// For commands people watch (`demo`): text lines.
+    static let loggingForPeople = [logLevel, logFormat(default: "text")]
 
     /// Applies --log-level and --log-format.
     static func applyLogging(_ arguments: ParsedArguments) {

@@ -96,6 +96,8 @@ final class Services: @unchecked Sendable {
     func stop() {
         server.stop()
         stopping.store(true, ordering: .relaxed)
+        // Wake the worker from its wait for work, so it starts handing back at once.
+        try? pool.with { try $0.notify(JobStore.jobsChannel, payload: "shutdown") }
         finished.lock()
         while running > 0 { _ = finished.wait(until: Date().addingTimeInterval(1)) }
         finished.unlock()

@@ -29,25 +29,31 @@ public final class RSAKeyPair: @unchecked Sendable {
     /// Reads a private key in PEM.
     public static func load(privateKeyPEM pem: String) throws -> RSAKeyPair {
         let bytes = Array(pem.utf8)
-        guard let bio = bytes.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
-            throw CryptoError.openSSL("BIO_new_mem_buf")
+        // BIO_new_mem_buf does not copy: the key is read while the bytes are pinned.
+        let key = try bytes.withUnsafeBytes { buffer throws(CryptoError) -> OpaquePointer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { throw CryptoError.openSSL("BIO_new_mem_buf") }
+            defer { BIO_free(bio) }
+            guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else { throw CryptoError.openSSL("PEM_read_bio_PrivateKey") }
+            return key
         }
-        defer { BIO_free(bio) }
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else { throw CryptoError.openSSL("PEM_read_bio_PrivateKey") }
         return RSAKeyPair(key: key)
     }
 
     /// Loads the key at `path`, or generates one and writes it there (mode 0600).
     public static func loadOrCreate(at path: String) throws -> RSAKeyPair {
         if let pem = try? String(contentsOfFile: path, encoding: .utf8) {
-            return try load(privateKeyPEM: pem)
+            do {
+                return try load(privateKeyPEM: pem)
+            } catch {
+                throw CryptoError("\(path) is not a PEM private key (\(error)); restore it, or remove it to make a new one")
+            }
         }
         let pair = try generate()
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: path, contents: Data(try pair.privateKeyPEM().utf8),
                                              attributes: [.posixPermissions: 0o600])
-        else { throw CryptoError.openSSL("cannot write \(path)") }
+        else { throw CryptoError("cannot write \(path)") }
         return pair
     }
 
@@ -98,18 +104,23 @@ public final class RSAKeyPair: @unchecked Sendable {
     }
 }
 
-/// An OpenSSL call failed.
-public enum CryptoError: Error, Sendable, CustomStringConvertible {
-    case openSSL(String)
+/// An OpenSSL call failed, with OpenSSL's reason read when it failed: the error queue is per
+/// thread and the next call may overwrite it.
+public struct CryptoError: Error, Sendable, CustomStringConvertible {
+    public let description: String
 
-    public var description: String {
-        switch self {
-        case .openSSL(let function):
-            let code = ERR_get_error()
+    public init(_ description: String) {
+        self.description = description
+    }
+
+    /// `function` failed: takes (and clears) this thread's OpenSSL error queue.
+    public static func openSSL(_ function: String) -> CryptoError {
+        var reasons: [String] = []
+        while case let code = ERR_get_error(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
-            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return "\(function) failed: \(text)"
+            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
+        return CryptoError(reasons.isEmpty ? "\(function) failed" : "\(function) failed: \(reasons.joined(separator: "; "))")
     }
 }

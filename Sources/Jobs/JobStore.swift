@@ -258,13 +258,13 @@ public final class JobStore: @unchecked Sendable {
             guard let row = rows.first else { return nil }
             let job = try JobStore.job(from: row)
             let previous = try row.decodeIfPresent("previous_worker", as: String.self)
-            if job.attempts > 1 {
-                let how = previous.map { "taken over from \($0) (its lease ended)" } ?? "taken over (handed back)"
-                try connection.query(
-                    "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $2::job_state, $3, $4, $5)",
-                    [job.id, job.state.rawValue, job.attempts, workerID, "attempt \(job.attempts): \(how)"])
-                try connection.notify(JobStore.eventsChannel, payload: job.id.uuidString)
-            }
+            // Every claim is in the history, so it says which worker ran each attempt.
+            let how = job.attempts == 1 ? "claimed"
+                : previous.map { "taken over from \($0) (its lease ended)" } ?? "taken over (handed back)"
+            try connection.query(
+                "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $2::job_state, $3, $4, $5)",
+                [job.id, job.state.rawValue, job.attempts, workerID, "attempt \(job.attempts): \(how)"])
+            try connection.notify(JobStore.eventsChannel, payload: job.id.uuidString)
             return Claim(job: job, previousWorker: previous)
         }
     }

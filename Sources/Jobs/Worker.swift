@@ -178,18 +178,27 @@ public final class Worker: @unchecked Sendable {
     }
 
     /// Repairs what earlier attempts left unfinished: a killed MP4 becomes faststart, a killed
-    /// HLS playlist is ended.
+    /// HLS playlist is ended. A part whose attempt ended before it wrote anything is dropped.
     private func finishEarlierParts(_ parts: [JobPart], logger: Logger) -> [JobPart] {
-        parts.map { part in
+        parts.compactMap { part in
             guard part.status == .writing else { return part }
             var fixed = part
             let path = configuration.storage + "/" + part.path
+            let written = part.path.hasSuffix(".mp4") ? path : path + "/" + HLSOutput.indexName
+            guard FileManager.default.fileExists(atPath: written) else {
+                logger.info("an attempt ended before it published anything", ["part": .string(part.path)])
+                return nil
+            }
             if part.path.hasSuffix(".mp4") {
                 do {
                     let report = try MP4Repair.repair(path, to: path)
                     fixed.status = .repaired
                     logger.info("repaired the part an earlier attempt left", ["part": .string(part.path),
                                                                               "fragments": .of(report.fragmentsKept)])
+                } catch is MP4Repair.NothingRecorded {
+                    logger.info("an attempt ended before it recorded anything", ["part": .string(part.path)])
+                    try? FileManager.default.removeItem(atPath: path)
+                    return nil
                 } catch {
                     fixed.status = .lost
                     logger.warning("an earlier part could not be repaired", ["part": .string(part.path), "error": .string("\(error)")])

@@ -13,6 +13,12 @@ public enum MP4Repair {
         public var bytesDropped: Int
     }
 
+    /// The file holds no media: the recording ended before its first fragment.
+    public struct NothingRecorded: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path): no media was recorded" }
+    }
+
     public static func repair(_ path: String, to output: String) throws -> Report {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw OutputError(fault: .input, output: path, message: "cannot read the file")
@@ -50,6 +56,8 @@ public enum MP4Repair {
             }
             offset += size
         }
+        // An attempt killed before its first fragment recorded nothing: not damage to report.
+        if bytes.isEmpty || (sawMovie && fragments == 0) { throw NothingRecorded(path: path) }
         guard sawMovie else {
             throw OutputError(fault: .input, output: path, message: "not a fragmented MP4 Revue can repair (no moov box)")
         }

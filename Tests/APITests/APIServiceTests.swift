@@ -156,6 +156,10 @@ import Testing
         #expect(try TCP.http("GET", base + "/files/recordings/j/part-1.mp4", headers: ["Range": "bytes=5000-"]).status == 416)
         #expect(try TCP.http("GET", base + "/files/../etc/passwd").status == 404)
         #expect(try TCP.http("GET", base + "/files/recordings/j/missing.mp4").status == 404)
+        // A job's logs and events are not outputs: they are not served.
+        try FileManager.default.createDirectory(atPath: storage.file("jobs/j"), withIntermediateDirectories: true)
+        try Data("log".utf8).write(to: URL(fileURLWithPath: storage.file("jobs/j/attempt-1.log")))
+        #expect(try TCP.http("GET", base + "/files/jobs/j/attempt-1.log").status == 404)
     }
 
     @Test func thePublicKeyAndMetricsAreServed() throws {

@@ -107,4 +107,38 @@ import Testing
         #expect(throws: HTTPClient.Failure.self) { try HTTPClient.post("https://127.0.0.1/", body: [], headers: []) }
         #expect(throws: HTTPClient.Failure.self) { try HTTPClient.post("http://127.0.0.1:1/", body: [], headers: [], timeout: 2) }
     }
+
+    /// The seam the room server's WebSocket signalling uses: a handler answers 101 and takes the
+    /// connection over, bytes the client sent right behind the request included.
+    @Test func anUpgradeHandsTheConnectionOver() throws {
+        let server = HTTPServer { request, _ in
+            guard request.header("upgrade") == "echo" else { return .response(.text(426, "upgrade to echo")) }
+            return .upgrade(HTTPResponse(status: 101, headers: [("Upgrade", "echo"), ("Connection", "Upgrade")])) { connection in
+                var pending = connection.buffered
+                connection.buffered = []
+                while true {
+                    if !pending.isEmpty {
+                        guard connection.write(pending.map { $0 == UInt8(ascii: "\n") ? $0 : $0 ^ 0x20 }) else { break }
+                        pending = []
+                    }
+                    guard case .data(let bytes) = connection.read(until: HTTPConnection.now() + 5) else { break }
+                    pending = bytes
+                }
+                connection.close()
+            }
+        }
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
+        let descriptor = try TCP.connect(host: "127.0.0.1", port: server.port, timeout: 5)
+        defer { close(descriptor) }
+        try TCP.send(descriptor, Array("GET /signal HTTP/1.1\r\nHost: x\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nhello\n".utf8))
+        var reply = ""
+        while !reply.contains("HELLO\n") { reply += String(decoding: try TCP.receive(descriptor), as: UTF8.self) }
+        #expect(reply.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+        #expect(!reply.contains("Content-Length"))
+        try TCP.send(descriptor, Array("again\n".utf8))
+        #expect(String(decoding: try TCP.receive(descriptor), as: UTF8.self) == "AGAIN\n")
+        // Plain requests on other connections are still answered.
+        #expect(try TCP.http("GET", "http://127.0.0.1:\(server.port)/").status == 426)
+    }
 }

@@ -66,7 +66,8 @@ import Testing
         #expect(stopped.workerID == nil)
         #expect(stopped.stoppedAt != nil)
         let history = try store.events(of: job.id).map { "\($0.fromState?.rawValue ?? "-")→\($0.toState.rawValue)" }
-        #expect(history == ["-→STARTING", "STARTING→STARTED", "STARTED→PLAYABLE", "PLAYABLE→STOPPING", "STOPPING→STOPPED"])
+        #expect(history == ["-→STARTING", "STARTING→STARTING", "STARTING→STARTED", "STARTED→PLAYABLE", "PLAYABLE→STOPPING", "STOPPING→STOPPED"])
+        #expect(try store.events(of: job.id)[1].detail == "attempt 1: claimed")
         let hooks = try store.pool.with { connection in
             try connection.query("SELECT event FROM webhook_deliveries WHERE job_id = $1 ORDER BY sequence", [job.id])
                 .map { try $0.decode("event", as: String.self) }

@@ -101,5 +101,8 @@ import Testing
         try Data("not an mp4 at all".utf8).write(to: URL(fileURLWithPath: directory.file("x.mp4")))
         #expect(throws: OutputError.self) { try MP4Repair.repair(directory.file("x.mp4"), to: directory.file("y.mp4")) }
         #expect(throws: OutputError.self) { try MP4Repair.repair(directory.file("missing.mp4"), to: directory.file("y.mp4")) }
+        // Killed before the first fragment: nothing recorded, which is not damage.
+        #expect(FileManager.default.createFile(atPath: directory.file("empty.mp4"), contents: Data()))
+        #expect(throws: MP4Repair.NothingRecorded.self) { try MP4Repair.repair(directory.file("empty.mp4"), to: directory.file("y.mp4")) }
     }
 }

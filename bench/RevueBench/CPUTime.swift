@@ -12,6 +12,13 @@ enum CPUTime {
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// The largest peak resident set of any finished child, KB (getrusage(2) ru_maxrss).
+    static func peakRSSOfChildren() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        return Double(usage.ru_maxrss)
+    }
+
     /// CPU seconds a block takes in this process.
     static func measure(_ body: () throws -> Void) rethrows -> Double {
         let start = ofSelf()

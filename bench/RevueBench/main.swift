@@ -19,8 +19,13 @@ do {
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
         try OutputsBench.run(fixtureDirectory: fixture, runs: runs)
+    case "job-isolation":
+        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
+        let revue = arguments.count > 2 ? arguments[2] : "revue"
+        let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
+        try JobIsolationBench.run(fixtureDirectory: fixture, revue: revue, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
         exit(2)
     }
 } catch {
