@@ -67,7 +67,8 @@ final class Services: @unchecked Sendable {
         api = APIService(configuration: configuration, pool: pool, signer: signer)
         try api.registerFixtureRooms()
         handler.set(api.handler)
-        dispatcher = WebhookDispatcher(pool: pool, signer: signer)
+        dispatcher = WebhookDispatcher(pool: pool, signer: signer,
+                                       caFile: ProcessInfo.processInfo.environment["REVUE_WEBHOOK_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 })
         worker = runWorker
             ? Worker(store: api.store, configuration: Worker.Configuration(
                 workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,

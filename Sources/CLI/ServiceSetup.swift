@@ -11,8 +11,9 @@ import Postgres
 enum ServiceSetup {
     static let listen = OptionSpec("listen", value: "HOST:PORT", help: "Where the API listens.", environment: "REVUE_LISTEN",
                                    default: "127.0.0.1:8080")
-    static let storage = OptionSpec("storage", value: "DIR", help: "Where recordings and HLS are written and served from.",
-                                    environment: "REVUE_STORAGE", default: "./.revue/storage")
+    static let storage = OptionSpec("storage", value: "DIR",
+                                    help: "Where recordings and HLS are written and served from (default: HOME/storage).",
+                                    environment: "REVUE_STORAGE")
     static let fixtureRooms = OptionSpec("fixture-rooms", value: "DIR",
                                          help: "Rooms from recorded fixtures: room X is DIR/X, replayed live and looped.",
                                          environment: "REVUE_FIXTURE_ROOMS")

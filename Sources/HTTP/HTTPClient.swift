@@ -1,8 +1,8 @@
 import Foundation
 
 /// A small HTTP/1.1 client over POSIX sockets for webhooks: one request per connection, a
-/// deadline for the whole exchange, http:// only (put a TLS-terminating proxy in front of an
-/// https endpoint; docs/WEBHOOKS.md).
+/// deadline for the whole exchange, http:// and https:// (TLS through OpenSSL, certificates
+/// verified; docs/WEBHOOKS.md).
 public enum HTTPClient {
     public struct Response: Sendable {
         public let status: Int
@@ -14,22 +14,30 @@ public enum HTTPClient {
         public init(_ description: String) { self.description = description }
     }
 
-    public static func post(_ url: String, body: [UInt8], headers: [(String, String)], timeout: Double = 10) throws(Failure) -> Response {
-        try request("POST", url, body: body, headers: headers, timeout: timeout)
+    public static func post(_ url: String, body: [UInt8], headers: [(String, String)], timeout: Double = 10,
+                            caFile: String? = nil) throws(Failure) -> Response
+    {
+        try request("POST", url, body: body, headers: headers, timeout: timeout, caFile: caFile)
     }
 
-    /// One request with `Connection: close`.
+    /// One request with `Connection: close`. For https, `caFile` (PEM) replaces the system's
+    /// certificate authorities.
     public static func request(_ method: String, _ url: String, body: [UInt8] = [], headers: [(String, String)] = [],
-                               timeout: Double = 10) throws(Failure) -> Response
+                               timeout: Double = 10, caFile: String? = nil) throws(Failure) -> Response
     {
-        guard let parsed = URL(string: url), parsed.scheme?.lowercased() == "http", let host = parsed.host, !host.isEmpty else {
-            throw Failure("only http:// URLs can be called: \(url)")
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = parsed.host, !host.isEmpty
+        else {
+            throw Failure("only http:// and https:// URLs can be called: \(url)")
         }
-        let port = parsed.port ?? 80
+        let port = parsed.port ?? (scheme == "https" ? 443 : 80)
         let deadline = HTTPConnection.now() + timeout
         let descriptor = try connect(host: host, port: port, deadline: deadline)
-        let connection = HTTPConnection(descriptor: descriptor, remoteAddress: host)
-        defer { connection.close() }
+        let plain = HTTPConnection(descriptor: descriptor, remoteAddress: host)
+        defer { plain.close() }
+        let connection = scheme == "https"
+            ? Transport.tls(try TLSClientSession(descriptor: descriptor, host: host, caFile: caFile, deadline: deadline))
+            : Transport.plain(plain)
         var path = parsed.path.isEmpty ? "/" : parsed.path
         if let query = parsed.query { path += "?" + query }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\(parsed.port.map { ":\($0)" } ?? "")\r\nConnection: close\r\n"
@@ -49,6 +57,26 @@ public enum HTTPClient {
         }
         guard let status = statusIfComplete(response, closed: true) else { throw Failure("\(url): no HTTP response") }
         return status
+    }
+
+    /// Where a request's bytes go: the socket, or TLS over it.
+    enum Transport {
+        case plain(HTTPConnection)
+        case tls(TLSClientSession)
+
+        func write(_ bytes: [UInt8], deadline: Double) -> Bool {
+            switch self {
+            case .plain(let connection): connection.write(bytes, deadline: deadline)
+            case .tls(let session): session.write(bytes, deadline: deadline)
+            }
+        }
+
+        func read(until deadline: Double) -> HTTPConnection.ReadResult {
+            switch self {
+            case .plain(let connection): connection.read(until: deadline)
+            case .tls(let session): session.read(until: deadline)
+            }
+        }
     }
 
     /// The response once its head (and its Content-Length body, if any) has arrived.

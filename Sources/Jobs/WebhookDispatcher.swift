@@ -17,12 +17,15 @@ public final class WebhookDispatcher: @unchecked Sendable {
     public let pool: PostgresPool
     public let signer: RSAKeyPair
     public let timeout: Double
+    /// Certificate authorities for https receivers (PEM); nil trusts the system's.
+    public let caFile: String?
     private let logger = Logger(label: "webhooks")
 
-    public init(pool: PostgresPool, signer: RSAKeyPair, timeout: Double = 10) {
+    public init(pool: PostgresPool, signer: RSAKeyPair, timeout: Double = 10, caFile: String? = nil) {
         self.pool = pool
         self.signer = signer
         self.timeout = timeout
+        self.caFile = caFile
     }
 
     /// The wait before attempt `n + 1`: 1, 2, 4 … 300 s.
@@ -86,7 +89,7 @@ public final class WebhookDispatcher: @unchecked Sendable {
                     ("Revue-Delivery-Id", id.uuidString.lowercased()),
                     ("Revue-Delivery-Attempt", String(attempt)),
                     ("Revue-Event", event),
-                ], timeout: timeout)
+                ], timeout: timeout, caFile: caFile)
                 outcome = (200..<300).contains(response.status) ? nil : "the receiver answered \(response.status)"
             } catch {
                 outcome = "\(error)"

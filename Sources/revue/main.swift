@@ -4,6 +4,9 @@ import LibAV
 import Platform
 
 MemoryTuning.apply()
+// A peer that goes away mid-write (a webhook receiver, an HTTP client, an RTMP server) is an
+// error to handle where it happens, not a signal that ends the process.
+signal(SIGPIPE, SIG_IGN)
 // FFmpeg's own messages: errors only (Revue counts and reports the rest itself).
 LibAVLog.setLevel()
 

@@ -100,6 +100,24 @@ import Testing
         #expect(attempts == [3, 1, 1, 1])
     }
 
+    @Test func httpsReceiversAreDeliveredToAndUntrustedOnesRetried() throws {
+        let pool = PostgresPool(try JobDatabase.make(), size: 4)
+        let store = JobStore(pool: pool)
+        try store.ensureRoom("room")
+        let server = try TLSEchoServer()
+        _ = try store.create(.init(kind: .hls, roomID: "room", webhookURL: server.url()))
+        // Without the test's CA the certificate is refused, and the delivery waits for a retry.
+        let untrusting = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate())
+        #expect(try untrusting.deliverDue() == 1)
+        let error = try pool.with { try $0.query("SELECT last_error FROM webhook_deliveries")[0].decodeIfPresent("last_error", as: String.self) }
+        #expect(error?.contains("certificate") == true, "\(error ?? "")")
+        try pool.with { try $0.query("UPDATE webhook_deliveries SET next_attempt_at = now()") }
+        // Trusting it (REVUE_WEBHOOK_CA_FILE), the delivery goes through.
+        let trusting = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate(), caFile: server.certificate)
+        #expect(try trusting.deliverDue() == 1)
+        #expect(try trusting.backlog() == 0)
+    }
+
     @Test func backoffDoubles() {
         #expect((1...10).map { WebhookDispatcher.backoff(afterAttempt: $0) } == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300])
     }

@@ -1,0 +1,51 @@
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// https:// for webhooks, against a real TLS server with a certificate made for the test.
+@Suite struct HTTPClientTests {
+    @Test func httpsWorksWithATrustedCertificate() throws {
+        let server = try TLSEchoServer()
+        let response = try HTTPClient.post(server.url(), body: Array("{\"webhookType\":\"x\"}".utf8),
+                                           headers: [("Content-Type", "application/json")], caFile: server.certificate)
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "{\"webhookType\":\"x\"}")
+    }
+
+    @Test func anUntrustedCertificateIsRefused() throws {
+        let server = try TLSEchoServer()
+        // The system's authorities do not know the test's self-signed certificate.
+        let error = #expect(throws: HTTPClient.Failure.self) { try HTTPClient.post(server.url(), body: [], headers: []) }
+        #expect(error?.description.contains("certificate") == true, "\(error?.description ?? "")")
+    }
+
+    @Test func aCertificateForAnotherNameIsRefused() throws {
+        let server = try TLSEchoServer(subjectAlternativeNames: "DNS:elsewhere.example")
+        let error = #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient.post(server.url(host: "localhost"), body: [], headers: [], caFile: server.certificate)
+        }
+        #expect(error?.description.contains("mismatch") == true, "\(error?.description ?? "")")
+        #expect(throws: HTTPClient.Failure.self) { try HTTPClient.post(server.url(), body: [], headers: [], caFile: server.certificate) }
+    }
+
+    @Test func aServerThatDoesNotSpeakTLSFailsWithinTheTimeout() throws {
+        // A plain TCP listener that never answers: the handshake times out.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        listen(listener, 4)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let started = Date()
+        let error = #expect(throws: HTTPClient.Failure.self) {
+            try HTTPClient.post("https://127.0.0.1:\(port)/", body: [], headers: [], timeout: 1)
+        }
+        #expect(error?.description.contains("timed out") == true, "\(error?.description ?? "")")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+}
