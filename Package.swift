@@ -61,7 +61,7 @@ let package = Package(
                                                 "Outputs", "Log", "Platform"]),
 
         // MARK: Services: HTTP, jobs, the REST API
-        .target(name: "HTTP", dependencies: ["Log", "COpenSSL"]),
+        .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
         .target(name: "Jobs", dependencies: ["Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "LibAV"]),
         .target(name: "API", dependencies: ["HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 

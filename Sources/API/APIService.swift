@@ -150,6 +150,8 @@ public final class APIService: @unchecked Sendable {
     private func start(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
         let body = try JSON.body(request)
         guard let roomID = body["roomId"] as? String, !roomID.isEmpty else { throw ServiceError.startFailed(kind, "roomId is required") }
+        // A room id names a directory on workers (fixture rooms): nothing that could leave it.
+        guard RoomStore.isPlausibleID(roomID) else { throw ServiceError.invalidRoom(roomID) }
         try Authenticator.check(grant, roomID: roomID)
         if let fixtures = configuration.fixtureRooms, FileManager.default.fileExists(atPath: fixtures + "/" + roomID + "/manifest.json") {
             try store.ensureRoom(roomID)
@@ -169,8 +171,9 @@ public final class APIService: @unchecked Sendable {
         }
         var webhookURL: String?
         if let url = body["webhookUrl"] {
-            guard let text = url as? String, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "")
-            else { throw ServiceError.startFailed(kind, "webhookUrl must be an http:// or https:// URL") }
+            guard let text = url as? String, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                  !(parsed.host ?? "").isEmpty
+            else { throw ServiceError.startFailed(kind, "webhookUrl must be an http:// or https:// URL with a host") }
             webhookURL = text
         }
         let job = try store.create(JobStore.NewJob(kind: kind, roomID: roomID, config: config, outputs: outputs, webhookURL: webhookURL,
@@ -224,10 +227,8 @@ public final class APIService: @unchecked Sendable {
             return JSON.response(200, view(room))
         case ("GET", 0):
             let (page, perPage) = try JSON.page(request)
-            let (list, total) = try rooms.list(page: page, perPage: perPage)
-            let visible = grant.roomID.map { id in list.filter { $0.id == id } } ?? list
-            return JSON.response(200, ["pageInfo": JSON.pageInfo(page: page, perPage: perPage, total: grant.roomID == nil ? total : visible.count),
-                                       "data": visible.map(view)])
+            let (list, total) = try rooms.list(page: page, perPage: perPage, onlyID: grant.roomID)
+            return JSON.response(200, ["pageInfo": JSON.pageInfo(page: page, perPage: perPage, total: total), "data": list.map(view)])
         case ("GET", 2) where path[0] == "validate":
             guard let room = try rooms.room(path[1], alsoCustom: true) else { throw ServiceError.invalidRoom(path[1]) }
             try Authenticator.check(grant, roomID: room.id)

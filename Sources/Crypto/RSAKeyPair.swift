@@ -115,12 +115,18 @@ public struct CryptoError: Error, Sendable, CustomStringConvertible {
 
     /// `function` failed: takes (and clears) this thread's OpenSSL error queue.
     public static func openSSL(_ function: String) -> CryptoError {
+        let reasons = CryptoError.takeOpenSSLErrors()
+        return CryptoError(reasons.isEmpty ? "\(function) failed" : "\(function) failed: \(reasons.joined(separator: "; "))")
+    }
+
+    /// This thread's OpenSSL error queue as text, oldest first, emptied.
+    public static func takeOpenSSLErrors() -> [String] {
         var reasons: [String] = []
         while case let code = ERR_get_error(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buffer, buffer.count)
             reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        return CryptoError(reasons.isEmpty ? "\(function) failed" : "\(function) failed: \(reasons.joined(separator: "; "))")
+        return reasons
     }
 }

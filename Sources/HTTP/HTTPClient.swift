@@ -38,8 +38,15 @@ public enum HTTPClient {
         let connection = scheme == "https"
             ? Transport.tls(try TLSClientSession(descriptor: descriptor, host: host, caFile: caFile, deadline: deadline))
             : Transport.plain(plain)
-        var path = parsed.path.isEmpty ? "/" : parsed.path
-        if let query = parsed.query { path += "?" + query }
+        // The path as it was written (still percent-encoded): decoding it could put a CR or LF
+        // into the request line.
+        let components = URLComponents(url: parsed, resolvingAgainstBaseURL: false)
+        var path = components?.percentEncodedPath ?? "/"
+        if path.isEmpty { path = "/" }
+        if let query = components?.percentEncodedQuery { path += "?" + query }
+        guard !path.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
+            throw Failure("the URL's path has spaces or control characters: \(url)")
+        }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\(parsed.port.map { ":\($0)" } ?? "")\r\nConnection: close\r\n"
         head += "Content-Length: \(body.count)\r\nUser-Agent: revue\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -87,8 +94,10 @@ public enum HTTPClient {
         guard let first = lines.first, first.hasPrefix("HTTP/1."), let status = Int(first.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
         let body = Array(bytes[(headEnd + 4)...])
+        // The peer is not trusted: a missing, negative or unparsable length means "read to close".
         let length = lines.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)) }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+            .flatMap { $0 >= 0 ? $0 : nil }
         if let length, body.count >= length { return Response(status: status, body: Array(body.prefix(length))) }
         return closed ? Response(status: status, body: body) : nil
     }

@@ -89,9 +89,17 @@ public struct HTTPRequestParser: Sendable {
         let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
         if !encodings.isEmpty {
             guard lengths.isEmpty else { return .failure(status: 400, reason: "both Transfer-Encoding and Content-Length") }
+            // HTTP/1.0 has no transfer codings: such a message is badly framed (RFC 9112 §6.1).
+            guard version == "HTTP/1.1" else { return .failure(status: 400, reason: "Transfer-Encoding in an HTTP/1.0 request") }
             guard encodings == ["chunked"] else { return .failure(status: 501, reason: "only chunked transfer coding is supported") }
             switch dechunk(buffer, from: bodyStart) {
-            case .needMore: return .needMore
+            case .needMore:
+                // The decoded size is capped as it goes; this caps the encoding around it (chunk
+                // lines, extensions, trailers), so a client cannot make the buffer grow for ever.
+                guard buffer.count - bodyStart <= 2 * limits.maxBodyBytes + 64 * 1024 else {
+                    return .failure(status: 413, reason: "the chunked body is over its size limit")
+                }
+                return .needMore
             case .failure(let status, let reason): return .failure(status: status, reason: reason)
             case .done(let body, let end):
                 request.body = body
@@ -112,6 +120,9 @@ public struct HTTPRequestParser: Sendable {
         return .request(request, consumed: bodyStart + length)
     }
 
+    /// The longest chunk-size line accepted, extensions included.
+    static let maxChunkLine = 256
+
     enum Chunked {
         case needMore
         case failure(Int, String)
@@ -123,8 +134,9 @@ public struct HTTPRequestParser: Sendable {
         var body: [UInt8] = []
         var index = start
         while true {
-            guard let lineEnd = HTTPRequestParser.find([13, 10], in: buffer, from: index, limit: 1024) else {
-                return buffer.count - index > 1024 ? .failure(400, "malformed chunk size") : .needMore
+            // A chunk line is a hex size and perhaps short extensions (ignored).
+            guard let lineEnd = HTTPRequestParser.find([13, 10], in: buffer, from: index, limit: HTTPRequestParser.maxChunkLine) else {
+                return buffer.count - index > HTTPRequestParser.maxChunkLine ? .failure(400, "malformed chunk size") : .needMore
             }
             let sizeText = String(decoding: buffer[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
             guard !sizeText.isEmpty, sizeText.count <= 8, let size = Int(sizeText.trimmingCharacters(in: [" "]), radix: 16), size >= 0 else {
@@ -133,12 +145,13 @@ public struct HTTPRequestParser: Sendable {
             index = lineEnd + 2
             if size == 0 {
                 // Trailer fields end with an empty line.
+                let trailerTooLong = buffer.count - index > limits.maxHeaderBytes
                 guard let trailerEnd = HTTPRequestParser.find([13, 10], in: buffer, from: index, limit: limits.maxHeaderBytes) else {
-                    return .needMore
+                    return trailerTooLong ? .failure(431, "the trailer is over \(limits.maxHeaderBytes) bytes") : .needMore
                 }
                 if trailerEnd == index { return .done(body, index + 2) }
                 guard let end = HTTPRequestParser.find([13, 10, 13, 10], in: buffer, from: index, limit: limits.maxHeaderBytes) else {
-                    return .needMore
+                    return trailerTooLong ? .failure(431, "the trailer is over \(limits.maxHeaderBytes) bytes") : .needMore
                 }
                 return .done(body, end + 4)
             }

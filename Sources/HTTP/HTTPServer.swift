@@ -145,6 +145,7 @@ public final class HTTPServer: @unchecked Sendable {
             let started = HTTPConnection.now()
             var headDeadline = started + (served == 0 ? configuration.headerTimeout : configuration.idleTimeout)
             var sawBytes = !connection.buffered.isEmpty
+            var bodyDeadlineSet = false
             var outcome = parser.parse(connection.buffered)
             while case .needMore = outcome {
                 switch connection.read(until: headDeadline) {
@@ -155,9 +156,13 @@ public final class HTTPServer: @unchecked Sendable {
                     }
                     connection.buffered += bytes
                     outcome = parser.parse(connection.buffered)
-                    // Once the head is in, the body gets its own allowance.
-                    if case .needMore = outcome, HTTPRequestParser.find([13, 10, 13, 10], in: connection.buffered, limit: configuration.limits.maxHeaderBytes + 4) != nil {
-                        headDeadline = max(headDeadline, HTTPConnection.now() + configuration.bodyTimeout)
+                    // Once the head is in, the body gets its own allowance, once: a client that
+                    // trickles the body cannot extend it.
+                    if !bodyDeadlineSet, case .needMore = outcome,
+                       HTTPRequestParser.find([13, 10, 13, 10], in: connection.buffered, limit: configuration.limits.maxHeaderBytes + 4) != nil
+                    {
+                        bodyDeadlineSet = true
+                        headDeadline = HTTPConnection.now() + configuration.bodyTimeout
                     }
                 case .timedOut:
                     if sawBytes { connection.write(HTTPServer.serialize(.text(408, "the request took too long"), keepAlive: false, head: false)) }

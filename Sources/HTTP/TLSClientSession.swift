@@ -1,4 +1,5 @@
 import COpenSSL
+import Crypto
 import Foundation
 
 /// A TLS client session over a connected socket, for https:// webhooks. It verifies the server's
@@ -112,12 +113,7 @@ final class TLSClientSession {
 
     /// This thread's OpenSSL errors, taken off its queue.
     static func errors() -> String {
-        var reasons: [String] = []
-        while case let code = ERR_get_error(), code != 0 {
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        let reasons = CryptoError.takeOpenSSLErrors()
         return reasons.isEmpty ? "unknown error" : reasons.joined(separator: "; ")
     }
 }

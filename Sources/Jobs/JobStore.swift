@@ -131,8 +131,17 @@ public final class JobStore: @unchecked Sendable {
         }
     }
 
+    /// A worker tried to change a job it no longer holds: another worker took it over.
+    public struct LeaseLost: Error, Sendable, CustomStringConvertible {
+        public let jobID: UUID
+        public let workerID: String
+        public var description: String { "job \(jobID.uuidString.lowercased()) is no longer held by \(workerID)" }
+    }
+
     /// Applies an event to a job (JobStateMachine decides), with its history rows and webhooks,
-    /// in one transaction. Returns the job as it is afterwards.
+    /// in one transaction. Returns the job as it is afterwards. With a `workerID`, the event
+    /// comes from that worker and applies only while it holds the job (else `LeaseLost`): a
+    /// worker that stalled past its lease cannot end a job another worker now runs.
     @discardableResult
     public func apply(_ event: JobStateMachine.Event, to id: UUID, workerID: String?, detail: String? = nil,
                       update: Update = Update()) throws -> Job
@@ -141,6 +150,7 @@ public final class JobStore: @unchecked Sendable {
             let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 FOR UPDATE", [id])
             guard let row = rows.first else { throw ServiceError.notFound("no job \(id)") }
             var job = try JobStore.job(from: row)
+            if let workerID, job.state.isActive, job.workerID != workerID { throw LeaseLost(jobID: id, workerID: workerID) }
             if let parts = update.parts {
                 let text = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
                 try connection.query("UPDATE jobs SET parts = $2::jsonb, updated_at = now() WHERE id = $1", [id, text])
@@ -269,16 +279,29 @@ public final class JobStore: @unchecked Sendable {
         }
     }
 
-    /// Extends a job's lease and stores its progress. Returns false when the worker no longer
-    /// holds the job (another worker took it over): it must stop working on it.
-    public func heartbeat(jobID: UUID, workerID: String, lease: Double, progress: JobProgress?) throws -> Bool {
+    /// What a heartbeat found.
+    public enum HeartbeatOutcome: Sendable, Equatable {
+        /// The lease is extended.
+        case held
+        /// Extended, and the job has been asked to stop: a stop NOTIFY the worker missed (while
+        /// its listening connection was down) still reaches it.
+        case stopRequested
+        /// Another worker owns the job now (or it ended): this worker must stop working on it.
+        case lost
+    }
+
+    /// Extends a job's lease and stores its progress.
+    public func heartbeat(jobID: UUID, workerID: String, lease: Double, progress: JobProgress?) throws -> HeartbeatOutcome {
         let text = progress.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         return try pool.with { connection in
-            try connection.query(
+            let rows = try connection.query(
                 """
                 UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3), progress = coalesce($4::jsonb, progress)
                 WHERE id = $1 AND worker_id = $2 AND state IN \(JobStore.activeStates)
-                """, [jobID, workerID, lease, text]).affectedRows == 1
+                RETURNING stop_requested_at IS NOT NULL AS stop_requested
+                """, [jobID, workerID, lease, text])
+            guard let row = rows.first else { return .lost }
+            return try row.decode("stop_requested", as: Bool.self) ? .stopRequested : .held
         }
     }
 

@@ -51,11 +51,21 @@ public final class RoomStore: @unchecked Sendable {
         }
     }
 
-    public func list(page: Int, perPage: Int) throws -> (rooms: [Room], total: Int) {
+    /// Whether `id` can be a room id: 1 to 128 characters, no slash, no control characters, and
+    /// not `.` or `..`, so it never names a path outside a rooms directory.
+    public static func isPlausibleID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 128 && id != "." && id != ".." && !id.contains("/")
+            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    /// A page of rooms, newest first; only room `onlyID` when given (a token limited to it).
+    public func list(page: Int, perPage: Int, onlyID: String? = nil) throws -> (rooms: [Room], total: Int) {
         try pool.with { connection in
-            let total = try connection.query("SELECT count(*) AS n FROM rooms")[0].decode("n", as: Int.self)
-            let rows = try connection.query("SELECT \(RoomStore.columns) FROM rooms ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
-                                            [perPage, (page - 1) * perPage])
+            let total = try connection.query("SELECT count(*) AS n FROM rooms WHERE $1::text IS NULL OR id = $1", [onlyID])[0]
+                .decode("n", as: Int.self)
+            let rows = try connection.query(
+                "SELECT \(RoomStore.columns) FROM rooms WHERE $3::text IS NULL OR id = $3 ORDER BY created_at DESC, id LIMIT $1 OFFSET $2",
+                [perPage, (page - 1) * perPage, onlyID])
             return (try rows.map(RoomStore.room(from:)), total)
         }
     }

@@ -43,7 +43,7 @@ public final class WebhookDispatcher: @unchecked Sendable {
                     try connection.listen(JobStore.webhooksChannel)
                     listener = connection
                 }
-                while try deliverDue() > 0 && !shouldStop() {}
+                while try deliverDue(shouldStop: shouldStop) > 0 && !shouldStop() {}
                 let wait = try nextDue().map { max(0.05, min(1, $0.timeIntervalSinceNow)) } ?? 1
                 _ = try listener?.waitForNotifications(timeout: wait)
             } catch {
@@ -54,10 +54,14 @@ public final class WebhookDispatcher: @unchecked Sendable {
         }
     }
 
+    /// How many head-of-line rows (each to a different receiver) one pass takes.
+    static let batch = 16
+
     /// One pass: takes the due head-of-line rows, sends them, records the outcome. Returns how
-    /// many were attempted.
+    /// many were attempted. Rows are locked for long enough to send the whole batch, so no other
+    /// dispatcher takes one meanwhile; rows not sent because `shouldStop` said so are unlocked.
     @discardableResult
-    public func deliverDue() throws -> Int {
+    public func deliverDue(shouldStop: () -> Bool = { false }) throws -> Int {
         let due = try pool.transaction { connection in
             try connection.query(
                 """
@@ -68,13 +72,23 @@ public final class WebhookDispatcher: @unchecked Sendable {
                                       WHERE e.url = d.url AND e.delivered_at IS NULL AND e.sequence < d.sequence)
                     ORDER BY d.sequence
                     FOR UPDATE SKIP LOCKED
-                    LIMIT 16)
+                    LIMIT \(WebhookDispatcher.batch))
                 UPDATE webhook_deliveries w SET locked_until = now() + make_interval(secs => $1), attempts = w.attempts + 1
                 FROM due WHERE w.id = due.id
                 RETURNING w.id, w.url, w.event, w.payload::text AS payload, w.attempts
-                """, [timeout * 3])
+                """, [timeout * Double(WebhookDispatcher.batch + 2)])
         }
+        var attempted = 0
         for row in due {
+            if shouldStop() {
+                // Not sent: give the row back as it was, for the next dispatcher.
+                let id = try row.decode("id", as: UUID.self)
+                try pool.with { connection in
+                    try connection.query("UPDATE webhook_deliveries SET locked_until = NULL, attempts = attempts - 1 WHERE id = $1", [id])
+                }
+                continue
+            }
+            attempted += 1
             let id = try row.decode("id", as: UUID.self)
             let url = try row.decode("url", as: String.self)
             let event = try row.decode("event", as: String.self)
@@ -102,8 +116,9 @@ public final class WebhookDispatcher: @unchecked Sendable {
                             next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1
                         """, [id, problem, WebhookDispatcher.backoff(afterAttempt: attempt)])
                 } else {
-                    try connection.query("UPDATE webhook_deliveries SET delivered_at = now(), locked_until = NULL, last_error = NULL WHERE id = $1",
-                                         [id])
+                    try connection.query(
+                        "UPDATE webhook_deliveries SET delivered_at = coalesce(delivered_at, now()), locked_until = NULL, last_error = NULL WHERE id = $1",
+                        [id])
                 }
             }
             if let problem = outcome {
@@ -113,14 +128,21 @@ public final class WebhookDispatcher: @unchecked Sendable {
                 logger.info("webhook delivered", ["event": .string(event), "url": .string(url), "attempt": .of(attempt)])
             }
         }
-        return due.count
+        return attempted
     }
 
-    /// When the next retry falls due.
-    func nextDue() throws -> Date? {
+    /// When the next head-of-line row falls due (rows queued behind an undelivered one to the
+    /// same receiver wait for it, so they do not count).
+    public func nextDue() throws -> Date? {
         try pool.with { connection in
-            try connection.query("SELECT min(greatest(next_attempt_at, coalesce(locked_until, next_attempt_at))) AS next FROM webhook_deliveries WHERE delivered_at IS NULL")
-                .first?.decodeIfPresent("next", as: Date.self)
+            try connection.query(
+                """
+                SELECT min(greatest(d.next_attempt_at, coalesce(d.locked_until, d.next_attempt_at))) AS next
+                FROM webhook_deliveries d
+                WHERE d.delivered_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+                                  WHERE e.url = d.url AND e.delivered_at IS NULL AND e.sequence < d.sequence)
+                """).first?.decodeIfPresent("next", as: Date.self)
         }
     }
 

@@ -60,7 +60,11 @@ public final class Worker: @unchecked Sendable {
     public let store: JobStore
     private let logger: Logger
     private var running: [UUID: Running] = [:]
+    /// Jobs claimed and not yet running (their earlier parts are being repaired): their leases
+    /// are renewed too, and a lease lost meanwhile stops them from starting.
+    private var preparing: [UUID: Bool] = [:]
     private let lock = NSLock()
+    private let heartbeatsEnded = Atomic<Bool>(false)
     private var nextLeaseCheck = Date.distantPast
     private var otherLeaseExpiry: Date?
 
@@ -80,8 +84,23 @@ public final class Worker: @unchecked Sendable {
     /// Works until `shouldStop`, then hands its jobs back.
     public func run(shouldStop: @escaping @Sendable () -> Bool) {
         logger.info("worker started", ["maxJobs": .of(configuration.maxJobs), "storage": .string(configuration.storage)])
+        // Leases are renewed on their own thread, so nothing this loop does (repairing a long
+        // part, waiting for children to finish at shutdown) can let one run out under a job
+        // that is still running here.
+        let heartbeats = Thread { [self] in
+            while !heartbeatsEnded.load(ordering: .relaxed) {
+                heartbeat()
+                var slept = 0.0
+                while slept < configuration.heartbeatInterval && !heartbeatsEnded.load(ordering: .relaxed) {
+                    Thread.sleep(forTimeInterval: 0.1)
+                    slept += 0.1
+                }
+            }
+        }
+        heartbeats.name = "worker heartbeats"
+        heartbeats.start()
+        defer { heartbeatsEnded.store(true, ordering: .relaxed) }
         var listener: PostgresConnection?
-        var nextHeartbeat = Date()
         while !shouldStop() {
             do {
                 if listener == nil {
@@ -94,11 +113,7 @@ public final class Worker: @unchecked Sendable {
                     start(claim)
                 }
                 pollChildren()
-                if Date() >= nextHeartbeat {
-                    heartbeat()
-                    nextHeartbeat = Date().addingTimeInterval(configuration.heartbeatInterval)
-                }
-                var wait = min(nextHeartbeat.timeIntervalSinceNow, count > 0 ? 0.25 : 5)
+                var wait = count > 0 ? 0.25 : 5
                 if let expiry = try leaseExpiry() { wait = min(wait, expiry.timeIntervalSinceNow + 0.05) }
                 for notification in try listener?.waitForNotifications(timeout: max(0.01, wait)) ?? []
                 where notification.channel == JobStore.stopChannel {
@@ -116,7 +131,7 @@ public final class Worker: @unchecked Sendable {
     private var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return running.count
+        return running.count + preparing.count
     }
 
     /// The next expiry of a lease held by another worker, checked every few seconds.
@@ -132,6 +147,14 @@ public final class Worker: @unchecked Sendable {
     // MARK: - Starting
 
     private func start(_ claim: JobStore.Claim) {
+        lock.lock()
+        preparing[claim.job.id] = true
+        lock.unlock()
+        defer {
+            lock.lock()
+            preparing[claim.job.id] = nil
+            lock.unlock()
+        }
         var job = claim.job
         let jobLogger = logger.with(["jobId": .string(job.id.uuidString.lowercased()), "attempt": .of(job.attempts)])
         jobLogger.info("claimed job", ["kind": .string(job.kind.rawValue), "roomId": .string(job.roomID),
@@ -142,11 +165,18 @@ public final class Worker: @unchecked Sendable {
             finish(job.id, event: .finished, parts: parts, detail: "stopped", logger: jobLogger)
             return
         }
-        guard let fixtureRooms = configuration.fixtureRooms,
+        guard let fixtureRooms = configuration.fixtureRooms, RoomStore.isPlausibleID(job.roomID),
               FileManager.default.fileExists(atPath: fixtureRooms + "/" + job.roomID + "/manifest.json")
         else {
             finish(job.id, event: .failed, parts: parts, detail: "no media source for room \(job.roomID)", logger: jobLogger,
                    error: (job.kind.failureCode, "room \(job.roomID) has no media source on this worker"))
+            return
+        }
+        lock.lock()
+        let stillHeld = preparing[job.id] == true
+        lock.unlock()
+        guard stillHeld else {
+            jobLogger.warning("lost the lease while repairing earlier parts; another worker has the job")
             return
         }
         let directory = "\(configuration.storage)/jobs/\(job.id.uuidString.lowercased())"
@@ -243,6 +273,13 @@ public final class Worker: @unchecked Sendable {
             // A child asked to stop that does not, in time, is killed; its part is repaired.
             if let sent = entry.stopSentAt, Date().timeIntervalSince(sent) > 30 { entry.process.signal(SIGKILL) }
             lock.lock()
+            // The heartbeat thread may have dropped the job meanwhile (its lease was lost).
+            guard let current = running[id] else {
+                lock.unlock()
+                continue
+            }
+            entry.stopSentAt = current.stopSentAt
+            entry.handingBack = current.handingBack
             running[id] = entry
             lock.unlock()
             guard let termination = entry.process.poll() else { continue }
@@ -288,6 +325,8 @@ public final class Worker: @unchecked Sendable {
         do {
             try store.apply(event, to: id, workerID: configuration.workerID, detail: detail,
                             update: JobStore.Update(parts: parts, errorCode: error?.0, errorMessage: error?.1))
+        } catch let error as JobStore.LeaseLost {
+            logger.warning("another worker took the job over; its end is theirs to record", ["error": .string("\(error)")])
         } catch {
             logger.error("could not record the end of the job", ["error": .string("\(error)")])
         }
@@ -303,25 +342,32 @@ public final class Worker: @unchecked Sendable {
         logger.info("stopping the pipeline", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
     }
 
+    /// Renews the lease of every job this worker holds, stores progress, and acts on what the
+    /// database says: a stop request (even one whose NOTIFY was missed), or a lease lost.
     private func heartbeat() {
         lock.lock()
-        let entries = Array(running.values)
+        let entries = running.map { ($0.key, $0.value.progress as JobProgress?, $0.value.process as Subprocess?) }
+            + preparing.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
         lock.unlock()
-        for entry in entries {
+        for (id, progress, process) in entries {
             do {
-                let held = try store.heartbeat(jobID: entry.job.id, workerID: configuration.workerID, lease: configuration.lease,
-                                               progress: entry.progress)
-                if !held {
+                switch try store.heartbeat(jobID: id, workerID: configuration.workerID, lease: configuration.lease, progress: progress) {
+                case .held:
+                    break
+                case .stopRequested:
+                    sendStop(id, reason: "stop requested")
+                case .lost:
                     // Another worker owns the job now: this copy must not go on.
-                    logger.warning("lost the lease; killing the pipeline", ["jobId": .string(entry.job.id.uuidString.lowercased())])
-                    entry.process.signal(SIGKILL)
-                    entry.process.wait()
+                    logger.warning("lost the lease; stopping work on the job", ["jobId": .string(id.uuidString.lowercased())])
                     lock.lock()
-                    running[entry.job.id] = nil
+                    running[id] = nil
+                    if preparing[id] != nil { preparing[id] = false }
                     lock.unlock()
+                    process?.signal(SIGKILL)
+                    process?.wait()
                 }
             } catch {
-                logger.error("heartbeat failed", ["error": .string("\(error)")])
+                logger.error("heartbeat failed", ["jobId": .string(id.uuidString.lowercased()), "error": .string("\(error)")])
             }
         }
     }

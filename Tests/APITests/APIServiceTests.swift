@@ -139,6 +139,23 @@ import Testing
         #expect(try call("POST", "/v2/rooms", ["customRoomId": "standup"]).status == 400)
     }
 
+    @Test func aRoomLimitedTokenSeesItsRoomAndRoomIdsCannotBePaths() throws {
+        defer { server.stop() }
+        // More rooms than fit on a page, the limited room among the oldest.
+        for index in 0..<25 { _ = try call("POST", "/v2/rooms", ["customRoomId": "filler-\(index)"]) }
+        let limited = try auth.token(roomID: "example")
+        let list = try #require(try call("GET", "/v2/rooms?perPage=5", token: limited).json as? [String: Any])
+        #expect(((list["data"] as? [[String: Any]]) ?? []).compactMap { $0["roomId"] as? String } == ["example"])
+        #expect((list["pageInfo"] as? [String: Any])?["total"] as? Int == 1)
+        for id in ["../example", "..", "a/b", "x\u{0}y", String(repeating: "r", count: 200)] {
+            let refused = try call("POST", "/v2/hls/start", ["roomId": id])
+            #expect(refused.status == 404, "\(id.debugDescription)")
+            #expect((refused.json as? [String: Any])?["code"] as? Int == 4003)
+        }
+        let badHook = try call("POST", "/v2/recordings/start", ["roomId": "example", "webhookUrl": "http:nohost"])
+        #expect((badHook.json as? [String: Any])?["code"] as? Int == 4011)
+    }
+
     @Test func filesAreServedWithRanges() throws {
         defer { server.stop() }
         try FileManager.default.createDirectory(atPath: storage.file("recordings/j"), withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Synchronization
 import TestSupport
 import Testing
 
@@ -47,5 +48,71 @@ import Testing
         }
         #expect(error?.description.contains("timed out") == true, "\(error?.description ?? "")")
         #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    /// Answers every connection with `response` and closes it, on a background thread.
+    final class RawServer: @unchecked Sendable {
+        let descriptor: Int32
+        let port: Int
+
+        init(response: String) {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            listen(listener, 8)
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            }
+            descriptor = listener
+            port = Int(UInt16(bigEndian: address.sin_port))
+            Thread.detachNewThread {
+                while true {
+                    let client = accept(listener, nil, nil)
+                    guard client >= 0 else { return }
+                    _ = try? TCP.receive(client)
+                    try? TCP.send(client, Array(response.utf8))
+                    close(client)
+                }
+            }
+        }
+
+        deinit {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            close(descriptor)
+        }
+    }
+
+    /// A receiver is not trusted: odd framing is read, not trapped on.
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\nbody",
+        "HTTP/1.1 200 OK\r\nContent-Length:\r\n\r\nbody",
+        "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\nbody",
+        "HTTP/1.1 200 OK\r\n\r\nbody",
+    ])
+    func oddResponseFramingIsReadToTheClose(response: String) throws {
+        let server = RawServer(response: response)
+        let answer = try HTTPClient.post("http://127.0.0.1:\(server.port)/hook", body: Array("{}".utf8), headers: [], timeout: 5)
+        #expect(answer.status == 200)
+        #expect(answer.body == Array("body".utf8))
+    }
+
+    /// Percent-encoded bytes in a webhook URL stay encoded on the wire: a %0D%0A cannot split
+    /// the request line.
+    @Test func urlPathsAreSentAsWritten() throws {
+        let seen = Mutex<String>("")
+        let server = HTTPServer { request, _ in
+            seen.withLock { $0 = request.target }
+            return .response(.text(200, "ok"))
+        }
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
+        let response = try HTTPClient.post("http://127.0.0.1:\(server.port)/a%20b%0D%0AX-Evil:%201?q=%2F", body: [], headers: [])
+        #expect(response.status == 200)
+        #expect(seen.withLock { $0 } == "/a%20b%0D%0AX-Evil:%201?q=%2F")
     }
 }

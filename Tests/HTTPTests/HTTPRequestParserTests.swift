@@ -77,6 +77,9 @@ import Testing
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
         ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        // RFC 9112 §6.1: HTTP/1.0 has no transfer codings.
+        ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "e", count: 300) + "\r\n", 400),
     ])
     func malformedRequestsGetTheirStatus(input: String, status: Int) {
         guard case .failure(let seen, _) = parser.parse(Self.bytes(input)) else {
@@ -100,6 +103,23 @@ import Testing
         let many = "GET / HTTP/1.1\r\nHost: x\r\n" + (0..<200).map { "X\($0): y\r\n" }.joined() + "\r\n"
         guard case .failure(431, _) = parser.parse(Self.bytes(many)) else {
             Issue.record("200 headers were accepted")
+            return
+        }
+    }
+
+    /// A chunked body cannot make the buffer grow without bound: neither by tiny chunks with
+    /// long extensions nor by a trailer that never ends.
+    @Test func chunkedEncodingIsBoundedAroundTheBody() {
+        let head = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunk = "1;" + String(repeating: "e", count: 200) + "\r\na\r\n"
+        let padded = head + String(repeating: chunk, count: (2 * 1024 * 1024 + 70 * 1024) / chunk.utf8.count)
+        guard case .failure(413, _) = parser.parse(Self.bytes(padded)) else {
+            Issue.record("a padded chunked body was not refused")
+            return
+        }
+        let endlessTrailer = head + "1\r\na\r\n0\r\nX: " + String(repeating: "t", count: 20_000)
+        guard case .failure(431, _) = parser.parse(Self.bytes(endlessTrailer)) else {
+            Issue.record("an endless trailer was not refused")
             return
         }
     }

@@ -87,6 +87,33 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 10)
     }
 
+    /// A body trickled a byte at a time does not extend its allowance.
+    @Test func aTrickledBodyIsCutOffAtItsDeadline() throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.bodyTimeout = 1
+        let server = HTTPServer(configuration: configuration) { _, _ in .response(.text(200, "ok")) }
+        try server.start(host: "127.0.0.1", port: 0)
+        defer { server.stop() }
+        let descriptor = try TCP.connect(host: "127.0.0.1", port: server.port, timeout: 10)
+        defer { close(descriptor) }
+        try TCP.send(descriptor, Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n".utf8))
+        var sent = 0
+        var answered = false
+        while sent < 20 && !answered {
+            Thread.sleep(forTimeInterval: 0.3)
+            // Stop sending as soon as the server has answered.
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            answered = poll(&ready, 1, 0) > 0
+            if !answered {
+                try TCP.send(descriptor, [0x61])
+                sent += 1
+            }
+        }
+        let reply = String(decoding: (try? TCP.receive(descriptor)) ?? [], as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 408"), "\(reply.prefix(30))")
+        #expect(sent < 20, "the connection outlived its body allowance")
+    }
+
     @Test func anIdleConnectionIsClosed() throws {
         let server = try Self.server()
         defer { server.stop() }

@@ -85,7 +85,7 @@ import Testing
         #expect(first.job.id == job.id)
         // Held: nobody else gets it.
         #expect(try store.claim(workerID: "b", lease: 10) == nil)
-        #expect(try store.heartbeat(jobID: job.id, workerID: "a", lease: 1, progress: JobProgress(mediaTime: 1.5)))
+        #expect(try store.heartbeat(jobID: job.id, workerID: "a", lease: 1, progress: JobProgress(mediaTime: 1.5)) == .held)
         #expect(try store.job(job.id)?.progress?.mediaTime == 1.5)
         // a stops renewing: after the lease, b takes over as attempt 2.
         Thread.sleep(forTimeInterval: 1.2)
@@ -93,8 +93,13 @@ import Testing
         #expect(second.job.attempts == 2)
         #expect(second.previousWorker == "a")
         #expect(try store.events(of: job.id).last?.detail == "attempt 2: taken over from a (its lease ended)")
-        // a finds out at its next heartbeat.
-        #expect(try !store.heartbeat(jobID: job.id, workerID: "a", lease: 10, progress: nil))
+        // a finds out at its next heartbeat, and cannot end the job b now runs.
+        #expect(try store.heartbeat(jobID: job.id, workerID: "a", lease: 10, progress: nil) == .lost)
+        #expect(throws: JobStore.LeaseLost.self) { try store.apply(.finished, to: job.id, workerID: "a") }
+        #expect(try store.job(job.id)?.state == .starting)
+        // A stop request reaches b through its heartbeat too.
+        _ = try store.requestStop(kind: .recording, roomID: "r2")
+        #expect(try store.heartbeat(jobID: job.id, workerID: "b", lease: 10, progress: nil) == .stopRequested)
     }
 
     @Test func aHandedBackJobIsTakenAtOnce() throws {

@@ -58,9 +58,9 @@ import Testing
         let job = try store.create(.init(kind: .recording, roomID: "room", webhookURL: hook))
         let first = WebhookDispatcher(pool: pool, signer: signer)
         #expect(try first.deliverDue() == 1)
-        try store.apply(.started, to: job.id, workerID: "w")
+        try store.apply(.started, to: job.id, workerID: nil)
         _ = try store.requestStop(kind: .recording, roomID: "room")
-        try store.apply(.finished, to: job.id, workerID: "w")
+        try store.apply(.finished, to: job.id, workerID: nil)
 
         // A new dispatcher (a restart) delivers everything: retries with backoff, head of line first.
         let second = WebhookDispatcher(pool: pool, signer: signer)
@@ -116,6 +116,22 @@ import Testing
         let trusting = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate(), caFile: server.certificate)
         #expect(try trusting.deliverDue() == 1)
         #expect(try trusting.backlog() == 0)
+    }
+
+    /// Rows queued behind an undelivered one do not make the dispatcher wake early: the next
+    /// wake is the head row's retry time.
+    @Test func aReceiverThatIsDownDoesNotMakeTheDispatcherSpin() throws {
+        let pool = PostgresPool(try JobDatabase.make(), size: 4)
+        let store = JobStore(pool: pool)
+        try store.ensureRoom("room")
+        let job = try store.create(.init(kind: .recording, roomID: "room", webhookURL: "http://127.0.0.1:1/down"))
+        try store.apply(.started, to: job.id, workerID: nil)
+        try store.apply(.failed, to: job.id, workerID: nil)
+        let dispatcher = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate(), timeout: 2)
+        #expect(try dispatcher.deliverDue() == 1, "only the head row is tried")
+        let next = try #require(try dispatcher.nextDue())
+        #expect(next.timeIntervalSinceNow > 0.5, "the next wake waits for the head row's retry")
+        #expect(try dispatcher.backlog() == 3)
     }
 
     @Test func backoffDoubles() {
