@@ -309,9 +309,18 @@ public final class JobStore: @unchecked Sendable {
     public func release(jobID: UUID, workerID: String, parts: [JobPart]) throws {
         try pool.transaction { connection in
             let text = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
+            let released = try connection.query(
+                """
+                UPDATE jobs SET worker_id = NULL, lease_expires_at = NULL, parts = $3::jsonb, updated_at = now()
+                WHERE id = $1 AND worker_id = $2 RETURNING state::text AS state, attempts
+                """, [jobID, workerID, text])
+            guard let row = released.first else { throw LeaseLost(jobID: jobID, workerID: workerID) }
+            let state = try row.decode("state", as: String.self)
+            let attempt = try row.decode("attempts", as: Int.self)
             try connection.query(
-                "UPDATE jobs SET worker_id = NULL, lease_expires_at = NULL, parts = $3::jsonb, updated_at = now() WHERE id = $1 AND worker_id = $2",
-                [jobID, workerID, text])
+                "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $2::job_state, $3, $4, $5)",
+                [jobID, state, attempt, workerID, "attempt \(attempt): handed back (the worker is stopping)"])
+            try connection.notify(JobStore.eventsChannel, payload: jobID.uuidString)
             try connection.notify(JobStore.jobsChannel, payload: jobID.uuidString)
         }
     }

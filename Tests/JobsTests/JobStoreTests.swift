@@ -109,6 +109,10 @@ import Testing
         let next = try #require(try store.claim(workerID: "b", lease: 60))
         #expect(next.job.attempts == 2)
         #expect(next.job.parts.count == 1)
+        let details = try store.events(of: job.id).compactMap(\.detail)
+        #expect(details.suffix(2) == ["attempt 1: handed back (the worker is stopping)", "attempt 2: taken over (handed back)"])
+        // Only the holder can hand a job back.
+        #expect(throws: JobStore.LeaseLost.self) { try store.release(jobID: job.id, workerID: "a", parts: []) }
     }
 
     @Test func listsArePagedNewestFirst() throws {
