@@ -31,17 +31,9 @@ import Testing
     }
 
     @Test func aServerThatDoesNotSpeakTLSFailsWithinTheTimeout() throws {
-        // A plain TCP listener that never answers: the handshake times out.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A plain TCP listener that never accepts: the handshake times out.
+        let (listener, port) = Self.listeningSocket()
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        listen(listener, 4)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let started = Date()
         let error = #expect(throws: HTTPClient.Failure.self) {
             try HTTPClient.post("https://127.0.0.1:\(port)/", body: [], headers: [], timeout: 1)
@@ -50,26 +42,32 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
+    /// A TCP socket listening on a free loopback port.
+    static func listeningSocket() -> (descriptor: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        listen(listener, 8)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     /// Answers every connection with `response` and closes it, on a background thread.
     final class RawServer: @unchecked Sendable {
         let descriptor: Int32
         let port: Int
 
         init(response: String) {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            listen(listener, 8)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
+            let (listener, port) = HTTPClientTests.listeningSocket()
             descriptor = listener
-            port = Int(UInt16(bigEndian: address.sin_port))
+            self.port = port
             Thread.detachNewThread {
                 while true {
                     let client = accept(listener, nil, nil)

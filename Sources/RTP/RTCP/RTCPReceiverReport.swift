@@ -21,15 +21,12 @@ public struct RTCPReceiverReport: Sendable, Equatable {
 
     init(count: UInt8, reader: inout ByteReader) throws(RTPParseError) {
         ssrc = try reader.uint32("RR SSRC")
-        var reports: [RTCPReceptionReport] = []
-        for _ in 0..<count { reports.append(try RTCPReceptionReport(reader: &reader)) }
-        self.reports = reports
+        reports = try RTCPReceptionReport.readBlocks(count: count, reader: &reader)
         profileExtensions = try reader.bytes(reader.remaining, "RR profile extensions")
     }
 
     func marshal(into writer: inout ByteWriter) throws(RTPParseError) {
-        guard reports.count < 32 else { throw .invalid("\(reports.count) report blocks, at most 31") }
-        guard profileExtensions.count % 4 == 0 else { throw .invalid("RR extensions are not 32-bit aligned") }
+        try RTCPReceptionReport.checkWritable(reports, extensions: profileExtensions, packet: "RR")
         RTCPPacket.header(count: UInt8(reports.count), packetType: RTCPPacket.PacketType.receiverReport,
                           bodyBytes: 4 + reports.count * RTCPReceptionReport.size + profileExtensions.count, into: &writer)
         writer.uint32(ssrc)

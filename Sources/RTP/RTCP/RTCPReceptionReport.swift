@@ -39,6 +39,20 @@ public struct RTCPReceptionReport: Sendable, Equatable {
 
     static let size = 24
 
+    /// The `count` report blocks of a sender or receiver report.
+    static func readBlocks(count: UInt8, reader: inout ByteReader) throws(RTPParseError) -> [RTCPReceptionReport] {
+        var reports: [RTCPReceptionReport] = []
+        for _ in 0..<count { reports.append(try RTCPReceptionReport(reader: &reader)) }
+        return reports
+    }
+
+    /// What a report must satisfy to be written: at most 31 blocks (the 5-bit count), and
+    /// profile extensions in whole 32-bit words.
+    static func checkWritable(_ reports: [RTCPReceptionReport], extensions: [UInt8], packet: String) throws(RTPParseError) {
+        guard reports.count < 32 else { throw .invalid("\(reports.count) report blocks, at most 31") }
+        guard extensions.count % 4 == 0 else { throw .invalid("\(packet) extensions are not 32-bit aligned") }
+    }
+
     init(reader: inout ByteReader) throws(RTPParseError) {
         ssrc = try reader.uint32("report block SSRC")
         fractionLost = try reader.uint8("fraction lost")

@@ -42,15 +42,12 @@ public struct RTCPSenderReport: Sendable, Equatable {
         rtpTimestamp = try reader.uint32("SR RTP timestamp")
         packetCount = try reader.uint32("sender packet count")
         octetCount = try reader.uint32("sender octet count")
-        var reports: [RTCPReceptionReport] = []
-        for _ in 0..<count { reports.append(try RTCPReceptionReport(reader: &reader)) }
-        self.reports = reports
+        reports = try RTCPReceptionReport.readBlocks(count: count, reader: &reader)
         profileExtensions = try reader.bytes(reader.remaining, "SR profile extensions")
     }
 
     func marshal(into writer: inout ByteWriter) throws(RTPParseError) {
-        guard reports.count < 32 else { throw .invalid("\(reports.count) report blocks, at most 31") }
-        guard profileExtensions.count % 4 == 0 else { throw .invalid("SR extensions are not 32-bit aligned") }
+        try RTCPReceptionReport.checkWritable(reports, extensions: profileExtensions, packet: "SR")
         RTCPPacket.header(count: UInt8(reports.count), packetType: RTCPPacket.PacketType.senderReport,
                           bodyBytes: 24 + reports.count * RTCPReceptionReport.size + profileExtensions.count, into: &writer)
         writer.uint32(ssrc)
