@@ -33,50 +33,55 @@ let package = Package(
         .target(name: "Platform", dependencies: ["CLinux"]),
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
 
+        // MARK: The job spec: one typed shape of a job, from the REST API to the pipeline's process
+        .target(name: "JobSpec"),
+
         // MARK: Database: PostgreSQL is the job store and the coordination engine
         .target(name: "Postgres", dependencies: ["CLibPQ", "Log", "Platform"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"]),
 
         // MARK: Ingest: packets in, whole frames on one clock out
         .target(name: "RTP"),
-        .target(name: "Fixture", dependencies: ["RTP"]),
-        .target(name: "Ingest", dependencies: ["RTP"]),
+        .target(name: "MediaSource", dependencies: ["JobSpec", "RTP"]),
+        .target(name: "Fixture", dependencies: ["RTP", "JobSpec", "MediaSource"]),
+        .target(name: "Ingest", dependencies: ["RTP", "MediaSource"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
-        .target(name: "Decode", dependencies: ["CVPX", "COpus", "CFFmpeg", "LibAV", "Media", "Ingest"]),
+        .target(name: "Decode", dependencies: ["CVPX", "COpus", "CFFmpeg", "LibAV", "Media", "Ingest", "MediaSource"]),
 
         // MARK: Media: composite and mix, then encode once
-        .target(name: "Layout"),
-        .target(name: "Composite", dependencies: ["Layout", "Media", "LibAV", "CFreeType"]),
+        .target(name: "Layout", dependencies: ["JobSpec"]),
+        .target(name: "Composite", dependencies: ["JobSpec", "Layout", "Media", "LibAV", "CFreeType"]),
         .target(name: "Mix", dependencies: ["Media"]),
-        .target(name: "Encode", dependencies: ["CFFmpeg", "LibAV", "Media", "Layout"]),
+        .target(name: "Encode", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Media", "Layout"]),
 
         // MARK: Outputs: one encode, many outputs
-        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "Encode", "Log"]),
+        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Log"]),
 
         // MARK: The pipeline, assembled in one place
-        .target(name: "Pipeline", dependencies: ["Fixture", "Ingest", "Decode", "Media", "Layout", "Composite", "Mix", "Encode",
-                                                "Outputs", "Log", "Platform"]),
+        .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
+                                                "Mix", "Encode", "Outputs", "Log", "Platform"]),
 
         // MARK: Services: HTTP, jobs, the REST API
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
-        .target(name: "Jobs", dependencies: ["Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "LibAV"]),
-        .target(name: "API", dependencies: ["HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
+        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
+        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
+        .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Platform", "HTTP", "Crypto", "API"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
-        .executableTarget(name: "RevueBench", dependencies: ["Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
+        .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["JobSpec", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
@@ -84,20 +89,21 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
+        .testTarget(name: "JobSpecTests", dependencies: ["JobSpec", "TestSupport"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
-        .testTarget(name: "FixtureTests", dependencies: ["Fixture", "RTP", "TestSupport"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
-        .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
-        .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
-        .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),
+        .testTarget(name: "FixtureTests", dependencies: ["Fixture", "MediaSource", "JobSpec", "RTP", "TestSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["JobSpec", "Ingest", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
+        .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
+        .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
-        .testTarget(name: "EncodeTests", dependencies: ["Encode", "Media", "Layout", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "Media", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
+        .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Media", "Layout", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Outputs", "Platform", "Postgres", "API"]),
+        .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,7 @@
 import Crypto
+import Fixture
 import Foundation
+import JobSpec
 import HTTP
 import Jobs
 import Log
@@ -15,10 +17,10 @@ public final class APIService: @unchecked Sendable {
         public var storage: String
         /// The base of every URL the API hands out (`fileUrl`, `playbackHlsUrl`).
         public var publicURL: String
-        /// Room X exists if `fixtureRooms/X/manifest.json` does.
-        public var fixtureRooms: String?
+        /// Room X exists if the fixture `fixtureRooms/X` does.
+        public var fixtureRooms: FixtureRooms?
 
-        public init(authenticator: Authenticator, storage: String, publicURL: String, fixtureRooms: String?) {
+        public init(authenticator: Authenticator, storage: String, publicURL: String, fixtureRooms: FixtureRooms?) {
             self.authenticator = authenticator
             self.storage = storage
             self.publicURL = publicURL
@@ -38,7 +40,7 @@ public final class APIService: @unchecked Sendable {
         self.configuration = configuration
         let views = JobViews(publicURL: configuration.publicURL)
         self.views = views
-        store = JobStore(pool: pool, webhookData: { job, event in views.webhookData(job, event: event) })
+        store = JobStore(pool: pool, webhookData: { job, event, base in views.webhookData(job, event: event, base: base) })
         rooms = RoomStore(pool: pool)
         self.signer = signer
         files = FileServer(root: configuration.storage)
@@ -46,11 +48,7 @@ public final class APIService: @unchecked Sendable {
 
     /// Registers every fixture room as a room.
     public func registerFixtureRooms() throws {
-        guard let directory = configuration.fixtureRooms else { return }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        where FileManager.default.fileExists(atPath: directory + "/" + name + "/manifest.json") {
-            try store.ensureRoom(name)
-        }
+        for name in configuration.fixtureRooms?.roomIDs ?? [] { try store.ensureRoom(name) }
     }
 
     /// The HTTP handler.
@@ -112,11 +110,11 @@ public final class APIService: @unchecked Sendable {
             return try start(kind, request: request, grant: grant)
         case ("POST", 1, "stop"), ("POST", 1, "end"):
             let body = try JSON.body(request)
-            guard let roomID = body["roomId"] as? String, !roomID.isEmpty else { throw ServiceError.stopFailed(kind, "roomId is required") }
+            guard let roomID = body["roomId"]?.stringValue, !roomID.isEmpty else { throw ServiceError.stopFailed(kind, "roomId is required") }
             try Authenticator.check(grant, roomID: roomID)
             let job = try store.requestStop(kind: kind, roomID: roomID)
             var response = JSON.response(200, APIService.stoppedMessage(kind))
-            response.headers.append(("Revue-Job-Id", job.id.uuidString.lowercased()))
+            response.headers.append(("Revue-Job-Id", job.idText))
             return response
         case ("GET", 0, _):
             let roomID = request.query["roomId"]
@@ -125,13 +123,13 @@ public final class APIService: @unchecked Sendable {
             let (page, perPage) = try JSON.page(request)
             let (list, total) = try store.list(kind: kind, roomID: roomID ?? grant.roomID, sessionID: request.query["sessionId"],
                                                page: page, perPage: perPage)
-            return JSON.response(200, ["pageInfo": JSON.pageInfo(page: page, perPage: perPage, total: total), "data": list.map(views.view)])
+            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(views.view)))
         case ("GET", 2, _) where kind == .hls && path[1] == "active":
             try Authenticator.check(grant, roomID: path[0])
             guard let job = try store.activeJob(kind: .hls, roomID: path[0]) else {
                 throw ServiceError.notFound("room \(path[0]) has no HLS stream in progress")
             }
-            return JSON.response(200, ["code": 200, "data": views.hls(job)])
+            return JSON.response(200, ActiveHLSView(data: views.hls(job)))
         case ("GET", 1, let id?):
             let job = try findJob(id, kind: kind)
             try Authenticator.check(grant, roomID: job.roomID)
@@ -148,38 +146,18 @@ public final class APIService: @unchecked Sendable {
     }
 
     private func start(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
-        let body = try JSON.body(request)
-        guard let roomID = body["roomId"] as? String, !roomID.isEmpty else { throw ServiceError.startFailed(kind, "roomId is required") }
-        // A room id names a directory on workers (fixture rooms): nothing that could leave it.
-        guard RoomStore.isPlausibleID(roomID) else { throw ServiceError.invalidRoom(roomID) }
-        try Authenticator.check(grant, roomID: roomID)
-        if let fixtures = configuration.fixtureRooms, FileManager.default.fileExists(atPath: fixtures + "/" + roomID + "/manifest.json") {
-            try store.ensureRoom(roomID)
+        let job: JobRequest
+        do {
+            job = try JobRequest(validating: try JSON.body(request), kind: kind)
+        } catch let error as SpecError {
+            throw ServiceError.spec(error, kind: kind)
         }
-        guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
-        let config = try JobConfig.normalise(body["config"], kind: kind)
-        var outputs: [LivestreamOutput] = []
-        if kind == .livestream {
-            guard let list = body["outputs"] as? [[String: Any]], !list.isEmpty else {
-                throw ServiceError.invalidLivestreamConfig("outputs must be a non-empty list of {url, streamKey}")
-            }
-            for entry in list {
-                guard let url = entry["url"] as? String, url.lowercased().hasPrefix("rtmp://") || url.lowercased().hasPrefix("rtmps://")
-                else { throw ServiceError.invalidLivestreamConfig("each output needs an rtmp:// or rtmps:// url") }
-                outputs.append(LivestreamOutput(url: url, streamKey: entry["streamKey"] as? String))
-            }
-        }
-        var webhookURL: String?
-        if let url = body["webhookUrl"] {
-            guard let text = url as? String, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-                  !(parsed.host ?? "").isEmpty
-            else { throw ServiceError.startFailed(kind, "webhookUrl must be an http:// or https:// URL with a host") }
-            webhookURL = text
-        }
-        let job = try store.create(JobStore.NewJob(kind: kind, roomID: roomID, config: config, outputs: outputs, webhookURL: webhookURL,
-                                                   awsDirPath: body["awsDirPath"] as? String))
-        var response = kind == .hls ? JSON.response(200, views.hls(job)) : JSON.response(200, APIService.startedMessage(kind))
-        response.headers.append(("Revue-Job-Id", job.id.uuidString.lowercased()))
+        try Authenticator.check(grant, roomID: job.roomID)
+        if configuration.fixtureRooms?.path(of: job.roomID) != nil { try store.ensureRoom(job.roomID) }
+        guard try rooms.room(job.roomID) != nil else { throw ServiceError.invalidRoom(job.roomID) }
+        let created = try store.create(job)
+        var response = kind == .hls ? JSON.response(200, views.hls(created)) : JSON.response(200, APIService.startedMessage(kind))
+        response.headers.append(("Revue-Job-Id", created.idText))
         return response
     }
 
@@ -211,24 +189,17 @@ public final class APIService: @unchecked Sendable {
     private func roomRoutes(_ path: [String], request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
         switch (request.method, path.count) {
         case ("POST", 0):
-            let body = try JSON.body(request)
-            func json(_ key: String) throws -> String? {
-                guard let value = body[key], !(value is NSNull) else { return nil }
-                guard value is [String: Any] else { throw ServiceError.invalidParameter("\(key) must be an object") }
-                return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+            let room: RoomRequest
+            do {
+                room = try RoomRequest(validating: try JSON.body(request))
+            } catch let error as SpecError {
+                throw ServiceError.invalidParameter(error.message)
             }
-            if let webhook = body["webhook"] as? [String: Any], let endpoint = webhook["endPoint"] {
-                guard let text = endpoint as? String, URL(string: text)?.scheme?.hasPrefix("http") == true else {
-                    throw ServiceError.invalidParameter("webhook.endPoint must be an http(s) URL")
-                }
-            }
-            let room = try rooms.create(customRoomID: body["customRoomId"] as? String, webhook: try json("webhook"),
-                                        autoCloseConfig: try json("autoCloseConfig"), autoStartConfig: try json("autoStartConfig"))
-            return JSON.response(200, view(room))
+            return JSON.response(200, view(try rooms.create(room)))
         case ("GET", 0):
             let (page, perPage) = try JSON.page(request)
             let (list, total) = try rooms.list(page: page, perPage: perPage, onlyID: grant.roomID)
-            return JSON.response(200, ["pageInfo": JSON.pageInfo(page: page, perPage: perPage, total: total), "data": list.map(view)])
+            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(view)))
         case ("GET", 2) where path[0] == "validate":
             guard let room = try rooms.room(path[1], alsoCustom: true) else { throw ServiceError.invalidRoom(path[1]) }
             try Authenticator.check(grant, roomID: room.id)
@@ -242,15 +213,12 @@ public final class APIService: @unchecked Sendable {
         }
     }
 
-    private func view(_ room: Room) -> [String: Any] {
-        func parse(_ text: String?) -> Any { text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? NSNull() }
-        return [
-            "roomId": room.id, "id": room.id, "customRoomId": room.customRoomID ?? NSNull(), "disabled": room.disabled,
-            "createdAt": JSON.time(room.createdAt), "updatedAt": JSON.time(room.updatedAt), "webhook": parse(room.webhook),
-            "autoCloseConfig": parse(room.autoCloseConfig), "autoStartConfig": parse(room.autoStartConfig),
-            "links": ["get_room": "\(configuration.publicURL)/v2/rooms/\(room.id)",
-                      "get_session": "\(configuration.publicURL)/v2/sessions/?roomId=\(room.id)"],
-        ]
+    private func view(_ room: Room) -> RoomView {
+        RoomView(id: room.id, customRoomId: room.customRoomID, disabled: room.disabled, createdAt: APITime.string(room.createdAt),
+                 updatedAt: APITime.string(room.updatedAt), webhook: room.webhook, autoCloseConfig: room.autoCloseConfig,
+                 autoStartConfig: room.autoStartConfig,
+                 links: .init(get_room: "\(configuration.publicURL)/v2/rooms/\(room.id)",
+                              get_session: "\(configuration.publicURL)/v2/sessions/?roomId=\(room.id)"))
     }
 
     // MARK: - Metrics
@@ -275,7 +243,7 @@ public final class APIService: @unchecked Sendable {
                        coalesce(sum((progress ->> 'framesDropped')::bigint), 0) AS dropped,
                        coalesce(max((progress ->> 'encodeLag')::double precision), 0) AS lag,
                        coalesce(sum((progress ->> 'bytes')::bigint), 0) AS bytes
-                FROM jobs WHERE state IN ('STARTING', 'STARTED', 'PLAYABLE', 'STOPPING')
+                FROM jobs WHERE state IN \(JobStore.activeStates)
                 """)[0]
             lines += ["# HELP revue_frames_encoded Frames encoded by the jobs running now.", "# TYPE revue_frames_encoded gauge",
                       "revue_frames_encoded \(try progress.decode("encoded", as: Int64.self))",

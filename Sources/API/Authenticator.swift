@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTP
+import JobSpec
 import Jobs
 
 /// Checks the JWT in `Authorization` (the raw token; a `Bearer ` prefix is accepted too):
@@ -26,33 +27,28 @@ public struct Authenticator: Sendable {
             throw .unauthorizedRequest("the Authorization header with a token is missing")
         }
         if token.lowercased().hasPrefix("bearer ") { token = String(token.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
-        let claims: [String: Any]
+        let claims: TokenClaims
         do {
-            claims = try JSONWebToken.verify(token, secret: secret)
+            claims = try TokenClaims(validating: try JSONWebToken.verify(token, secret: secret))
+        } catch let problem as TokenClaims.Problem {
+            switch problem {
+            case .apiKey(let why): throw .invalidAPIKey(why)
+            case .token(let why), .permissions(let why): throw .invalidToken(why)
+            case .role(let why): throw .unauthorizedRole(why)
+            }
         } catch {
             throw .invalidToken("\(error)")
         }
-        guard let key = claims["apikey"] as? String else { throw .invalidAPIKey("the token has no apikey") }
-        guard key == apiKey else { throw .invalidAPIKey("the token's apikey is not this server's") }
-        if let expiry = claims["exp"] {
-            guard let seconds = (expiry as? NSNumber)?.doubleValue else { throw .invalidToken("exp is not a number") }
+        guard claims.apikey == apiKey else { throw .invalidAPIKey("the token's apikey is not this server's") }
+        if let seconds = claims.exp {
             guard Date(timeIntervalSince1970: seconds) > now else { throw .invalidToken("the token expired") }
         }
-        if let roles = claims["roles"] {
-            guard let list = roles as? [String] else { throw .unauthorizedRole("roles is not a list") }
-            for role in list where !["crawler", "rtc"].contains(role) {
-                throw .unauthorizedRole("unknown role \"\(role)\"")
-            }
-            guard list.isEmpty || list.contains("crawler") else {
+        if let roles = claims.roles {
+            guard roles.isEmpty || roles.contains(.crawler) else {
                 throw .unauthorizedRole("the REST API needs the crawler role; rtc tokens only join rooms")
             }
         }
-        var grant = Grant()
-        if let room = claims["roomId"] {
-            guard let id = room as? String else { throw .invalidToken("roomId is not a string") }
-            grant.roomID = id
-        }
-        return grant
+        return Grant(roomID: claims.roomId)
     }
 
     /// Refuses a token limited to another room.
@@ -62,12 +58,12 @@ public struct Authenticator: Sendable {
     }
 
     /// A token for development (`revue token`).
-    public func token(roles: [String] = ["crawler"], roomID: String? = nil, expiresIn: Double = 3600, now: Date = Date()) throws -> String {
-        var claims: [String: Any] = [
-            "apikey": apiKey, "permissions": ["allow_join"], "version": 2, "roles": roles,
-            "iat": Int(now.timeIntervalSince1970), "exp": Int(now.timeIntervalSince1970 + expiresIn),
-        ]
-        if let roomID { claims["roomId"] = roomID }
+    public func token(roles: [TokenClaims.Role] = [.crawler], permissions: [TokenClaims.Permission] = [.allowJoin], roomID: String? = nil,
+                      participantID: String? = nil, expiresIn: Double = 3600, now: Date = Date()) throws -> String
+    {
+        let issued = now.timeIntervalSince1970.rounded(.down)
+        let claims = TokenClaims(apikey: apiKey, permissions: permissions, version: 2, roomId: roomID, participantId: participantID,
+                                 roles: roles, iat: issued, exp: issued + expiresIn.rounded())
         return try JSONWebToken.sign(claims: claims, secret: secret)
     }
 }

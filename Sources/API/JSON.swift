@@ -1,36 +1,31 @@
 import Foundation
 import HTTP
+import JobSpec
 import Jobs
 
-/// JSON bodies built from dictionaries, with sorted keys and ISO 8601 times.
+/// JSON answers and bodies: every answer is a typed view encoded once (`APIJSON`), every body
+/// a `JSONValue` that a request model validates.
 enum JSON {
-    static func response(_ status: Int, _ object: Any) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, contentType: "application/json", body: Array(data))
+    static func response(_ status: Int, _ value: some Encodable) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", body: APIJSON.encode(value))
     }
 
     static func error(_ error: ServiceError) -> HTTPResponse {
-        response(error.status, ["statusCode": error.status, "error": error.name, "code": error.code, "message": error.message])
+        response(error.status, ErrorBody(statusCode: error.status, error: error.name, code: error.code, message: error.message))
     }
 
-    static func time(_ date: Date?) -> Any {
-        guard let date else { return NSNull() }
-        let seconds = date.timeIntervalSince1970
-        var whole = time_t(seconds.rounded(.down))
-        let millis = min(999, Int(((seconds - Double(whole)) * 1000).rounded()))
-        var parts = tm()
-        gmtime_r(&whole, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
-    }
-
-    /// The body of a request as a JSON object (an empty body is an empty object).
-    static func body(_ request: HTTPRequest) throws(ServiceError) -> [String: Any] {
-        if request.body.isEmpty { return [:] }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] else {
+    /// The body of a request as JSON (an empty body is an empty object).
+    static func body(_ request: HTTPRequest) throws(ServiceError) -> JSONValue {
+        if request.body.isEmpty { return .object([:]) }
+        do {
+            let value = try JSONValue(parsing: request.body)
+            guard value.objectValue != nil else { throw ServiceError.invalidParameter("the body is not a JSON object") }
+            return value
+        } catch let error as ServiceError {
+            throw error
+        } catch {
             throw .invalidParameter("the body is not a JSON object")
         }
-        return object
     }
 
     static func page(_ request: HTTPRequest) throws(ServiceError) -> (page: Int, perPage: Int) {
@@ -39,15 +34,22 @@ enum JSON {
         return (page, perPage)
     }
 
-    static func pageInfo(page: Int, perPage: Int, total: Int) -> [String: Any] {
-        ["currentPage": page, "perPage": perPage, "lastPage": max(1, (total + perPage - 1) / perPage), "total": total]
-    }
-
     private static func number(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws(ServiceError) -> Int {
         guard let text else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw .invalidParameter("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+}
+
+extension ServiceError {
+    /// A request that does not fit the job spec, answered with its family's code.
+    static func spec(_ error: SpecError, kind: JobKind) -> ServiceError {
+        switch error.category {
+        case .invalidRequest: .startFailed(kind, error.message)
+        case .livestreamConfig: .invalidLivestreamConfig(error.message)
+        case .roomID: ServiceError(status: 404, code: 4003, name: "INVALID_ROOM_ID", message: error.message)
+        }
     }
 }

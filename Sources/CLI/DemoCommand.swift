@@ -1,7 +1,9 @@
 import API
 import Foundation
 import HTTP
+import JobSpec
 import Jobs
+import Outputs
 
 /// `revue demo`: the whole service on this machine, driven through its own REST API.
 enum DemoCommand: RevueCommand {
@@ -39,13 +41,19 @@ enum DemoCommand: RevueCommand {
         let token = try services.api.configuration.authenticator.token()
         Console.print("revue demo: API at \(base), room \"\(room)\" from \(fixtures)/\(room), storage \(services.storage)")
 
-        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) throws -> (Int, Any?) {
-            let bytes = try body.map { Array(try JSONSerialization.data(withJSONObject: $0)) } ?? []
+        /// A REST call with the room in its body; the answer as JSON (a message string, or an object).
+        func call(_ method: String, _ path: String, roomID: String? = nil) throws -> (status: Int, body: JSONValue) {
+            let bytes = roomID.map { APIJSON.encode(["roomId": $0]) } ?? []
             let response = try HTTPClient.request(method, base + path, body: bytes,
                                                   headers: [("Authorization", token), ("Content-Type", "application/json")], timeout: 30)
-            let object = try? JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
-            return (response.status, object)
+            return (response.status, (try? JSONValue(parsing: response.body)) ?? .null)
         }
+        /// A GET whose answer is one of the API's views.
+        func get<View: Decodable>(_ path: String, as type: View.Type) throws -> View? {
+            let response = try HTTPClient.request("GET", base + path, headers: [("Authorization", token)], timeout: 30)
+            return try? JSONDecoder().decode(type, from: Data(response.body))
+        }
+        func summary(_ answer: JSONValue) -> String { answer.stringValue ?? answer["message"]?.stringValue ?? answer.text }
         let store = services.api.store
         /// Waits until the room has no active recording or HLS job.
         func waitUntilEnded(seconds limit: Double) throws {
@@ -64,11 +72,11 @@ enum DemoCommand: RevueCommand {
             try waitUntilEnded(seconds: 60)
         }
 
-        let (recordingStatus, recordingBody) = try call("POST", "/v2/recordings/start", ["roomId": room])
-        Console.print("POST /v2/recordings/start → \(recordingStatus) \(recordingBody ?? "")")
-        let (hlsStatus, hlsBody) = try call("POST", "/v2/hls/start", ["roomId": room])
-        let hlsID = (hlsBody as? [String: Any])?["id"] as? String ?? ""
-        Console.print("POST /v2/hls/start → \(hlsStatus) \((hlsBody as? [String: Any])?["status"] ?? hlsBody ?? "") (job \(hlsID))")
+        let (recordingStatus, recordingBody) = try call("POST", "/v2/recordings/start", roomID: room)
+        Console.print("POST /v2/recordings/start → \(recordingStatus) \(summary(recordingBody))")
+        let (hlsStatus, hlsBody) = try call("POST", "/v2/hls/start", roomID: room)
+        let hlsID = hlsBody["id"]?.stringValue ?? ""
+        Console.print("POST /v2/hls/start → \(hlsStatus) \(hlsBody["status"]?.stringValue ?? summary(hlsBody)) (job \(hlsID))")
         let started = Date()
         if recordingStatus == 200 && hlsStatus == 200 {
             while Date().timeIntervalSince(started) < seconds && !StopSignal.requested {
@@ -89,33 +97,31 @@ enum DemoCommand: RevueCommand {
         // Stop whatever started, even when the other did not.
         for (path, kind, status) in [("/v2/recordings/stop", JobKind.recording, recordingStatus), ("/v2/hls/stop", .hls, hlsStatus)]
         where status == 200 {
-            let (status, body) = try call("POST", path, ["roomId": room])
-            Console.print("POST \(path) → \(status) \(body ?? "") (\(kind.rawValue))")
+            let (status, body) = try call("POST", path, roomID: room)
+            Console.print("POST \(path) → \(status) \(summary(body)) (\(kind.rawValue))")
         }
         try waitUntilEnded(seconds: 60)
         guard recordingStatus == 200, hlsStatus == 200 else {
             Console.error("error: the jobs did not start (see the answers above)")
             return 1
         }
-        let (_, list) = try call("GET", "/v2/recordings?roomId=\(room)&perPage=1")
-        let recordings = ((list as? [String: Any])?["data"] as? [[String: Any]]) ?? []
-        if let recording = recordings.first, let file = recording["file"] as? [String: Any], let path = file["filePath"] as? String {
-            let local = services.storage + "/" + path
-            Console.print("recording \(recording["status"] ?? ""): \(local)")
-            Console.print("  fileUrl \(file["fileUrl"] ?? "")")
+        if let recording = try get("/v2/recordings?roomId=\(room)&perPage=1", as: PageView<RecordingView>.self)?.data.first,
+           let file = recording.file
+        {
+            let local = services.storage + "/" + file.filePath
+            Console.print("recording \(recording.common.status): \(local)")
+            Console.print("  fileUrl \(file.fileUrl)")
             if let info = MediaInfo.probe(local) { Console.print("  probe: " + describe(info)) }
         }
-        let (_, hlsView) = try call("GET", "/v2/hls/\(hlsID)")
-        if let hls = hlsView as? [String: Any], let playlist = hls["playbackHlsUrl"] as? String {
-            Console.print("hls \(hls["status"] ?? ""): playlist \(playlist)")
-            Console.print("  live window \(hls["livestreamUrl"] ?? "")")
+        if let hls = try get("/v2/hls/\(hlsID)", as: HLSView.self), let playlist = hls.playbackHlsUrl {
+            Console.print("hls \(hls.common.status): playlist \(playlist)")
+            Console.print("  live window \(hls.livestreamUrl ?? "")")
             let local = services.storage + "/" + playlist.replacingOccurrences(of: base + "/files/", with: "")
             Console.print("  file \(local)")
             let directory = URL(fileURLWithPath: local).deletingLastPathComponent().path
             let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".m4s") }
-            let bytes = segments.reduce(Int64(0)) { $0 + FileManager.default.sizeOfItem(atPath: directory + "/" + $1) }
-            if var info = MediaInfo.probe(local) {
-                info.size = bytes
+            if var info = OutputPart.describe(.hls, at: directory) {
+                info.size = segments.reduce(Int64(0)) { $0 + FileManager.default.sizeOfItem(atPath: directory + "/" + $1) }
                 Console.print("  probe: " + describe(info) + " in \(segments.count) segments")
             }
         }

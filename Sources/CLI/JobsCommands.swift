@@ -1,3 +1,4 @@
+import JobSpec
 import Foundation
 import Jobs
 import Postgres

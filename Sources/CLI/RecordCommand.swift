@@ -2,6 +2,7 @@ import Composite
 import Encode
 import Fixture
 import Foundation
+import JobSpec
 import Layout
 import LibAV
 import Outputs
@@ -9,7 +10,8 @@ import Jobs
 import Pipeline
 import Platform
 
-/// `revue record`: a fixture in, a finished recording out.
+/// `revue record`: a fixture in, a finished recording out; or, with `--spec FILE`, one attempt
+/// of a job as a worker describes it.
 enum RecordCommand: RevueCommand {
     static let spec = CommandSpec(
         ["record"],
@@ -17,7 +19,8 @@ enum RecordCommand: RevueCommand {
         discussion: """
             Replays a recorded room through the same pipeline as a live one and writes a faststart MP4.
             Without --realtime it renders as fast as the machine allows, with a progress line on a terminal.
-            Defaults are those of the platform API's config (docs/API.md).
+            Defaults are those of the platform API's config (docs/API.md). Workers run it with --spec FILE: a
+            pipeline spec (JSON) with the source, config and outputs, which then replaces the other flags.
             """,
         options: [
             OptionSpec("fixture", value: "DIR", help: "The fixture to record (capture.pcap + manifest.json)."),
@@ -28,70 +31,102 @@ enum RecordCommand: RevueCommand {
             OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
             OptionSpec("loop", value: "N", help: "Play the fixture N times as one continuous room (0: until interrupted).",
                        default: "1"),
-            OptionSpec("layout", value: "TYPE", help: "The layout.", default: "GRID", allowed: LayoutType.allCases.map(\.rawValue)),
-            OptionSpec("priority", value: "PRIORITY", help: "Who comes first.", default: "SPEAKER",
-                       allowed: LayoutPriority.allCases.map(\.rawValue)),
+            OptionSpec("layout", value: "TYPE", help: "The layout.", default: "GRID", allowed: LayoutType.allowedValues),
+            OptionSpec("priority", value: "PRIORITY", help: "Who comes first.", default: "SPEAKER", allowed: LayoutPriority.allowedValues),
             OptionSpec("grid-size", value: "N", help: "The most tiles shown (1 to 25).", default: "4"),
-            OptionSpec("theme", value: "THEME", help: "The colours.", default: "DEFAULT", allowed: Theme.Name.allCases.map(\.rawValue)),
+            OptionSpec("theme", value: "THEME", help: "The colours.", default: "DEFAULT", allowed: ThemeName.allowedValues),
             OptionSpec("quality", value: "QUALITY", help: "low 854x480, med 1280x720, high 1920x1080.", default: "med",
-                       allowed: OutputPreset.Quality.allCases.map(\.rawValue)),
+                       allowed: Quality.allowedValues),
             OptionSpec("orientation", value: "ORIENTATION", help: "Portrait swaps width and height.", default: "landscape",
-                       allowed: Orientation.allCases.map(\.rawValue)),
+                       allowed: Orientation.allowedValues),
             OptionSpec("mode", value: "MODE", help: "audio writes an audio-only file.", default: "video-and-audio",
-                       allowed: RecordingConfiguration.Mode.allCases.map(\.rawValue)),
+                       allowed: RecordingMode.allowedValues),
             OptionSpec("realtime", help: "Pace the fixture as if live, instead of as fast as possible."),
             OptionSpec("progress", help: "Print progress lines even when standard error is not a terminal."),
             OptionSpec("events", value: "FILE", help: "Append started/playable/progress events to FILE as JSON lines (the worker reads them)."),
             OptionSpec("parent-pid", value: "PID", help: "Exit when this process (the worker) dies."),
+            OptionSpec("spec", value: "FILE",
+                       help: "Run the pipeline spec in FILE (- for standard input) instead of the flags above; FILE is removed once read."),
         ] + CommonOptions.logging)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         // First, so a stop that comes while the pipeline is being set up still ends it cleanly.
         StopSignal.install()
-        guard let fixturePath = arguments.value("fixture") else {
-            throw UsageError("--fixture DIR is required", command: spec.name)
+        let spec: PipelineSpec
+        if let path = arguments.value("spec") {
+            spec = try PipelineSpec(contentsOf: path)
+            // It may hold stream keys: it has served its purpose once read.
+            if path != "-" { unlink(path) }
+        } else {
+            spec = try specFromFlags(arguments)
         }
-        let outputs = try arguments.values("output").map { (text) throws(UsageError) in try OutputTarget(text, command: spec.name) }
-        guard !outputs.isEmpty else { throw UsageError("at least one --output is required", command: spec.name) }
+        return try record(spec, showProgress: arguments.flag("progress") || isatty(2) == 1)
+    }
+
+    /// The flags as a pipeline spec: the same shape a worker hands over.
+    static func specFromFlags(_ arguments: ParsedArguments) throws -> PipelineSpec {
+        guard let fixturePath = arguments.value("fixture") else {
+            throw UsageError("--fixture DIR is required (or --spec FILE)", command: spec.name)
+        }
         let segmentDuration = try arguments.seconds("hls-segment-duration") ?? 2
         let window = try arguments.integer("hls-window", in: 3...1000) ?? 6
+        let outputs = try arguments.values("output").map { (text) throws(UsageError) -> OutputSpec in
+            do {
+                return try OutputSpec(commandLine: text, streamKey: arguments.value("stream-key"), segmentDuration: segmentDuration,
+                                      window: window)
+            } catch {
+                throw UsageError("\(error)", command: spec.name)
+            }
+        }
+        guard !outputs.isEmpty else { throw UsageError("at least one --output is required", command: spec.name) }
         let loops = try arguments.integer("loop", in: 0...100_000) ?? 1
-        var configuration = RecordingConfiguration()
-        configuration.layout = LayoutType(rawValue: arguments.value("layout") ?? "GRID") ?? .grid
-        configuration.priority = LayoutPriority(rawValue: arguments.value("priority") ?? "SPEAKER") ?? .speaker
-        configuration.gridSize = try arguments.integer("grid-size", in: LayoutConfiguration.gridSizeRange) ?? 4
-        configuration.theme = Theme.Name(rawValue: arguments.value("theme") ?? "DEFAULT") ?? .default
-        configuration.quality = OutputPreset.Quality(rawValue: arguments.value("quality") ?? "med") ?? .med
-        configuration.orientation = Orientation(rawValue: arguments.value("orientation") ?? "landscape") ?? .landscape
-        configuration.mode = RecordingConfiguration.Mode(rawValue: arguments.value("mode") ?? "video-and-audio") ?? .videoAndAudio
+        var config = RecordingConfig()
+        // The parser has checked each value against its allowed list.
+        config.layout.type = arguments.value("layout").flatMap(LayoutType.init(apiValue:)) ?? .grid
+        config.layout.priority = arguments.value("priority").flatMap(LayoutPriority.init(apiValue:)) ?? .speaker
+        config.layout.gridSize = try arguments.integer("grid-size", in: LayoutSettings.gridSizeLimit) ?? 4
+        config.theme = arguments.value("theme").flatMap(ThemeName.init(apiValue:)) ?? .default
+        config.quality = arguments.value("quality").flatMap(Quality.init(apiValue:)) ?? .med
+        config.orientation = arguments.value("orientation").flatMap(Orientation.init(apiValue:)) ?? .landscape
+        config.mode = arguments.value("mode").flatMap(RecordingMode.init(apiValue:)) ?? .videoAndAudio
+        let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)).map { Int32($0) }
+        return PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixturePath, passes: loops == 0 ? nil : loops,
+                                                               realtime: arguments.flag("realtime"))),
+                            config: config, outputs: outputs, eventsPath: arguments.value("events"), parentPID: parent)
+    }
 
-        if let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)) { ParentWatch.dieWithParent(expected: pid_t(parent)) }
-        let events = arguments.value("events").map { JobRunEvent.Writer(path: $0) }
-        LibAVLog.setLevel()
-        let fixture = try Fixture(directory: fixturePath)
-        for warning in fixture.warnings { Console.error("warning: \(warning)") }
-        let pipeline = try RecordingPipeline(fixture: fixture, configuration: configuration)
-        var sinks: [(OutputTarget, QueuedSink)] = []
-        for output in outputs {
-            let sink = try output.makeSink(streams: pipeline.streams, streamKey: arguments.value("stream-key"),
-                                           segmentDuration: segmentDuration, window: window,
-                                           onPlayable: {
-                                               events?.write(JobRunEvent(event: .playable))
-                                               if events == nil { Console.error("hls: playable (3 segments published)") }
-                                           })
+    /// Runs one pipeline spec to the end (or to a stop signal) and reports what it wrote.
+    static func record(_ spec: PipelineSpec, showProgress: Bool) throws -> Int32 {
+        if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
+        let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
+        let source: FixtureSource
+        let realtime: Bool
+        switch spec.source {
+        case .fixture(let fixtureSpec):
+            let fixture = try Fixture(directory: fixtureSpec.directory)
+            for warning in fixture.warnings { Console.error("warning: \(warning)") }
+            source = FixtureSource(FixtureReplay(fixture: fixture, pacing: fixtureSpec.realtime ? .realtime : .asFastAsPossible,
+                                                 passes: fixtureSpec.passes))
+            realtime = fixtureSpec.realtime
+        }
+        let pipeline = try RecordingPipeline(config: spec.config)
+        var sinks: [(OutputSpec, QueuedSink)] = []
+        for output in spec.outputs {
+            let sink = try output.makeSink(streams: pipeline.streams, onPlayable: {
+                events?.write(JobRunEvent(event: .playable))
+                if events == nil { Console.error("hls: playable (3 segments published)") }
+            })
             sink.onFailure = { name, error in events?.write(JobRunEvent(event: .outputFailed, output: name, error: "\(error)")) }
             sinks.append((output, sink))
             pipeline.add(sink: sink)
         }
+        events?.write(JobRunEvent(event: .configured, spec: spec.redacted))
         var reportedStart = false
         var lastProgress: (time: Date, frames: Int64)?
-        let showProgress = arguments.flag("progress") || isatty(2) == 1
-        let replay = FixtureReplay(fixture: fixture, pacing: arguments.flag("realtime") ? .realtime : .asFastAsPossible,
-                                   passes: loops == 0 ? nil : loops)
         var failure: Error?
         do {
             let started = Date()
-            try pipeline.run(replay, progress: { progress in
+            try pipeline.run(source, progress: { progress in
                 if let events {
                     if !reportedStart && progress.bytesWritten > 0 {
                         reportedStart = true
@@ -105,7 +140,7 @@ enum RecordCommand: RevueCommand {
                         mediaTime: progress.mediaTime, fps: fps,
                         bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
                         bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
-                        encodeLag: arguments.flag("realtime") ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
+                        encodeLag: realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
                 }
                 guard showProgress else { return }
                 Console.progress(ProgressLine.format(progress))
@@ -114,17 +149,17 @@ enum RecordCommand: RevueCommand {
             failure = error
         }
         if showProgress { Console.progress(nil) }
-        let seconds = configuration.mode == .audio
+        let seconds = spec.config.mode == .audio
             ? Double(pipeline.composer.audioSamples) / 48_000 : Double(pipeline.composer.videoFrames) / Double(pipeline.composer.framesPerSecond)
-        for (target, sink) in sinks {
+        for (output, sink) in sinks {
             if let problem = sink.status.failure {
                 Console.error("error: output \(sink.name) failed: \(problem)")
                 continue
             }
-            switch target {
+            switch output {
             case .mp4(let path):
                 Console.print("wrote \(path) (\(FileManager.default.sizeOfItem(atPath: path)) bytes, \(String(format: "%.2f", seconds)) s)")
-            case .hls(let directory):
+            case .hls(let directory, _, _):
                 Console.print("wrote \(directory)/index.m3u8 and live.m3u8 (\(String(format: "%.2f", seconds)) s)")
             case .rtmp:
                 Console.print("streamed \(sink.name) (\(String(format: "%.2f", seconds)) s)")

@@ -1,4 +1,5 @@
 import API
+import Fixture
 import Foundation
 import HTTP
 import Jobs
@@ -53,7 +54,7 @@ final class Services: @unchecked Sendable {
         let home = ServiceSetup.home(arguments)
         storage = URL(fileURLWithPath: arguments.value("storage") ?? home + "/storage").standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
-        let fixtureRooms = arguments.value("fixture-rooms").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let fixtureRooms = arguments.value("fixture-rooms").map { FixtureRooms(directory: URL(fileURLWithPath: $0).standardizedFileURL.path) }
         pool = PostgresPool(database.connectionString, size: 8)
         let signer = try ServiceSetup.signer(home: home)
         // The server is bound first, so a port of 0 gets its real number into the public URL;

@@ -1,3 +1,5 @@
+import JobSpec
+
 /// `revue token`: a JWT for development.
 enum TokenCommand: RevueCommand {
     static let spec = CommandSpec(
@@ -7,7 +9,7 @@ enum TokenCommand: RevueCommand {
         options: [
             CommonOptions.home,
             OptionSpec("role", value: "ROLE", help: "crawler (REST API) or rtc (joins rooms).", default: "crawler",
-                       allowed: ["crawler", "rtc"], repeatable: true),
+                       allowed: TokenClaims.Role.allowedValues, repeatable: true),
             OptionSpec("room-id", value: "ID", help: "Limit the token to one room."),
             OptionSpec("expires-in", value: "SECONDS", help: "Lifetime.", default: "86400"),
         ] + CommonOptions.logging)
@@ -15,7 +17,8 @@ enum TokenCommand: RevueCommand {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let lifetime = try arguments.seconds("expires-in") ?? 86400
         let authenticator = try ServiceSetup.authenticator(home: ServiceSetup.home(arguments))
-        Console.print(try authenticator.token(roles: arguments.values("role"), roomID: arguments.value("room-id"), expiresIn: lifetime))
+        let roles = arguments.values("role").compactMap(TokenClaims.Role.init(apiValue:))
+        Console.print(try authenticator.token(roles: roles.isEmpty ? [.crawler] : roles, roomID: arguments.value("room-id"), expiresIn: lifetime))
         return 0
     }
 }

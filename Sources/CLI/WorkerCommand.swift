@@ -1,3 +1,4 @@
+import Fixture
 import Foundation
 import Jobs
 import Postgres
@@ -27,10 +28,10 @@ enum WorkerCommand: RevueCommand {
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
         let urls = JobURLs(publicURL: arguments.value("public-url") ?? "http://127.0.0.1:8080")
         let store = JobStore(pool: PostgresPool(database.connectionString, size: 4),
-                             webhookData: { job, event in urls.webhookData(job, event: event) })
+                             webhookData: { job, event, base in urls.webhookData(job, event: event, base: base) })
         let worker = Worker(store: store, configuration: Worker.Configuration(
             workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
-            fixtureRooms: arguments.value("fixture-rooms").map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+            fixtureRooms: arguments.value("fixture-rooms").map { FixtureRooms(directory: URL(fileURLWithPath: $0).standardizedFileURL.path) },
             executable: ServiceSetup.executable))
         StopSignal.install()
         worker.run(shouldStop: { StopSignal.requested })

@@ -1,12 +1,9 @@
+import JobSpec
 import Media
 
 /// The colours of a recording (`config.theme`). docs/LAYOUT.md shows each palette.
 public struct Theme: Sendable, Equatable {
-    public enum Name: String, Sendable, CaseIterable, Codable {
-        case dark = "DARK"
-        case light = "LIGHT"
-        case `default` = "DEFAULT"
-    }
+    public typealias Name = ThemeName
 
     public let name: Name
     /// Behind and between the tiles.

@@ -21,30 +21,38 @@ public enum JSONWebToken {
         }
     }
 
-    /// Signs `claims` (a JSON object) with HS256.
-    public static func sign(claims: [String: Any], secret: String) throws -> String {
-        let header = try JSONSerialization.data(withJSONObject: ["alg": "HS256", "typ": "JWT"], options: [.sortedKeys])
-        let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
+    private struct Header: Codable {
+        var alg: String
+        var typ: String?
+    }
+
+    /// Signs a payload (the JSON text of the claims) with HS256.
+    public static func sign(payload: [UInt8], secret: String) -> String {
+        let header = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)
         let input = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         let signature = HMACSHA256.authenticationCode(key: Array(secret.utf8), message: Array(input.utf8))
         return input + "." + Base64URL.encode(signature)
     }
 
-    /// Verifies the signature and returns the claims.
-    public static func verify(_ token: String, secret: String) throws(Failure) -> [String: Any] {
+    /// Signs any Encodable claims (sorted keys).
+    public static func sign(claims: some Encodable, secret: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return sign(payload: Array(try encoder.encode(claims)), secret: secret)
+    }
+
+    /// Verifies the signature and returns the payload: the JSON text of the claims, for the
+    /// caller to read into its own model (only a verified payload is ever read).
+    public static func verify(_ token: String, secret: String) throws(Failure) -> [UInt8] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("expected three dot-separated parts") }
-        guard let headerBytes = Base64URL.decode(parts[0]),
-              let header = (try? JSONSerialization.jsonObject(with: Data(headerBytes))) as? [String: Any]
-        else { throw .malformed("the header is not base64url JSON") }
-        guard let algorithm = header["alg"] as? String else { throw .malformed("the header has no alg") }
-        guard algorithm == "HS256" else { throw .unsupportedAlgorithm(algorithm) }
+        guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
+        else { throw .malformed("the header is not base64url JSON with an alg") }
+        guard header.alg == "HS256" else { throw .unsupportedAlgorithm(header.alg) }
         guard let signature = Base64URL.decode(parts[2]) else { throw .malformed("the signature is not base64url") }
         let expected = HMACSHA256.authenticationCode(key: Array(secret.utf8), message: Array((parts[0] + "." + parts[1]).utf8))
         guard HMACSHA256.constantTimeEqual(signature, expected) else { throw .badSignature }
-        guard let payloadBytes = Base64URL.decode(parts[1]),
-              let claims = (try? JSONSerialization.jsonObject(with: Data(payloadBytes))) as? [String: Any]
-        else { throw .malformed("the payload is not a base64url JSON object") }
-        return claims
+        guard let payload = Base64URL.decode(parts[1]) else { throw .malformed("the payload is not base64url") }
+        return payload
     }
 }

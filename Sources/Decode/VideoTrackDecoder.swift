@@ -13,7 +13,8 @@ public final class VideoTrackDecoder: @unchecked Sendable {
     }
 
     private let backend: Backend
-    private var needsKeyframe = false
+    /// A frame failed to decode: frames are skipped until the next keyframe, which the caller should ask for.
+    public private(set) var needsKeyframe = false
     public private(set) var statistics = VideoDecoderStatistics()
 
     public init(codec: TrackInfo.Codec) throws(DecodeError) {

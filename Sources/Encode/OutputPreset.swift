@@ -1,10 +1,9 @@
+import JobSpec
 import Layout
 
 /// The encoding settings of a quality (`config.quality`), documented in docs/ENCODING.md.
 public struct OutputPreset: Sendable, Equatable {
-    public enum Quality: String, Sendable, CaseIterable, Codable {
-        case low, med, high
-    }
+    public typealias Quality = JobSpec.Quality
 
     public let quality: Quality
     public let size: Size
@@ -19,6 +18,11 @@ public struct OutputPreset: Sendable, Equatable {
     public static let audioChannels = 2
     /// x264's preset: the speed/compression balance.
     public static let x264Preset = "veryfast"
+
+    /// The preset of a job's config.
+    public static func preset(for config: RecordingConfig) -> OutputPreset {
+        preset(config.quality, orientation: config.orientation)
+    }
 
     /// The preset for a quality and orientation (portrait swaps width and height).
     public static func preset(_ quality: Quality, orientation: Orientation = .landscape) -> OutputPreset {

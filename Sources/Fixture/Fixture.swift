@@ -25,10 +25,20 @@ public struct Fixture: Sendable {
     /// Problems that did not stop loading: a truncated capture, datagrams from unknown SSRCs.
     public let warnings: [String]
 
+    /// The manifest's name inside a fixture directory.
+    public static let manifestName = "manifest.json"
+    /// The capture's name inside a fixture directory.
+    public static let captureName = "capture.pcap"
+
+    /// Whether `directory` looks like a fixture (it has a manifest).
+    public static func exists(at directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory + "/" + manifestName)
+    }
+
     /// Loads and checks a fixture directory.
     public init(directory: String) throws(FixtureError) {
-        let manifestPath = directory + "/manifest.json"
-        let capturePath = directory + "/capture.pcap"
+        let manifestPath = directory + "/" + Fixture.manifestName
+        let capturePath = directory + "/" + Fixture.captureName
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw FixtureError(.missingFile(directory))
@@ -67,9 +77,9 @@ public struct Fixture: Sendable {
                 | UInt32(packet.payload[11])
             if known.contains(ssrc) { seen.insert(ssrc) } else { unknown[ssrc, default: 0] += 1 }
         }
-        for (participant, track) in manifest.tracks where !seen.contains(track.ssrc) {
+        for (participantID, track) in manifest.tracks where !seen.contains(track.ssrc) {
             throw FixtureError(.silentTrack(
-                "no RTP packet has ssrc \(track.ssrc) (participant \"\(participant.id)\", \(track.kind.rawValue) \(track.codec.rawValue))"))
+                "no RTP packet has ssrc \(track.ssrc) (participant \"\(participantID)\", \(track.kind.rawValue) \(track.codec.rawValue))"))
         }
         for (ssrc, count) in unknown.sorted(by: { $0.key < $1.key }) {
             warnings.append("\(count) RTP packets have ssrc \(ssrc), which the manifest does not list; they are ignored")

@@ -1,192 +1,190 @@
 import Foundation
+import JobSpec
+import MediaSource
 
-/// `manifest.json`: whose each stream in the capture is, and the room events
-/// (`../shared/fixtures/README.md` defines it).
+/// `manifest.json`: who is in the room at the start, whose each stream in the capture is, and
+/// what happens in the room later (docs/FIXTURES.md defines it).
+///
+/// ```json
+/// {"participants": [{"id": "erin", "name": "Erin", "tracks": [{"kind": "video", "ssrc": 7001, ...}]}],
+///  "events": [{"at": 3.0, "type": "join", "participant": {"id": "carol", "name": "Carol", "tracks": [...]}},
+///             {"at": 5.0, "type": "unpublish", "participantId": "carol", "ssrc": 5551}]}
+/// ```
 public struct FixtureManifest: Sendable, Equatable {
-    public enum TrackKind: String, Sendable, CaseIterable {
-        case video, audio, share
+    public typealias Participant = ParticipantDescription
+    public typealias Track = TrackDescription
 
-        public var isVideo: Bool { self != .audio }
-    }
-
-    public enum Codec: String, Sendable, CaseIterable {
-        case vp8 = "VP8"
-        case h264 = "H264"
-        case opus
-    }
-
-    public struct Track: Sendable, Equatable {
-        public var kind: TrackKind
-        public var ssrc: UInt32
-        public var codec: Codec
-        public var payloadType: UInt8
-        public var clockRate: Int
-        public var channels: Int
-
-        public init(kind: TrackKind, ssrc: UInt32, codec: Codec, payloadType: UInt8, clockRate: Int, channels: Int = 1) {
-            self.kind = kind
-            self.ssrc = ssrc
-            self.codec = codec
-            self.payloadType = payloadType
-            self.clockRate = clockRate
-            self.channels = channels
-        }
-    }
-
-    public struct Participant: Sendable, Equatable {
-        public var id: String
-        public var name: String
-        public var tracks: [Track]
-
-        public init(id: String, name: String, tracks: [Track]) {
-            self.id = id
-            self.name = name
-            self.tracks = tracks
-        }
-
-        /// A participant without a camera track has the camera off.
-        public var hasCamera: Bool { tracks.contains { $0.kind == .video } }
-    }
-
+    /// The event types of `events[].type`.
     public enum EventType: String, Sendable, CaseIterable {
-        case pin, unpin, activeSpeaker
+        case join, leave, publish, unpublish, rename, pin, unpin, activeSpeaker
     }
 
-    public struct Event: Sendable, Equatable {
-        /// Seconds from the first packet of the capture.
-        public var at: Double
-        public var type: EventType
-        public var participantID: String
+    /// Present from the start.
+    public let participants: [Participant]
+    /// In time order (events at the same time keep the file's order).
+    public let events: [TimedRoomEvent]
 
-        public init(at: Double, type: EventType, participantID: String) {
-            self.at = at
-            self.type = type
-            self.participantID = participantID
-        }
-    }
-
-    public var participants: [Participant]
-    public var events: [Event]
-
-    public init(participants: [Participant], events: [Event] = []) throws(FixtureError) {
+    public init(participants: [Participant], events: [TimedRoomEvent] = []) throws(FixtureError) {
         self.participants = participants
-        self.events = events.sorted { $0.at < $1.at }
-        try validate()
-    }
-
-    /// Every track of every participant, with the participant it belongs to.
-    public var tracks: [(participant: Participant, track: Track)] {
-        participants.flatMap { participant in participant.tracks.map { (participant, $0) } }
-    }
-
-    /// Parses and checks `manifest.json`. Errors name the field: `participants[1].tracks[0].codec`.
-    public init(json: [UInt8]) throws(FixtureError) {
-        let root: Any
+        self.events = events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         do {
-            root = try JSONSerialization.jsonObject(with: Data(json))
+            try FixtureManifest.validate(participants: participants, events: self.events.map { ($0, nil) })
         } catch {
-            throw FixtureError(.badManifest("not valid JSON"))
+            throw FixtureError(.badManifest(error.message))
         }
-        guard let object = root as? [String: Any] else { throw FixtureError(.badManifest("the top level is not an object")) }
-        guard let participantList = object["participants"] as? [Any] else {
-            throw FixtureError(.badManifest("participants: missing or not an array"))
+    }
+
+    /// Every track that appears in the capture: those of the participants at the start, and
+    /// those published later by a join or a publish event, with whose each is.
+    public var tracks: [(participantID: String, track: Track)] {
+        var all = participants.flatMap { participant in participant.tracks.map { (participant.id, $0) } }
+        for event in events {
+            switch event.event {
+            case .join(let participant): all += participant.tracks.map { (participant.id, $0) }
+            case .publish(let id, let track): all.append((id, track))
+            default: break
+            }
         }
+        return all
+    }
+
+    /// The name a participant first had (at the start, or when they first joined).
+    public func name(of participantID: String) -> String {
+        if let participant = participants.first(where: { $0.id == participantID }) { return participant.name }
+        for event in events {
+            if case .join(let participant) = event.event, participant.id == participantID { return participant.name }
+        }
+        return participantID
+    }
+
+    /// Parses and checks `manifest.json`. Errors name the field: `participants[1].tracks[0].codec`,
+    /// `events[2].ssrc`.
+    public init(json: [UInt8]) throws(FixtureError) {
+        do {
+            let root = try JSONValue(parsing: json)
+            let (participants, events) = try FixtureManifest.read(root)
+            self.participants = participants
+            self.events = events.map(\.event)
+            try FixtureManifest.validate(participants: participants, events: events.map { ($0.event, $0.index) })
+        } catch {
+            throw FixtureError(.badManifest(error.message == "the body is not valid JSON" ? "not valid JSON" : error.message))
+        }
+    }
+
+    private static func read(_ root: JSONValue) throws(SpecError) -> ([Participant], [(event: TimedRoomEvent, index: Int)]) {
+        guard root.objectValue != nil else { throw SpecError("the top level is not an object") }
+        guard let participantList = root["participants"]?.arrayValue else { throw SpecError("participants: missing or not an array") }
         var participants: [Participant] = []
         for (index, item) in participantList.enumerated() {
-            let path = "participants[\(index)]"
-            guard let fields = item as? [String: Any] else { throw FixtureError(.badManifest("\(path): not an object")) }
-            let id = try Self.string(fields, "id", path)
-            let name = (fields["name"] as? String) ?? id
-            guard let trackList = fields["tracks"] as? [Any] else {
-                throw FixtureError(.badManifest("\(path).tracks: missing or not an array"))
-            }
-            var tracks: [Track] = []
-            for (trackIndex, trackItem) in trackList.enumerated() {
-                let trackPath = "\(path).tracks[\(trackIndex)]"
-                guard let track = trackItem as? [String: Any] else {
-                    throw FixtureError(.badManifest("\(trackPath): not an object"))
-                }
-                let kindText = try Self.string(track, "kind", trackPath)
-                guard let kind = TrackKind(rawValue: kindText) else {
-                    throw FixtureError(.badManifest("\(trackPath).kind: unknown kind \"\(kindText)\" (expected video, audio or share)"))
-                }
-                let codecText = try Self.string(track, "codec", trackPath)
-                guard let codec = Codec(rawValue: codecText) else {
-                    throw FixtureError(.badManifest("\(trackPath).codec: unknown codec \"\(codecText)\" (expected VP8, H264 or opus)"))
-                }
-                let ssrc = try Self.integer(track, "ssrc", trackPath, in: 0...Int(UInt32.max))
-                let payloadType = try Self.integer(track, "payloadType", trackPath, in: 0...127)
-                let clockRate = try Self.integer(track, "clockRate", trackPath, in: 1...1_000_000)
-                let channels = track["channels"] == nil ? 1 : try Self.integer(track, "channels", trackPath, in: 1...2)
-                tracks.append(Track(kind: kind, ssrc: UInt32(ssrc), codec: codec, payloadType: UInt8(payloadType),
-                                    clockRate: clockRate, channels: channels))
-            }
-            participants.append(Participant(id: id, name: name, tracks: tracks))
+            participants.append(try Participant(validating: item, path: "participants[\(index)]"))
         }
-        var events: [Event] = []
-        if let eventValue = object["events"] {
-            guard let eventList = eventValue as? [Any] else { throw FixtureError(.badManifest("events: not an array")) }
+        var events: [(event: TimedRoomEvent, index: Int)] = []
+        if let eventValue = root["events"], !eventValue.isNull {
+            guard let eventList = eventValue.arrayValue else { throw SpecError("events: not an array") }
             for (index, item) in eventList.enumerated() {
-                let path = "events[\(index)]"
-                guard let fields = item as? [String: Any] else { throw FixtureError(.badManifest("\(path): not an object")) }
-                guard let at = (fields["at"] as? NSNumber)?.doubleValue, at.isFinite, at >= 0 else {
-                    throw FixtureError(.badManifest("\(path).at: missing or not a number of seconds ≥ 0"))
-                }
-                let typeText = try Self.string(fields, "type", path)
-                guard let type = EventType(rawValue: typeText) else {
-                    throw FixtureError(.badManifest(
-                        "\(path).type: unknown event \"\(typeText)\" (expected pin, unpin or activeSpeaker)"))
-                }
-                events.append(Event(at: at, type: type, participantID: try Self.string(fields, "participantId", path)))
+                events.append((try readEvent(item, path: "events[\(index)]"), index))
             }
         }
-        try self.init(participants: participants, events: events)
+        events.sort { ($0.event.at, $0.index) < ($1.event.at, $1.index) }
+        return (participants, events)
     }
 
-    private func validate() throws(FixtureError) {
-        guard !participants.isEmpty else { throw FixtureError(.badManifest("participants: the list is empty")) }
-        var ids = Set<String>()
-        var ssrcs: [UInt32: String] = [:]
+    private static func readEvent(_ item: JSONValue, path: String) throws(SpecError) -> TimedRoomEvent {
+        guard item.objectValue != nil else { throw SpecError("\(path): not an object") }
+        guard let at = item["at"]?.numberValue, at.isFinite, at >= 0 else {
+            throw SpecError("\(path).at: missing or not a number of seconds ≥ 0")
+        }
+        guard let typeText = item["type"]?.stringValue else { throw SpecError("\(path).type: missing or not a string") }
+        guard let type = EventType(rawValue: typeText) else {
+            throw SpecError("\(path).type: unknown event \"\(typeText)\" (expected \(EventType.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        func participantID() throws(SpecError) -> String {
+            guard let id = item["participantId"]?.stringValue, !id.isEmpty else {
+                throw SpecError("\(path).participantId: missing or not a string")
+            }
+            return id
+        }
+        let event: RoomEvent
+        switch type {
+        case .join:
+            guard let participant = item["participant"] else { throw SpecError("\(path).participant: missing") }
+            event = .join(try Participant(validating: participant, path: "\(path).participant"))
+        case .leave: event = .leave(participantID: try participantID())
+        case .publish:
+            guard let track = item["track"] else { throw SpecError("\(path).track: missing") }
+            event = .publish(participantID: try participantID(), track: try Track(validating: track, path: "\(path).track"))
+        case .unpublish:
+            guard let ssrc = item["ssrc"]?.integerValue, (0...Int(UInt32.max)).contains(ssrc) else {
+                throw SpecError("\(path).ssrc: missing or not a whole number in 0…\(UInt32.max)")
+            }
+            event = .unpublish(participantID: try participantID(), ssrc: UInt32(ssrc))
+        case .rename:
+            guard let name = item["name"]?.stringValue else { throw SpecError("\(path).name: missing or not a string") }
+            event = .rename(participantID: try participantID(), name: name)
+        case .pin: event = .pin(participantID: try participantID())
+        case .unpin: event = .unpin(participantID: try participantID())
+        case .activeSpeaker: event = .activeSpeaker(participantID: try participantID())
+        }
+        return TimedRoomEvent(at: at, event: event)
+    }
+
+    /// Plays the room forward to check that it makes sense: ids and SSRCs unique while they are
+    /// in use, and every event about someone who is in the room then, with a track they publish.
+    private static func validate(participants: [Participant], events: [(TimedRoomEvent, Int?)]) throws(SpecError) {
+        guard !participants.isEmpty else { throw SpecError("participants: the list is empty") }
+        var present: [String: Set<UInt32>] = [:]
+        var known = Set<String>()
+        var owners: [UInt32: String] = [:]
+        func add(_ participant: Participant) throws(SpecError) {
+            for track in participant.tracks { try publish(track, by: participant.id) }
+        }
+        func publish(_ track: Track, by id: String) throws(SpecError) {
+            if let owner = owners[track.ssrc] {
+                throw SpecError("ssrc \(track.ssrc) appears twice (participants \"\(owner)\" and \"\(id)\")")
+            }
+            owners[track.ssrc] = id
+            present[id, default: []].insert(track.ssrc)
+        }
         for participant in participants {
-            guard !participant.id.isEmpty else { throw FixtureError(.badManifest("a participant has an empty id")) }
-            guard ids.insert(participant.id).inserted else {
-                throw FixtureError(.badManifest("participant id \"\(participant.id)\" appears twice"))
-            }
-            for track in participant.tracks {
-                if let owner = ssrcs[track.ssrc] {
-                    throw FixtureError(.badManifest(
-                        "ssrc \(track.ssrc) appears twice (participants \"\(owner)\" and \"\(participant.id)\")"))
+            guard !participant.id.isEmpty else { throw SpecError("a participant has an empty id") }
+            guard present[participant.id] == nil else { throw SpecError("participant id \"\(participant.id)\" appears twice") }
+            present[participant.id] = []
+            known.insert(participant.id)
+            try add(participant)
+        }
+        for (timed, index) in events {
+            let place = index.map { "events[\($0)] at \(timed.at) s" } ?? "an event at \(timed.at) s"
+            let id = timed.event.participantID
+            if case .join(let participant) = timed.event {
+                guard present[id] == nil else { throw SpecError("\(place): participant \"\(id)\" joins but is already in the room") }
+                present[id] = []
+                known.insert(id)
+                do {
+                    try add(participant)
+                } catch {
+                    throw SpecError("\(place): \(error.message)")
                 }
-                ssrcs[track.ssrc] = participant.id
-                guard (track.codec == .opus) == (track.kind == .audio) else {
-                    throw FixtureError(.badManifest(
-                        "participant \"\(participant.id)\" ssrc \(track.ssrc): codec \(track.codec.rawValue) does not fit kind \(track.kind.rawValue)"))
+                continue
+            }
+            guard known.contains(id) else { throw SpecError("\(place) names unknown participant \"\(id)\"") }
+            guard let ssrcs = present[id] else { throw SpecError("\(place): participant \"\(id)\" is not in the room then") }
+            switch timed.event {
+            case .leave:
+                for ssrc in ssrcs { owners[ssrc] = nil }
+                present[id] = nil
+            case .publish(_, let track):
+                do {
+                    try publish(track, by: id)
+                } catch {
+                    throw SpecError("\(place): \(error.message)")
                 }
+            case .unpublish(_, let ssrc):
+                guard ssrcs.contains(ssrc) else { throw SpecError("\(place): participant \"\(id)\" does not publish ssrc \(ssrc)") }
+                present[id]?.remove(ssrc)
+                owners[ssrc] = nil
+            default:
+                break
             }
         }
-        for event in events where !ids.contains(event.participantID) {
-            throw FixtureError(.badManifest("an event at \(event.at) s names unknown participant \"\(event.participantID)\""))
-        }
-    }
-
-    private static func string(_ fields: [String: Any], _ key: String, _ path: String) throws(FixtureError) -> String {
-        guard let value = fields[key] as? String else {
-            throw FixtureError(.badManifest("\(path).\(key): missing or not a string"))
-        }
-        return value
-    }
-
-    private static func integer(_ fields: [String: Any], _ key: String, _ path: String, in range: ClosedRange<Int>)
-        throws(FixtureError) -> Int
-    {
-        // JSON true/false also cast to NSNumber; their Objective-C type is "c" (char).
-        guard let number = fields[key] as? NSNumber, String(cString: number.objCType) != "c" else {
-            throw FixtureError(.badManifest("\(path).\(key): missing or not a number"))
-        }
-        let value = number.doubleValue
-        guard value.rounded() == value, value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-            throw FixtureError(.badManifest("\(path).\(key): \(number) is not a whole number in \(range.lowerBound)…\(range.upperBound)"))
-        }
-        return Int(value)
     }
 }

@@ -23,7 +23,7 @@ public struct FixtureReplay: Sendable {
     /// Silence between passes of a loop, in seconds.
     public let loopGap: Double
 
-    private let looper: FixtureLooper?
+    let looper: FixtureLooper?
 
     public init(fixture: Fixture, pacing: Pacing, passes: Int? = 1, loopGap: Double = 0.5) {
         self.fixture = fixture
@@ -41,30 +41,52 @@ public struct FixtureReplay: Sendable {
     /// Seconds one pass takes on the replay's clock.
     public var passLength: Double { fixture.captureDuration + loopGap }
 
+    /// The datagrams of every pass in order, with their arrival times (seconds since the replay
+    /// began) and the pass they belong to; no pacing.
+    public struct Iterator: IteratorProtocol, Sendable {
+        let replay: FixtureReplay
+        var pass = 0
+        var index = 0
+
+        public mutating func next() -> (pass: Int, packet: Fixture.Packet)? {
+            while replay.passes.map({ pass < $0 }) ?? true {
+                guard index < replay.fixture.packets.count else {
+                    pass += 1
+                    index = 0
+                    continue
+                }
+                let packet = replay.fixture.packets[index]
+                index += 1
+                var shifted = packet
+                shifted.arrival += Double(pass) * replay.passLength
+                if let looper = replay.looper {
+                    guard let payload = looper.rewrite(packet.payload, pass: pass) else { continue }
+                    shifted.payload = payload
+                }
+                return (pass, shifted)
+            }
+            return nil
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(replay: self) }
+
     /// Calls `deliver` with each datagram and its arrival time (seconds since the replay began),
     /// until the capture ends or `deliver` returns false. In realtime mode it sleeps between
     /// datagrams, starting the clock at the first call.
     public func run(_ deliver: (_ pass: Int, _ packet: Fixture.Packet) -> Bool) {
         let started = DispatchTime.now().uptimeNanoseconds
-        var pass = 0
-        while passes.map({ pass < $0 }) ?? true {
-            let offset = Double(pass) * passLength
-            for packet in fixture.packets {
-                var shifted = packet
-                shifted.arrival += offset
-                if let looper {
-                    guard let payload = looper.rewrite(packet.payload, pass: pass) else { continue }
-                    shifted.payload = payload
-                }
-                if pacing == .realtime {
-                    let due = started + UInt64(shifted.arrival * 1e9)
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    if due > now { FixtureReplay.sleep(nanoseconds: due - now) }
-                }
-                if !deliver(pass, shifted) { return }
-            }
-            pass += 1
+        var iterator = makeIterator()
+        while let (pass, packet) = iterator.next() {
+            if pacing == .realtime { FixtureReplay.sleep(untilUptime: started + UInt64(packet.arrival * 1e9)) }
+            if !deliver(pass, packet) { return }
         }
+    }
+
+    /// Sleeps until the monotonic clock reaches `due` nanoseconds (returns at once if it has).
+    static func sleep(untilUptime due: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { sleep(nanoseconds: due - now) }
     }
 
     static func sleep(nanoseconds: UInt64) {

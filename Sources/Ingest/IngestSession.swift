@@ -56,13 +56,39 @@ public struct IngestSession: Sendable {
 
     public init(tracks: [TrackInfo], origin: Double = 0, clock configuration: MediaClock.Configuration = .init()) {
         clock = MediaClock(origin: origin, configuration: configuration)
-        for track in tracks {
-            receivers[track.ssrc] = TrackReceiver(info: track)
-            clock.register(ssrc: track.ssrc, participant: track.participantID, clockRate: track.clockRate)
-        }
+        for track in tracks { add(track) }
     }
 
     public var tracks: [TrackInfo] { receivers.values.map(\.info).sorted { $0.ssrc < $1.ssrc } }
+
+    /// Starts receiving a track (a join or a publish). A track that is already there is left
+    /// as it is, so a repeated announcement does not reset its buffer.
+    public mutating func add(_ track: TrackInfo) {
+        guard receivers[track.ssrc]?.info != track else { return }
+        receivers[track.ssrc] = TrackReceiver(info: track)
+        clock.register(ssrc: track.ssrc, participant: track.participantID, clockRate: track.clockRate)
+    }
+
+    /// Stops receiving a track (an unpublish or a leave): the whole frames it still holds are
+    /// released first, then its packets are unknown.
+    public mutating func remove(ssrc: UInt32) -> [IngestEvent] {
+        guard var receiver = receivers[ssrc] else { return [] }
+        let actions = receiver.flush()
+        receivers[ssrc] = nil
+        // The clock keeps the stream's mapping: the released frames still need it below.
+        return events(from: actions, track: receiver.info)
+    }
+
+    /// Receiver report blocks for every track that has received something (RFC 3550 §6.4.2).
+    public mutating func receptionReports(at now: Double) -> [RTCPReceptionReport] {
+        var reports: [RTCPReceptionReport] = []
+        for ssrc in receivers.keys.sorted() {
+            guard var receiver = receivers[ssrc] else { continue }
+            if let report = receiver.receptionReport(now: now) { reports.append(report) }
+            receivers[ssrc] = receiver
+        }
+        return reports
+    }
 
     /// Handles one datagram that arrived at `arrival` (seconds on the arrival clock).
     public mutating func receive(_ datagram: [UInt8], arrival: Double) -> [IngestEvent] {
@@ -142,6 +168,7 @@ public struct IngestSession: Sendable {
             case .senderReport(let report):
                 clock.observeSenderReport(ssrc: report.ssrc, ntp: report.ntpTimestamp, rtpTimestamp: report.rtpTimestamp,
                                           arrival: arrival)
+                receivers[report.ssrc]?.observeSenderReport(report.ntpTimestamp, arrival: arrival)
             case .goodbye(let goodbye):
                 for source in goodbye.sources { receivers[source]?.markEnded() }
                 events += participantsThatLeft(arrival: arrival)

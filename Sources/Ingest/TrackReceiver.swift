@@ -1,18 +1,10 @@
+import MediaSource
 import RTP
 
 /// What the session knows about one incoming track.
 public struct TrackInfo: Sendable, Equatable {
-    public enum Kind: String, Sendable {
-        case video, audio, share
-
-        public var isVideo: Bool { self != .audio }
-    }
-
-    public enum Codec: String, Sendable {
-        case vp8 = "VP8"
-        case h264 = "H264"
-        case opus
-    }
+    public typealias Kind = TrackKind
+    public typealias Codec = TrackCodec
 
     public var ssrc: UInt32
     public var participantID: String
@@ -33,6 +25,12 @@ public struct TrackInfo: Sendable, Equatable {
         self.clockRate = clockRate
         self.channels = channels
     }
+
+    /// A published track of a participant.
+    public init(_ track: TrackDescription, participantID: String) {
+        self.init(ssrc: track.ssrc, participantID: participantID, kind: track.kind, codec: track.codec,
+                  payloadType: track.payloadType, clockRate: track.clockRate, channels: track.channels)
+    }
 }
 
 /// One track's receive path: RTP packet → depacketizer → jitter buffer → whole frames.
@@ -49,6 +47,7 @@ struct TrackReceiver: Sendable {
     private(set) var firstArrival: Double?
     private(set) var lastArrival: Double?
     private(set) var ended = false
+    private(set) var reception: ReceptionStatistics
 
     init(info: TrackInfo, jitter: JitterBuffer.Configuration? = nil) {
         self.info = info
@@ -58,6 +57,7 @@ struct TrackReceiver: Sendable {
         case .opus: depacketizer = OpusDepacketizer()
         }
         buffer = JitterBuffer(configuration: jitter ?? (info.kind.isVideo ? .video : .audio))
+        reception = ReceptionStatistics(clockRate: info.clockRate)
     }
 
     /// Unwraps a packet's numbers without consuming it (for the media clock).
@@ -74,6 +74,7 @@ struct TrackReceiver: Sendable {
             return []
         }
         let sequence = sequences.unwrap(packet.sequenceNumber)
+        reception.observe(sequence: sequence, timestamp: timestamp, arrival: arrival)
         let payload: DepacketizedPayload
         do {
             payload = try depacketizer.depacketize(packet.payload)
@@ -103,6 +104,14 @@ struct TrackReceiver: Sendable {
     }
 
     mutating func markEnded() { ended = true }
+
+    mutating func observeSenderReport(_ ntp: NTPTimestamp, arrival: Double) {
+        reception.observeSenderReport(ntp, arrival: arrival)
+    }
+
+    mutating func receptionReport(now: Double) -> RTCPReceptionReport? {
+        reception.report(ssrc: info.ssrc, now: now)
+    }
 
     /// Lets the codec fix up each released frame (H.264 parameter sets), in decode order.
     private mutating func finishFrames(_ actions: inout [JitterBuffer.Action]) {

@@ -1,42 +1,42 @@
 import Foundation
-import Outputs
+import JobSpec
 
-/// How a job runs as `revue record` arguments: its outputs (a new part per attempt) and its
-/// layout and encoding settings from `config`.
+/// How one attempt of a job runs: the pipeline spec its process is given (the fixture of its
+/// room, its config, an output per part and per livestream destination) and the new parts it
+/// writes (a new part per attempt, so a takeover never writes into a dead attempt's file).
 struct JobPlan {
-    var arguments: [String] = []
+    var spec: PipelineSpec
     var parts: [JobPart] = []
 
-    init(job: Job, storage: String) {
-        let id = job.id.uuidString.lowercased()
-        let config = (try? JSONSerialization.jsonObject(with: Data(job.config.utf8))) as? [String: Any] ?? [:]
-        let layout = config["layout"] as? [String: Any] ?? [:]
-        if let type = layout["type"] as? String { arguments += ["--layout", type] }
-        if let priority = layout["priority"] as? String { arguments += ["--priority", priority] }
-        if let grid = layout["gridSize"] as? Int { arguments += ["--grid-size", String(grid)] }
-        if let theme = config["theme"] as? String { arguments += ["--theme", theme] }
-        if let quality = config["quality"] as? String { arguments += ["--quality", quality] }
-        if let orientation = config["orientation"] as? String { arguments += ["--orientation", orientation] }
-        if let mode = config["mode"] as? String { arguments += ["--mode", mode] }
-        let recordingEnabled = ((config["recording"] as? [String: Any])?["enabled"] as? Bool) ?? false
+    /// HLS segments of 2 s, cut at keyframes, and 6 of them in the live playlist.
+    static let segmentDuration = 2.0
+    static let liveWindow = 6
+
+    init(job: Job, fixture: String, storage: String, eventsPath: String, parentPID: Int32) {
+        let id = job.idText
+        var outputs: [OutputSpec] = []
+        var parts: [JobPart] = []
         func recording() {
             let path = "recordings/\(id)/part-\(job.attempts).mp4"
-            arguments += ["--output", storage + "/" + path]
-            parts.append(JobPart(attempt: job.attempts, path: path, status: .writing))
+            outputs.append(.mp4(path: storage + "/" + path))
+            parts.append(JobPart(attempt: job.attempts, kind: .mp4, path: path, status: .writing))
         }
         switch job.kind {
         case .recording:
             recording()
         case .hls:
             let path = "hls/\(id)/part-\(job.attempts)"
-            arguments += ["--output", "hls:" + storage + "/" + path]
-            parts.append(JobPart(attempt: job.attempts, path: path, status: .writing))
-            if recordingEnabled { recording() }
+            outputs.append(.hls(directory: storage + "/" + path, segmentDuration: JobPlan.segmentDuration, window: JobPlan.liveWindow))
+            parts.append(JobPart(attempt: job.attempts, kind: .hls, path: path, status: .writing))
+            if job.config.alsoRecords { recording() }
         case .livestream:
-            for output in job.outputs {
-                arguments += ["--output", RTMPOutput.url(output.url, streamKey: output.streamKey)]
-            }
-            if recordingEnabled { recording() }
+            outputs += job.outputs.map { .rtmp($0) }
+            if job.config.alsoRecords { recording() }
         }
+        self.parts = parts
+        // A room's fixture plays live and loops until the job is stopped.
+        spec = PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixture, passes: nil, realtime: true)), config: job.config,
+                            outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts), eventsPath: eventsPath,
+                            parentPID: parentPID)
     }
 }

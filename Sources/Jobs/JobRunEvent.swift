@@ -1,9 +1,12 @@
 import Foundation
+import JobSpec
 
 /// What a job's pipeline process tells the worker that runs it, one JSON object per line in its
 /// events file (`revue record --events FILE`).
 public struct JobRunEvent: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable {
+        /// The process read its spec and built its pipeline (`spec` holds it, without secrets).
+        case configured
         /// The first encoded packet went to the outputs.
         case started
         /// HLS: the playlists are published.
@@ -18,12 +21,14 @@ public struct JobRunEvent: Sendable, Codable, Equatable {
     public var progress: JobProgress?
     public var output: String?
     public var error: String?
+    public var spec: PipelineSpec?
 
-    public init(event: Kind, progress: JobProgress? = nil, output: String? = nil, error: String? = nil) {
+    public init(event: Kind, progress: JobProgress? = nil, output: String? = nil, error: String? = nil, spec: PipelineSpec? = nil) {
         self.event = event
         self.progress = progress
         self.output = output
         self.error = error
+        self.spec = spec
     }
 
     /// Appends events to a file, a line each, flushed as written.

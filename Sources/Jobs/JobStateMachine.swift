@@ -1,3 +1,5 @@
+import JobSpec
+
 /// The rules of a job's states: each event, from each state, gives the transitions to make
 /// (with the webhook each one sends) or says why the event does not apply. A pure function,
 /// tested one line per rule.

@@ -1,4 +1,5 @@
 import Foundation
+import JobSpec
 import Log
 import Postgres
 
@@ -7,8 +8,8 @@ import Postgres
 /// workers hold. Every statement binds its values; docs/JOBS.md describes the tables.
 public final class JobStore: @unchecked Sendable {
     public let pool: PostgresPool
-    /// Extra webhook `data` for an event (URLs the API knows how to build).
-    public let webhookData: @Sendable (Job, String) -> [String: String]
+    /// Fills in an event's extra webhook `data` (URLs the API knows how to build).
+    public let webhookData: @Sendable (Job, String, WebhookPayload.Data) -> WebhookPayload.Data
     private let logger = Logger(label: "jobs")
 
     /// NOTIFY channels.
@@ -17,14 +18,17 @@ public final class JobStore: @unchecked Sendable {
     public static let eventsChannel = "revue_job_events"
     public static let webhooksChannel = "revue_webhooks"
 
-    static let activeStates = "('STARTING', 'STARTED', 'PLAYABLE', 'STOPPING')"
+    /// `JobState.active` as an SQL list, for `state IN …` (made from the enum, not from input).
+    public static let activeStates = "(" + JobState.active.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
     static let columns = """
         id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path,
         worker_id, lease_expires_at, attempts, stop_requested_at, error_code, error_message, parts::text AS parts,
         progress::text AS progress, created_at, updated_at, started_at, playable_at, stopped_at
         """
 
-    public init(pool: PostgresPool, webhookData: @escaping @Sendable (Job, String) -> [String: String] = { _, _ in [:] }) {
+    public init(pool: PostgresPool,
+                webhookData: @escaping @Sendable (Job, String, WebhookPayload.Data) -> WebhookPayload.Data = { _, _, data in data })
+    {
         self.pool = pool
         self.webhookData = webhookData
     }
@@ -40,29 +44,9 @@ public final class JobStore: @unchecked Sendable {
 
     // MARK: - Creating and stopping
 
-    public struct NewJob: Sendable {
-        public var kind: JobKind
-        public var roomID: String
-        public var config: String
-        public var outputs: [LivestreamOutput]
-        public var webhookURL: String?
-        public var awsDirPath: String?
-
-        public init(kind: JobKind, roomID: String, config: String = "{}", outputs: [LivestreamOutput] = [], webhookURL: String? = nil,
-                    awsDirPath: String? = nil)
-        {
-            self.kind = kind
-            self.roomID = roomID
-            self.config = config
-            self.outputs = outputs
-            self.webhookURL = webhookURL
-            self.awsDirPath = awsDirPath
-        }
-    }
-
     /// Creates a job in STARTING. A room with an active job of the same kind refuses it: the
     /// partial unique index decides, so two concurrent starts cannot both win.
-    public func create(_ new: NewJob) throws -> Job {
+    public func create(_ new: JobRequest) throws -> Job {
         do {
             let job = try pool.transaction { connection -> Job in
                 let room = try connection.query("SELECT session_id FROM rooms WHERE id = $1 FOR UPDATE", [new.roomID])
@@ -81,7 +65,7 @@ public final class JobStore: @unchecked Sendable {
                     INSERT INTO jobs (id, kind, room_id, session_id, config, outputs, webhook_url, aws_dir_path)
                     VALUES ($1, $2::job_kind, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING \(JobStore.columns)
                     """,
-                    [UUID(), new.kind.rawValue, new.roomID, session ?? JobStore.newSessionID(), new.config, outputs, new.webhookURL,
+                    [UUID(), new.kind.rawValue, new.roomID, session ?? JobStore.newSessionID(), APIJSON.text(new.config), outputs, new.webhookURL,
                      new.awsDirPath])
                 let job = try JobStore.job(from: rows[0])
                 try record(connection, job: job, from: nil, to: .starting, webhook: "\(new.kind.webhookPrefix)-starting",
@@ -216,22 +200,19 @@ public final class JobStore: @unchecked Sendable {
         if let url = job.webhookURL, !url.isEmpty { destinations.append(url) }
         if let row = try connection.query("SELECT webhook::text AS webhook FROM rooms WHERE id = $1", [job.roomID]).first,
            let text = try row.decodeIfPresent("webhook", as: String.self),
-           let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-           let endpoint = object["endPoint"] as? String, !endpoint.isEmpty
+           let webhook = try? JSONDecoder().decode(RoomWebhook.self, from: Data(text.utf8)),
+           !webhook.endPoint.isEmpty, webhook.wants(event), !destinations.contains(webhook.endPoint)
         {
-            let events = object["events"] as? [String] ?? []
-            if (events.isEmpty || events.contains(event)) && !destinations.contains(endpoint) { destinations.append(endpoint) }
+            destinations.append(webhook.endPoint)
         }
         guard !destinations.isEmpty else { return }
-        var data: [String: Any] = ["meetingId": job.roomID, "sessionId": job.sessionID, "jobId": job.id.uuidString.lowercased(),
-                                   "status": job.state.clientState(job.kind)]
-        for (key, value) in webhookData(job, event) { data[key] = value }
+        var data = webhookData(job, event, WebhookPayload.Data(meetingId: job.roomID, sessionId: job.sessionID, jobId: job.idText,
+                                                               status: job.state.clientState(job.kind)))
         if job.state == .failed {
-            data["errorCode"] = job.errorCode ?? job.kind.failureCode
-            data["errorMessage"] = job.errorMessage ?? ""
+            data.errorCode = job.errorCode ?? job.kind.failureCode
+            data.errorMessage = job.errorMessage ?? ""
         }
-        let payload = String(decoding: try JSONSerialization.data(withJSONObject: ["webhookType": event, "data": data],
-                                                                     options: [.sortedKeys]), as: UTF8.self)
+        let payload = APIJSON.text(WebhookPayload(webhookType: event, data: data))
         for url in destinations {
             try connection.query("INSERT INTO webhook_deliveries (id, job_id, url, event, payload) VALUES ($1, $2, $3, $4, $5::jsonb)",
                                  [UUID(), job.id, url, event, payload])
@@ -416,12 +397,14 @@ public final class JobStore: @unchecked Sendable {
         let progress = try row.decodeIfPresent("progress", as: String.self).flatMap { try? decoder.decode(JobProgress.self, from: Data($0.utf8)) }
         let outputs = try row.decodeIfPresent("outputs", as: String.self)
             .flatMap { try? decoder.decode([LivestreamOutput].self, from: Data($0.utf8)) }
+        // Stored by this code from a validated request; a row it cannot read has the defaults.
+        let config = (try? decoder.decode(RecordingConfig.self, from: Data(try row.decode("config", as: String.self).utf8))) ?? RecordingConfig()
         guard let kind = JobKind(rawValue: try row.decode("kind", as: String.self)),
               let state = JobState(rawValue: try row.decode("state", as: String.self))
         else { throw PostgresError(kind: .decodingFailed, message: "unknown job kind or state") }
         return Job(
             id: try row.decode("id"), kind: kind, roomID: try row.decode("room_id"), sessionID: try row.decode("session_id"),
-            state: state, config: try row.decode("config"), outputs: outputs ?? [], webhookURL: try row.decodeIfPresent("webhook_url"),
+            state: state, config: config, outputs: outputs ?? [], webhookURL: try row.decodeIfPresent("webhook_url"),
             awsDirPath: try row.decodeIfPresent("aws_dir_path"), workerID: try row.decodeIfPresent("worker_id"),
             leaseExpiresAt: try row.decodeIfPresent("lease_expires_at"), attempts: try row.decode("attempts"),
             stopRequestedAt: try row.decodeIfPresent("stop_requested_at"), errorCode: try row.decodeIfPresent("error_code"),

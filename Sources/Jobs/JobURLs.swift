@@ -1,3 +1,6 @@
+import JobSpec
+import Outputs
+
 /// The URLs of a job's files, under `publicURL/files/`: what the API answers and what webhooks
 /// carry. Workers and the API must agree on `publicURL` (`REVUE_PUBLIC_URL`).
 public struct JobURLs: Sendable {
@@ -9,28 +12,34 @@ public struct JobURLs: Sendable {
 
     public func file(_ path: String) -> String { publicURL + "/files/" + path }
 
-    /// The latest MP4 part that is not lost.
-    public static func latestRecording(_ job: Job) -> JobPart? {
-        job.parts.last { $0.path.hasSuffix(".mp4") && $0.status != .lost }
+    /// The latest recording that is not lost.
+    public static func latestRecording(_ job: Job) -> JobPart? { job.latestPart(.mp4) }
+
+    /// The HLS URLs of the latest HLS part: the whole event and the live window.
+    public func hls(_ job: Job) -> (playback: String, live: String)? {
+        guard let part = job.parts.last(where: { $0.kind == .hls }) else { return nil }
+        return (file(OutputPart.mediaFile(.hls, at: part.path)), file(OutputPart.livePlaylist(at: part.path)))
     }
 
-    /// The HLS URLs of the latest part.
-    public func hls(_ job: Job) -> [String: String] {
-        guard let part = job.parts.last(where: { !$0.path.hasSuffix(".mp4") }) else { return [:] }
-        let index = file(part.path + "/index.m3u8")
-        return ["playbackHlsUrl": index, "downstreamUrl": index, "livestreamUrl": file(part.path + "/live.m3u8")]
-    }
-
-    /// Extra webhook data: the file of `recording-stopped`, the URLs of `hls-started`/`-playable`.
-    public func webhookData(_ job: Job, event: String) -> [String: String] {
+    /// The event's extra webhook data: the file of `recording-stopped`, the URLs of
+    /// `hls-started` and `hls-playable`.
+    public func webhookData(_ job: Job, event: String, base: WebhookPayload.Data) -> WebhookPayload.Data {
+        var data = base
         switch event {
         case "recording-stopped":
-            guard let part = JobURLs.latestRecording(job) else { return [:] }
-            return ["filePath": part.path, "fileUrl": file(part.path)]
+            if let part = JobURLs.latestRecording(job) {
+                data.filePath = part.path
+                data.fileUrl = file(part.path)
+            }
         case "hls-started", "hls-playable":
-            return hls(job)
+            if let urls = hls(job) {
+                data.playbackHlsUrl = urls.playback
+                data.downstreamUrl = urls.playback
+                data.livestreamUrl = urls.live
+            }
         default:
-            return [:]
+            break
         }
+        return data
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JobSpec
 import Postgres
 
 /// Rooms (`/v2/rooms`).
@@ -6,10 +7,9 @@ public struct Room: Sendable, Equatable {
     public var id: String
     public var customRoomID: String?
     public var disabled: Bool
-    /// `{"endPoint", "events"}` as JSON text.
-    public var webhook: String?
-    public var autoCloseConfig: String?
-    public var autoStartConfig: String?
+    public var webhook: RoomWebhook?
+    public var autoCloseConfig: AutoCloseConfig?
+    public var autoStartConfig: AutoStartConfig?
     public var createdAt: Date
     public var updatedAt: Date
 }
@@ -27,18 +27,19 @@ public final class RoomStore: @unchecked Sendable {
         """
 
     /// Creates a room with a new id like `abcd-efgh-ijkl`.
-    public func create(customRoomID: String?, webhook: String?, autoCloseConfig: String?, autoStartConfig: String?) throws -> Room {
+    public func create(_ request: RoomRequest) throws -> Room {
         do {
             return try pool.with { connection in
                 let rows = try connection.query(
                     """
                     INSERT INTO rooms (id, custom_room_id, webhook, auto_close_config, auto_start_config)
                     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb) RETURNING \(RoomStore.columns)
-                    """, [RoomStore.newID(), customRoomID, webhook, autoCloseConfig, autoStartConfig])
+                    """, [RoomStore.newID(), request.customRoomID, request.webhook.map(APIJSON.text), request.autoCloseConfig.map(APIJSON.text),
+                          request.autoStartConfig.map(APIJSON.text)])
                 return try RoomStore.room(from: rows[0])
             }
         } catch let error as PostgresError where error.isUniqueViolation {
-            throw ServiceError.invalidParameter("a room with customRoomId \"\(customRoomID ?? "")\" already exists")
+            throw ServiceError.invalidParameter("a room with customRoomId \"\(request.customRoomID ?? "")\" already exists")
         }
     }
 
@@ -49,13 +50,6 @@ public final class RoomStore: @unchecked Sendable {
                 "SELECT \(RoomStore.columns) FROM rooms WHERE id = $1 OR ($2 AND custom_room_id = $1) ORDER BY id = $1 DESC LIMIT 1",
                 [id, alsoCustom]).first.map(RoomStore.room(from:))
         }
-    }
-
-    /// Whether `id` can be a room id: 1 to 128 characters, no slash, no control characters, and
-    /// not `.` or `..`, so it never names a path outside a rooms directory.
-    public static func isPlausibleID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 128 && id != "." && id != ".." && !id.contains("/")
-            && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// A page of rooms, newest first; only room `onlyID` when given (a token limited to it).
@@ -71,10 +65,14 @@ public final class RoomStore: @unchecked Sendable {
     }
 
     static func room(from row: PostgresRow) throws -> Room {
-        Room(id: try row.decode("id"), customRoomID: try row.decodeIfPresent("custom_room_id"), disabled: try row.decode("disabled"),
-             webhook: try row.decodeIfPresent("webhook"), autoCloseConfig: try row.decodeIfPresent("auto_close_config"),
-             autoStartConfig: try row.decodeIfPresent("auto_start_config"), createdAt: try row.decode("created_at"),
-             updatedAt: try row.decode("updated_at"))
+        func decoded<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
+            try row.decodeIfPresent(column, as: String.self).flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
+        }
+        return Room(id: try row.decode("id"), customRoomID: try row.decodeIfPresent("custom_room_id"), disabled: try row.decode("disabled"),
+                    webhook: try decoded("webhook", as: RoomWebhook.self),
+                    autoCloseConfig: try decoded("auto_close_config", as: AutoCloseConfig.self),
+                    autoStartConfig: try decoded("auto_start_config", as: AutoStartConfig.self), createdAt: try row.decode("created_at"),
+                    updatedAt: try row.decode("updated_at"))
     }
 
     /// Three groups of four lower-case letters.

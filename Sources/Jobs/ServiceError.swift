@@ -1,3 +1,5 @@
+import JobSpec
+
 /// An error the API answers with: the HTTP status, the platform's error code and name
 /// (`../shared/spec/PLATFORM_API.md`), and a message for people. Its JSON body is
 /// `{"statusCode", "error", "code", "message"}` (docs/API.md).

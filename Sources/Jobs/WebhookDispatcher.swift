@@ -1,3 +1,4 @@
+import JobSpec
 import Crypto
 import Foundation
 import HTTP

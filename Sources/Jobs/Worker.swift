@@ -1,12 +1,17 @@
+import Fixture
 import Foundation
+import JobSpec
 import Log
 import Outputs
 import Platform
 import Postgres
 import Synchronization
 
-/// Takes jobs from PostgreSQL and runs each in a child process (`revue record`), so one crashing
-/// pipeline cannot take down the others or the worker. docs/JOBS.md.
+/// Takes jobs from PostgreSQL and runs each in a child process (`revue record --spec FILE`), so
+/// one crashing pipeline cannot take down the others or the worker. docs/JOBS.md.
+///
+/// - The child gets the job's `PipelineSpec` in a file only this user can read (mode 0600),
+///   never on its command line: stream keys do not show in `ps`.
 ///
 /// - Claims jobs with `FOR UPDATE SKIP LOCKED` and holds a lease it extends every
 ///   `heartbeatInterval`; wakes on LISTEN/NOTIFY, and otherwise sleeps until a lease held by
@@ -27,12 +32,12 @@ public final class Worker: @unchecked Sendable {
         /// Where outputs are written.
         public var storage: String
         /// Room X is the fixture `fixtureRooms/X`, replayed live and looped.
-        public var fixtureRooms: String?
+        public var fixtureRooms: FixtureRooms?
         /// The `revue` executable that runs a job.
         public var executable: String
 
         public init(workerID: String, maxJobs: Int = 4, lease: Double = 10, heartbeatInterval: Double = 3, storage: String,
-                    fixtureRooms: String?, executable: String)
+                    fixtureRooms: FixtureRooms?, executable: String)
         {
             self.workerID = workerID
             self.maxJobs = maxJobs
@@ -165,9 +170,7 @@ public final class Worker: @unchecked Sendable {
             finish(job.id, event: .finished, parts: parts, detail: "stopped", logger: jobLogger)
             return
         }
-        guard let fixtureRooms = configuration.fixtureRooms, RoomStore.isPlausibleID(job.roomID),
-              FileManager.default.fileExists(atPath: fixtureRooms + "/" + job.roomID + "/manifest.json")
-        else {
+        guard let fixture = configuration.fixtureRooms?.path(of: job.roomID) else {
             finish(job.id, event: .failed, parts: parts, detail: "no media source for room \(job.roomID)", logger: jobLogger,
                    error: (job.kind.failureCode, "room \(job.roomID) has no media source on this worker"))
             return
@@ -179,23 +182,23 @@ public final class Worker: @unchecked Sendable {
             jobLogger.warning("lost the lease while repairing earlier parts; another worker has the job")
             return
         }
-        let directory = "\(configuration.storage)/jobs/\(job.id.uuidString.lowercased())"
+        let directory = "\(configuration.storage)/jobs/\(job.idText)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let plan = JobPlan(job: job, storage: configuration.storage)
+        let eventsPath = "\(directory)/attempt-\(job.attempts).events"
+        let logPath = "\(directory)/attempt-\(job.attempts).log"
+        let specPath = "\(directory)/attempt-\(job.attempts).spec.json"
+        let plan = JobPlan(job: job, fixture: fixture, storage: configuration.storage, eventsPath: eventsPath, parentPID: getpid())
         parts += plan.parts
         do {
             try store.setParts(jobID: job.id, workerID: configuration.workerID, parts: parts)
             job.parts = parts
-            let eventsPath = "\(directory)/attempt-\(job.attempts).events"
-            let logPath = "\(directory)/attempt-\(job.attempts).log"
             for part in plan.parts {
                 let path = configuration.storage + "/" + part.path
                 try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                         withIntermediateDirectories: true)
             }
-            let arguments = ["record", "--fixture", fixtureRooms + "/" + job.roomID, "--loop", "0", "--realtime",
-                             "--events", eventsPath, "--parent-pid", String(getpid()), "--log-format", "json", "--log-level", "warning"]
-                + plan.arguments
+            try plan.spec.write(to: specPath)
+            let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "warning"]
             let process = try Subprocess(configuration.executable, arguments, standardOutput: .file(logPath), standardError: .file(logPath))
             lock.lock()
             running[job.id] = Running(job: job, process: process, parts: parts, events: JobRunEvent.Reader(path: eventsPath), log: logPath)
@@ -213,29 +216,18 @@ public final class Worker: @unchecked Sendable {
         parts.compactMap { part in
             guard part.status == .writing else { return part }
             var fixed = part
-            let path = configuration.storage + "/" + part.path
-            let written = part.path.hasSuffix(".mp4") ? path : path + "/" + HLSOutput.indexName
-            guard FileManager.default.fileExists(atPath: written) else {
-                logger.info("an attempt ended before it published anything", ["part": .string(part.path)])
+            switch OutputPart.finishAbandoned(part.kind, at: configuration.storage + "/" + part.path) {
+            case .nothingRecorded:
+                logger.info("an attempt ended before it recorded anything", ["part": .string(part.path)])
                 return nil
-            }
-            if part.path.hasSuffix(".mp4") {
-                do {
-                    let report = try MP4Repair.repair(path, to: path)
-                    fixed.status = .repaired
-                    logger.info("repaired the part an earlier attempt left", ["part": .string(part.path),
-                                                                              "fragments": .of(report.fragmentsKept)])
-                } catch is MP4Repair.NothingRecorded {
-                    logger.info("an attempt ended before it recorded anything", ["part": .string(part.path)])
-                    try? FileManager.default.removeItem(atPath: path)
-                    return nil
-                } catch {
-                    fixed.status = .lost
-                    logger.warning("an earlier part could not be repaired", ["part": .string(part.path), "error": .string("\(error)")])
-                }
-            } else {
-                Worker.endPlaylist(path + "/" + HLSOutput.indexName)
+            case .repaired(let fragments):
+                fixed.status = .repaired
+                logger.info("repaired the part an earlier attempt left", ["part": .string(part.path), "fragments": .of(fragments)])
+            case .complete:
                 fixed.status = .complete
+            case .lost(let why):
+                fixed.status = .lost
+                logger.warning("an earlier part could not be repaired", ["part": .string(part.path), "error": .string(why)])
             }
             return Worker.describe(fixed, storage: configuration.storage)
         }
@@ -397,29 +389,12 @@ public final class Worker: @unchecked Sendable {
     /// Size, duration and picture size of a finished part.
     static func describe(_ part: JobPart, storage: String) -> JobPart {
         var described = part
-        let path = storage + "/" + part.path
-        let media = part.path.hasSuffix(".mp4") ? path : path + "/" + HLSOutput.indexName
-        if let info = MediaInfo.probe(media) {
-            described.size = part.path.hasSuffix(".mp4") ? info.size : Worker.directorySize(path)
+        if let info = OutputPart.describe(part.kind, at: storage + "/" + part.path) {
+            described.size = info.size
             described.duration = info.duration
             described.width = info.width
             described.height = info.height
         }
         return described
-    }
-
-    static func directorySize(_ path: String) -> Int64 {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.reduce(0) { total, name in
-            total + (((try? FileManager.default.attributesOfItem(atPath: path + "/" + name))?[.size] as? NSNumber)?.int64Value ?? 0)
-        }
-    }
-
-    /// Appends EXT-X-ENDLIST to a playlist a killed attempt left open.
-    static func endPlaylist(_ path: String) {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
-        let temporary = path + ".tmp"
-        guard (try? (text + "#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
-        rename(temporary, path)
     }
 }

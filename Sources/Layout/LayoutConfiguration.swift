@@ -1,22 +1,4 @@
-/// The layout types of the platform API (`config.layout.type`).
-public enum LayoutType: String, Sendable, CaseIterable, Codable {
-    case grid = "GRID"
-    case spotlight = "SPOTLIGHT"
-    case sidebar = "SIDEBAR"
-}
-
-/// Who comes first (`config.layout.priority`).
-public enum LayoutPriority: String, Sendable, CaseIterable, Codable {
-    /// Most recent speakers first.
-    case speaker = "SPEAKER"
-    /// Pinned participants first.
-    case pin = "PIN"
-}
-
-/// `config.orientation`.
-public enum Orientation: String, Sendable, CaseIterable, Codable {
-    case landscape, portrait
-}
+import JobSpec
 
 /// What the layout engine needs to know about the output.
 public struct LayoutConfiguration: Sendable, Equatable {
@@ -35,7 +17,12 @@ public struct LayoutConfiguration: Sendable, Equatable {
         self.canvas = canvas
     }
 
-    public static let gridSizeRange = 1...25
+    public static let gridSizeRange = LayoutSettings.gridSizeLimit
+
+    /// The layout part of a job's config, on a canvas.
+    public init(_ config: RecordingConfig, canvas: Size) {
+        self.init(type: config.layout.type, priority: config.layout.priority, gridSize: config.layout.gridSize, canvas: canvas)
+    }
 
     public var orientation: Orientation { canvas.width >= canvas.height ? .landscape : .portrait }
 

@@ -1,3 +1,5 @@
+import JobSpec
+
 /// Turns participants and a configuration into tiles. A pure function: the same input gives
 /// the same layout, so it is tested without pixels. docs/LAYOUT.md states the rules.
 ///

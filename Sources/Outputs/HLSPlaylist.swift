@@ -39,6 +39,15 @@ public enum HLSPlaylist {
 
     /// The target duration for segments of nominally `nominal` seconds: the smallest whole
     /// number of seconds no segment's rounded duration exceeds (RFC 8216 §4.3.3.1).
+    /// Ends a playlist a killed writer left open (appends `#EXT-X-ENDLIST`, RFC 8216 §4.3.3.4),
+    /// replacing the file whole so a player never reads half of it.
+    public static func appendEndList(toFileAt path: String) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
+        let temporary = path + ".tmp"
+        guard (try? (text + "#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        rename(temporary, path)
+    }
+
     public static func targetDuration(nominal: Double, segments: [HLSSegment]) -> Int {
         let longest = segments.map(\.duration).max() ?? 0
         return max(Int(nominal.rounded(.up)), Int(longest.rounded()), 1)

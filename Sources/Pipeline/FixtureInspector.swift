@@ -47,10 +47,10 @@ public enum FixtureInspector {
         handle(session.finish())
 
         var tracks: [FixtureReport.Track] = []
-        for (participant, track) in fixture.manifest.tracks {
+        for (participantID, track) in fixture.manifest.tracks {
             guard let statistics = session.statistics(ssrc: track.ssrc) else { continue }
             var report = FixtureReport.Track(
-                participantID: participant.id, participantName: participant.name, kind: track.kind.rawValue,
+                participantID: participantID, participantName: fixture.manifest.name(of: participantID), kind: track.kind.rawValue,
                 codec: track.codec.rawValue, ssrc: track.ssrc, statistics: statistics)
             if let decoder = video[track.ssrc] {
                 let decoded = decoder.statistics

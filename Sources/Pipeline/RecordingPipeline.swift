@@ -1,21 +1,28 @@
 import Composite
 import Decode
 import Encode
-import Fixture
 import Foundation
 import Ingest
+import JobSpec
 import Log
 import Media
+import MediaSource
 import Outputs
 
 /// The whole recording path, assembled in one place:
 ///
-///     fixture/room → IngestSession (RTP, jitter buffer, media clock) → track decoders
-///       → RoomComposer (layout, compositing, mixing, speaker detection, constant frame rate)
-///       → VideoEncoder + AudioEncoder (once) → every PacketSink (MP4, HLS, RTMP)
+///     MediaSource (fixture or room) → IngestSession (RTP, jitter buffer, media clock) → track
+///       decoders → RoomComposer (room events, layout, compositing, mixing, speaker detection,
+///       constant frame rate) → VideoEncoder + AudioEncoder (once) → every PacketSink (MP4, HLS, RTMP)
+///     and back up the source: PLI, NACK, receiver reports.
 ///
-/// It runs on the calling thread; the encoders use their own threads, and sinks that do network
-/// I/O put a queue in front of themselves.
+/// It runs on the calling thread: ingest, decode, composite and mix are plain calls in one loop,
+/// with no hand-off per packet. The encoders use their own threads, and sinks that do I/O put a
+/// queue in front of themselves (docs/PIPELINE.md says why one thread).
+///
+/// The loop is driven by the output clock, not by packets: it asks the source for the next
+/// datagram or event no later than the time the next output frame is due, so a room where
+/// nobody sends still produces frames and silence.
 public final class RecordingPipeline: @unchecked Sendable {
     public struct Progress: Sendable {
         /// Media time produced so far.
@@ -28,17 +35,32 @@ public final class RecordingPipeline: @unchecked Sendable {
         public var bytesWritten: Int64
     }
 
-    public let configuration: RecordingConfiguration
+    public let config: RecordingConfig
+    /// How long after media arrives it is composited: covers the jitter buffer's wait for late
+    /// packets and lets participants who join at the very start appear from frame one.
+    public let playoutDelay: Double
     public let composer: RoomComposer
     public let videoEncoder: VideoEncoder?
     public let audioEncoder: AudioEncoder
-    private var session: IngestSession
+    private var session = IngestSession(tracks: [])
     private var videoDecoders: [UInt32: VideoTrackDecoder] = [:]
     private var audioDecoders: [UInt32: AudioTrackDecoder] = [:]
     private var sinks: [any PacketSink] = []
+    private var source: (any MediaSource)?
+    /// When each SSRC was last asked for a keyframe (at most one request a second).
+    private var keyframeRequests: [UInt32: Double] = [:]
+    private var lastReceiverReport = 0.0
+    /// The source clock's latest reading.
+    private var now = 0.0
     private let logger: Logger
     public private(set) var packetsWritten = 0
     public private(set) var bytesWritten: Int64 = 0
+
+    /// Seconds between receiver reports (RFC 3550 §6.2 allows 5 s; feedback to a live sender
+    /// is more useful sooner).
+    public static let receiverReportInterval = 1.0
+    /// The least time between two keyframe requests for one stream.
+    public static let keyframeRequestInterval = 1.0
 
     /// The encoded streams, for building sinks before `run`.
     public var streams: StreamLayout {
@@ -48,24 +70,16 @@ public final class RecordingPipeline: @unchecked Sendable {
         return StreamLayout(streams: streams)
     }
 
-    public init(tracks: [TrackInfo], participants: [RoomComposer.Participant], events: [(at: Double, event: RoomComposer.RoomEvent)],
-                configuration: RecordingConfiguration, logger: Logger = Logger(label: "pipeline")) throws
-    {
-        self.configuration = configuration
+    public init(config: RecordingConfig, playoutDelay: Double = 0.5, logger: Logger = Logger(label: "pipeline")) throws {
+        self.config = config
+        self.playoutDelay = playoutDelay
         self.logger = logger
-        session = IngestSession(tracks: tracks)
-        let text = configuration.mode == .videoAndAudio ? try TextRenderer() : nil
-        audioEncoder = try AudioEncoder(bitrate: configuration.preset.audioBitrate)
-        composer = try RoomComposer(configuration: configuration, participants: participants, events: events, text: text,
-                                    audioBlock: audioEncoder.frameSize, audioStart: Int64(audioEncoder.primingSamples))
-        videoEncoder = configuration.mode == .videoAndAudio ? try VideoEncoder(preset: configuration.preset) : nil
-        for track in tracks {
-            if track.kind.isVideo {
-                if configuration.mode == .videoAndAudio { videoDecoders[track.ssrc] = try VideoTrackDecoder(codec: track.codec) }
-            } else {
-                audioDecoders[track.ssrc] = try AudioTrackDecoder(channels: track.channels)
-            }
-        }
+        let preset = OutputPreset.preset(config.quality, orientation: config.orientation)
+        let text = config.mode == .videoAndAudio ? try TextRenderer() : nil
+        audioEncoder = try AudioEncoder(bitrate: preset.audioBitrate)
+        composer = try RoomComposer(config: config, text: text, audioBlock: audioEncoder.frameSize,
+                                    audioStart: Int64(audioEncoder.primingSamples))
+        videoEncoder = config.mode == .videoAndAudio ? try VideoEncoder(preset: preset) : nil
         composer.onPicture = { [unowned self] picture, _ in
             guard let videoEncoder = self.videoEncoder else { return }
             try self.deliver(videoEncoder.encode(picture))
@@ -75,57 +89,77 @@ public final class RecordingPipeline: @unchecked Sendable {
         }
     }
 
-    /// A pipeline for a fixture's participants, tracks and events.
-    public convenience init(fixture: Fixture, configuration: RecordingConfiguration) throws {
-        let participants = fixture.manifest.participants.map { participant in
-            RoomComposer.Participant(id: participant.id, name: participant.name,
-                                     hasCameraTrack: participant.tracks.contains { $0.kind == .video },
-                                     hasShareTrack: participant.tracks.contains { $0.kind == .share })
-        }
-        let events: [(at: Double, event: RoomComposer.RoomEvent)] = fixture.manifest.events.map { event in
-            switch event.type {
-            case .pin: (event.at, .pin(event.participantID))
-            case .unpin: (event.at, .unpin(event.participantID))
-            case .activeSpeaker: (event.at, .activeSpeaker(event.participantID))
-            }
-        }
-        try self.init(tracks: fixture.trackInfos, participants: participants, events: events, configuration: configuration,
-                      logger: Logger(label: "pipeline", fields: ["fixture": .string(fixture.directory)]))
-    }
-
     public func add(sink: any PacketSink) {
         sinks.append(sink)
     }
 
-    /// Replays a fixture through the pipeline and finishes every sink. `progress` is called
-    /// about every half second of media; `shouldStop` ends the recording early (a stop request).
-    public func run(_ replay: FixtureReplay, progress: (Progress) -> Void = { _ in }, shouldStop: () -> Bool = { false }) throws {
+    /// Records a source until it ends or `shouldStop` says so, then finishes every sink.
+    /// `progress` is called about every half second of media.
+    public func run(_ source: any MediaSource, progress: (Progress) -> Void = { _ in }, shouldStop: () -> Bool = { false }) throws {
+        self.source = source
+        defer { self.source = nil }
         let started = Date()
-        var failure: Error?
+        for participant in source.participants { handle(.join(participant), at: 0) }
         var lastReport = -1.0
-        replay.run { _, packet in
-            do {
-                try receive(packet.payload, arrival: packet.arrival)
-                if composer.mediaEnd - lastReport >= 0.5 {
-                    lastReport = composer.mediaEnd
-                    progress(currentProgress(duration: replay.duration, since: started))
-                }
-            } catch {
-                failure = error
-                return false
+        loop: while !shouldStop() {
+            switch source.next(until: composer.nextOutputTime + playoutDelay) {
+            case .datagram(let bytes, let arrival):
+                try receive(bytes, arrival: arrival)
+            case .event(let event, let time):
+                now = max(now, time)
+                handle(event, at: time)
+            case .idle(let time):
+                try tick(time)
+            case .ended:
+                break loop
             }
-            return !shouldStop()
+            if composer.mediaEnd - lastReport >= 0.5 {
+                lastReport = composer.mediaEnd
+                progress(currentProgress(duration: source.duration, since: started))
+            }
         }
-        if let failure { throw failure }
         try finish()
-        progress(currentProgress(duration: replay.duration, since: started))
+        progress(currentProgress(duration: source.duration, since: started))
     }
 
-    /// Handles one datagram that arrived at `arrival` (seconds on the session clock).
+    /// Handles one datagram that arrived at `arrival` (seconds on the source clock).
     public func receive(_ datagram: [UInt8], arrival: Double) throws {
+        now = max(now, arrival)
         handle(session.receive(datagram, arrival: arrival))
-        handle(session.poll(at: arrival))
-        try composer.advance(until: arrival - configuration.playoutDelay)
+        try tick(arrival)
+    }
+
+    /// The source clock reads `time`: time-outs in the receive path, feedback, and every output
+    /// due by `time − playoutDelay`.
+    public func tick(_ time: Double) throws {
+        now = max(now, time)
+        handle(session.poll(at: time))
+        if time - lastReceiverReport >= RecordingPipeline.receiverReportInterval {
+            lastReceiverReport = time
+            let reports = session.receptionReports(at: time)
+            if !reports.isEmpty { source?.send(.receiverReport(reports)) }
+        }
+        composer.extend(to: time - playoutDelay)
+        try composer.advance(until: time - playoutDelay)
+    }
+
+    /// A room event: receive paths are made or torn down now; the layout follows on the frame
+    /// the event's time falls on.
+    public func handle(_ event: RoomEvent, at time: Double) {
+        switch event {
+        case .join(let participant):
+            for track in participant.tracks { startReceiving(track, of: participant.id) }
+        case .leave(let id):
+            for track in session.tracks where track.participantID == id { stopReceiving(track.ssrc) }
+        case .publish(let id, let track):
+            startReceiving(track, of: id)
+        case .unpublish(_, let ssrc):
+            stopReceiving(ssrc)
+        case .rename, .pin, .unpin, .activeSpeaker:
+            break
+        }
+        composer.schedule(event, at: time)
+        logger.debug("room event", ["event": .string("\(event)"), "at": .double(time)])
     }
 
     /// Ends the recording: everything still buffered is released, composited, encoded and
@@ -147,24 +181,61 @@ public final class RecordingPipeline: @unchecked Sendable {
         if let firstError { throw firstError }
     }
 
+    // MARK: - Receive paths
+
+    private func startReceiving(_ track: TrackDescription, of participantID: String) {
+        let info = TrackInfo(track, participantID: participantID)
+        do {
+            if track.kind.isVideo {
+                guard config.mode == .videoAndAudio else { return }
+                if videoDecoders[track.ssrc] == nil { videoDecoders[track.ssrc] = try VideoTrackDecoder(codec: track.codec) }
+                // A new track's first frame must be a keyframe: ask for one now rather than
+                // waiting for the sender's next.
+                requestKeyframe(track.ssrc)
+            } else if audioDecoders[track.ssrc] == nil {
+                audioDecoders[track.ssrc] = try AudioTrackDecoder(channels: track.channels)
+            }
+            session.add(info)
+        } catch {
+            logger.error("cannot decode a track; it is left out", ["ssrc": .of(Int(track.ssrc)), "participantId": .string(participantID),
+                                                                     "error": .string("\(error)")])
+        }
+    }
+
+    private func stopReceiving(_ ssrc: UInt32) {
+        handle(session.remove(ssrc: ssrc))
+        videoDecoders[ssrc] = nil
+        audioDecoders[ssrc] = nil
+        keyframeRequests[ssrc] = nil
+    }
+
+    private func requestKeyframe(_ ssrc: UInt32) {
+        if let last = keyframeRequests[ssrc], now - last < RecordingPipeline.keyframeRequestInterval { return }
+        keyframeRequests[ssrc] = now
+        source?.send(.pictureLossIndication(ssrc: ssrc))
+    }
+
     private func handle(_ events: [IngestEvent]) {
         for event in events {
             switch event {
             case .frame(let frame):
                 if let decoder = videoDecoders[frame.track.ssrc] {
-                    for picture in decoder.decode(frame) {
-                        composer.add(picture: picture, participant: frame.track.participantID, isShare: frame.track.kind == .share)
-                    }
+                    for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: frame.track.ssrc) }
+                    if decoder.needsKeyframe { requestKeyframe(frame.track.ssrc) }
                 } else if let decoder = audioDecoders[frame.track.ssrc] {
-                    for chunk in decoder.decode(frame) { composer.add(audio: chunk, participant: frame.track.participantID) }
+                    for chunk in decoder.decode(frame) { composer.add(audio: chunk, ssrc: frame.track.ssrc) }
                 }
-            case .participantJoined(let id, let time):
-                composer.participantJoined(id, at: time)
-            case .participantLeft(let id, let time):
-                composer.participantLeft(id, at: time)
-            case .sendNack, .requestKeyframe:
-                // A fixture has nobody to ask; a live room sends these as RTCP.
+            case .participantJoined:
+                // Who is in the room is the room's to say (the manifest, signalling), not the
+                // first packet's.
                 break
+            case .participantLeft(let id, let time):
+                // Every track said BYE (RFC 3550 §6.6): they have gone.
+                handle(.leave(participantID: id), at: time)
+            case .sendNack(let ssrc, let sequenceNumbers):
+                source?.send(.nack(ssrc: ssrc, sequenceNumbers: sequenceNumbers))
+            case .requestKeyframe(let ssrc):
+                requestKeyframe(ssrc)
             }
         }
     }
@@ -178,7 +249,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     }
 
     private func currentProgress(duration: Double?, since started: Date) -> Progress {
-        let produced = configuration.mode == .audio
+        let produced = config.mode == .audio
             ? Double(composer.audioSamples) / Double(AudioChunk.sampleRate)
             : Double(composer.videoFrames) / Double(composer.framesPerSecond)
         let elapsed = max(1e-6, Date().timeIntervalSince(started))

@@ -1,72 +1,70 @@
 import Composite
+import Encode
 import Foundation
+import JobSpec
 import Layout
 import Media
+import MediaSource
 import Mix
 
 /// Turns decoded pictures and audio into a constant-rate timeline: one composited picture every
 /// 1/fps and one audio block every 1024 samples, on the media clock, with no holes.
 ///
-/// - A stalled camera repeats its last picture; a camera with no picture yet is a placeholder.
-/// - A participant appears when they join (up to `joinLead` before their first media, so the
-///   people present at the start are there from the first frame) and is removed when they
-///   leave.
+/// - The room changes on the frame its events fall on: a participant appears at their join and
+///   disappears at their leave, a camera turned off becomes a placeholder, a screen share takes
+///   the main area from its first picture, a rename changes the label. A camera that has no
+///   picture yet (it waits for its first keyframe) is a placeholder.
+/// - Time runs whether or not anyone sends: a stalled camera repeats its last picture, and audio
+///   nobody sends is silence.
 /// - Audio and video come from the same clock: a picture at media time t is shown at the
 ///   output frame nearest t, a sample at t is at sample t × 48 000. They stay within one frame.
+///
+/// Pictures and audio are routed by SSRC: a track's route exists from when its publication is
+/// announced until its end is applied, so late media of an ended track is dropped and a track
+/// that comes back with a new SSRC is a new route.
 public final class RoomComposer: @unchecked Sendable {
-    public struct Participant: Sendable {
-        public var id: String
-        public var name: String
-        public var hasCameraTrack: Bool
-        public var hasShareTrack: Bool
-
-        public init(id: String, name: String, hasCameraTrack: Bool, hasShareTrack: Bool) {
-            self.id = id
-            self.name = name
-            self.hasCameraTrack = hasCameraTrack
-            self.hasShareTrack = hasShareTrack
-        }
-    }
-
-    /// A room event on the media clock (manifest events, or signalling in a live room).
-    public enum RoomEvent: Sendable, Equatable {
-        case pin(String)
-        case unpin(String)
-        case activeSpeaker(String)
-    }
-
     struct ParticipantState {
-        var info: Participant
-        var joinedAt: Double?
-        var leftAt: Double?
-        var cameraQueue: [VideoFrame] = []
-        var camera: VideoFrame?
-        var shareQueue: [VideoFrame] = []
-        var share: VideoFrame?
-        var cameraEnded = false
-        var shareEnded = false
+        var name: String
+        var joinedAt: Double
+        var cameraSSRC: UInt32?
+        var shareSSRC: UInt32?
+        var audioSSRCs: Set<UInt32> = []
         var pinnedAt: Double?
+
+        /// Every track they publish now.
+        var ssrcs: [UInt32] { [cameraSSRC, shareSSRC].compactMap { $0 } + audioSSRCs.sorted() }
     }
 
-    public let configuration: RecordingConfiguration
+    struct VideoTrack {
+        let participantID: String
+        let isShare: Bool
+        var queue: [VideoFrame] = []
+        var current: VideoFrame?
+    }
+
+    public let config: RecordingConfig
     public let framesPerSecond: Int
     /// Audio block size (the AAC frame).
     public let audioBlock: Int
-    public let joinLead: Double
     private let compositor: Compositor?
     private var canvas: VideoFrame?
-    private var participants: [String: ParticipantState] = [:]
-    private var order: [String] = []
-    private var events: [(at: Double, event: RoomEvent)] = []
+    /// Who is in the room at the time of the latest output.
+    private var present: [String: ParticipantState] = [:]
+    private var videoTracks: [UInt32: VideoTrack] = [:]
+    private var audioRoutes: [UInt32: String] = [:]
+    private var pending: [TimedRoomEvent] = []
     private var previousLayout: Layout?
     public let mixer = AudioMixer()
     public private(set) var detector = SpeakerDetector()
     /// Output frames and audio samples produced so far.
     public private(set) var videoFrames: Int64 = 0
     public private(set) var audioSamples: Int64 = 0
-    /// The latest media time any input reached (the end of the recording when the source ends).
+    /// The latest media time any input reached, or the source clock passed (the end of the
+    /// recording when the source ends).
     public private(set) var mediaEnd: Double = 0
     public private(set) var currentLayout: Layout?
+    /// Events applied so far, for logs and tests.
+    public private(set) var eventsApplied = 0
 
     /// Receives each composited picture (its index on the 1/fps timeline) and each mixed block
     /// (with its first sample's position).
@@ -75,77 +73,97 @@ public final class RoomComposer: @unchecked Sendable {
     /// Sees the layout of each picture (tests use it to know where each tile was).
     public var onLayout: (Layout, Int64) -> Void = { _, _ in }
 
-    /// `audioStart` is the first output sample: the audio encoder's priming, so its packets
-    /// start at time 0 (the first 21 ms of a session's audio are given to the priming).
-    public init(configuration: RecordingConfiguration, participants: [Participant], events: [(at: Double, event: RoomEvent)] = [],
-                text: TextRenderer?, audioBlock: Int = 1024, audioStart: Int64 = 0) throws
+    /// `participants` are in the room from the first frame. `audioStart` is the first output
+    /// sample: the audio encoder's priming, so its packets start at time 0 (the first 21 ms of a
+    /// session's audio are given to the priming).
+    public init(config: RecordingConfig, participants: [ParticipantDescription] = [], text: TextRenderer?, audioBlock: Int = 1024,
+                audioStart: Int64 = 0) throws
     {
-        self.configuration = configuration
-        framesPerSecond = configuration.preset.framesPerSecond
+        self.config = config
+        let preset = OutputPreset.preset(config.quality, orientation: config.orientation)
+        framesPerSecond = preset.framesPerSecond
         self.audioBlock = audioBlock
-        joinLead = min(0.4, configuration.playoutDelay)
-        for participant in participants {
-            self.participants[participant.id] = ParticipantState(info: participant)
-            order.append(participant.id)
-        }
-        self.events = events.sorted { $0.at < $1.at }
         audioSamples = audioStart
         mixer.start(at: audioStart)
-        if configuration.mode == .videoAndAudio {
+        if config.mode == .videoAndAudio {
             guard let text else { throw CompositeError("video needs a text renderer") }
-            let made = try Compositor(canvas: configuration.preset.size, theme: Theme.named(configuration.theme), text: text)
+            let made = try Compositor(canvas: preset.size, theme: Theme.named(config.theme), text: text)
             compositor = made
             canvas = made.makeCanvas()
         } else {
             compositor = nil
         }
+        for participant in participants {
+            route(participant.tracks, of: participant.id)
+            join(participant, at: 0)
+        }
     }
 
     // MARK: - Input
 
-    public func participantJoined(_ id: String, at time: Double) {
-        guard participants[id]?.joinedAt == nil else { return }
-        participants[id]?.joinedAt = time
+    /// A room event. Its routes are made at once (so the track's first pictures are kept); its
+    /// effect on the layout and the mix comes on the output frame its time falls on.
+    public func schedule(_ event: RoomEvent, at time: Double) {
+        switch event {
+        case .join(let participant): route(participant.tracks, of: participant.id)
+        case .publish(let id, let track): route([track], of: id)
+        default: break
+        }
+        let index = pending.firstIndex { $0.at > time } ?? pending.endIndex
+        pending.insert(TimedRoomEvent(at: time, event: event), at: index)
         mediaEnd = max(mediaEnd, time)
     }
 
-    public func participantLeft(_ id: String, at time: Double) {
-        participants[id]?.leftAt = time
-    }
-
-    /// A decoded camera or screen-share picture.
-    public func add(picture: VideoFrame, participant id: String, isShare: Bool) {
-        guard var state = participants[id] else { return }
-        if isShare {
-            RoomComposer.insert(picture, into: &state.shareQueue)
+    /// A decoded camera or screen-share picture of the track `ssrc`.
+    public func add(picture: VideoFrame, ssrc: UInt32) {
+        guard var track = videoTracks[ssrc] else { return }
+        if let last = track.queue.last, last.mediaTime > picture.mediaTime {
+            let index = track.queue.firstIndex { $0.mediaTime > picture.mediaTime } ?? track.queue.count
+            track.queue.insert(picture, at: index)
         } else {
-            RoomComposer.insert(picture, into: &state.cameraQueue)
+            track.queue.append(picture)
         }
-        participants[id] = state
+        videoTracks[ssrc] = track
         mediaEnd = max(mediaEnd, picture.mediaTime + 1 / Double(framesPerSecond))
     }
 
-    public func add(audio chunk: AudioChunk, participant id: String) {
+    /// Decoded audio of the track `ssrc`.
+    public func add(audio chunk: AudioChunk, ssrc: UInt32) {
+        guard let id = audioRoutes[ssrc] else { return }
         mixer.add(chunk, participant: id)
         mediaEnd = max(mediaEnd, chunk.mediaTime + chunk.duration)
     }
 
-    /// A track said BYE: its picture is kept until the participant leaves, but it is no
-    /// longer a camera (or share) that is on.
-    public func trackEnded(participant id: String, isShare: Bool) {
-        if isShare { participants[id]?.shareEnded = true } else { participants[id]?.cameraEnded = true }
+    /// The source's clock reached `time` with nothing for that time still to come: the output
+    /// may extend to it (nobody sending is silence and repeated pictures, not the end).
+    public func extend(to time: Double) {
+        mediaEnd = max(mediaEnd, time)
     }
 
-    private static func insert(_ picture: VideoFrame, into queue: inout [VideoFrame]) {
-        if let last = queue.last, last.mediaTime > picture.mediaTime {
-            let index = queue.firstIndex { $0.mediaTime > picture.mediaTime } ?? queue.count
-            queue.insert(picture, at: index)
-        } else {
-            queue.append(picture)
+    /// Whether a track is routed (announced and not yet ended).
+    public func isRouted(ssrc: UInt32) -> Bool { videoTracks[ssrc] != nil || audioRoutes[ssrc] != nil }
+
+    private func route(_ tracks: [TrackDescription], of id: String) {
+        for track in tracks {
+            if track.kind.isVideo {
+                if videoTracks[track.ssrc]?.participantID != id {
+                    videoTracks[track.ssrc] = VideoTrack(participantID: id, isShare: track.kind == .share)
+                }
+            } else {
+                audioRoutes[track.ssrc] = id
+            }
         }
     }
 
     // MARK: - Output
+
+    /// Media time of the next output (picture or audio block) that is not produced yet.
+    public var nextOutputTime: Double {
+        let audioEnd = Double(audioSamples + Int64(audioBlock)) / Double(AudioMixer.sampleRate)
+        guard compositor != nil else { return audioEnd }
+        let frameDuration = 1 / Double(framesPerSecond)
+        return min(audioEnd, Double(videoFrames) * frameDuration + frameDuration / 2)
+    }
 
     /// Produces every picture and audio block whose media time is complete before `time`.
     public func advance(until time: Double) throws {
@@ -154,8 +172,10 @@ public final class RoomComposer: @unchecked Sendable {
         while true {
             let audioEnd = Double(audioSamples + Int64(audioBlock)) / Double(AudioMixer.sampleRate)
             let videoTime = Double(videoFrames) * frameDuration
-            let videoReady = compositor != nil && videoTime + frameDuration / 2 <= time
-            let audioReady = audioEnd <= time
+            // A nanosecond of slack: `time` is often `nextOutputTime` after a round trip through
+            // the playout delay, and rounding must not leave that output waiting for ever.
+            let videoReady = compositor != nil && videoTime + frameDuration / 2 <= time + 1e-9
+            let audioReady = audioEnd <= time + 1e-9
             if audioReady && (!videoReady || audioEnd <= videoTime + 1e-9) {
                 try mixBlock(end: audioEnd, duration: blockDuration)
             } else if videoReady {
@@ -177,8 +197,9 @@ public final class RoomComposer: @unchecked Sendable {
     }
 
     private func mixBlock(end: Double, duration: Double) throws {
+        applyEvents(upTo: end - duration)
         let (mixed, contributions) = mixer.mix(frames: audioBlock)
-        for id in order {
+        for id in present.keys.sorted() {
             detector.observe(participant: id, samples: contributions[id] ?? [][...], duration: duration, at: end)
         }
         detector.update(at: end)
@@ -193,43 +214,28 @@ public final class RoomComposer: @unchecked Sendable {
         defer { self.canvas = canvas }
         applyEvents(upTo: time)
         let limit = time + 0.5 / Double(framesPerSecond)
+        for ssrc in videoTracks.keys {
+            guard var track = videoTracks[ssrc], let first = track.queue.first, first.mediaTime <= limit else { continue }
+            // Take the newest picture due by this frame; older ones are skipped.
+            let due = track.queue.firstIndex { $0.mediaTime > limit } ?? track.queue.count
+            track.current = track.queue[due - 1]
+            track.queue.removeFirst(due)
+            videoTracks[ssrc] = track
+        }
         var pictures: [String: VideoFrame] = [:]
         var shares: [String: VideoFrame] = [:]
         var visible: [LayoutParticipant] = []
-        for id in order {
-            guard var state = participants[id] else { continue }
-            // Take the newest picture due by this frame; older ones are skipped.
-            while let next = state.cameraQueue.first, next.mediaTime <= limit {
-                state.camera = next
-                state.cameraQueue.removeFirst()
-            }
-            while let next = state.shareQueue.first, next.mediaTime <= limit {
-                state.share = next
-                state.shareQueue.removeFirst()
-            }
-            participants[id] = state
-            guard let joined = state.joinedAt, joined - joinLead <= time else { continue }
-            if let left = state.leftAt, left <= time {
-                if state.camera != nil || state.share != nil || !state.cameraQueue.isEmpty {
-                    participants[id]?.camera = nil
-                    participants[id]?.share = nil
-                    participants[id]?.cameraQueue.removeAll()
-                    participants[id]?.shareQueue.removeAll()
-                    mixer.remove(participant: id)
-                    detector.remove(participant: id)
-                }
-                continue
-            }
-            let cameraOn = state.info.hasCameraTrack && !state.cameraEnded
-            let sharing = state.info.hasShareTrack && !state.shareEnded && state.share != nil
-            if let camera = state.camera, cameraOn { pictures[id] = camera }
-            if let share = state.share, sharing { shares[id] = share }
+        for (id, state) in present.sorted(by: { ($0.value.joinedAt, $0.key) < ($1.value.joinedAt, $1.key) }) {
+            let share = state.shareSSRC.flatMap { videoTracks[$0]?.current }
+            if let picture = state.cameraSSRC.flatMap({ videoTracks[$0]?.current }) { pictures[id] = picture }
+            if let share { shares[id] = share }
             visible.append(LayoutParticipant(
-                id: id, name: state.info.name, hasCamera: cameraOn, isSharingScreen: sharing, pinnedAt: state.pinnedAt,
-                lastSpokeAt: detector.lastSpoke[id], joinedAt: joined))
+                id: id, name: state.name, hasCamera: state.cameraSSRC != nil, isSharingScreen: share != nil, pinnedAt: state.pinnedAt,
+                lastSpokeAt: detector.lastSpoke[id], joinedAt: state.joinedAt))
         }
         let layout = LayoutEngine.layout(participants: visible, activeSpeaker: detector.activeSpeaker,
-                                         configuration: configuration.layoutConfiguration, previous: previousLayout)
+                                         configuration: LayoutConfiguration(config, canvas: compositor.canvasSize),
+                                         previous: previousLayout)
         previousLayout = layout
         currentLayout = layout
         compositor.render(layout, pictures: pictures, shares: shares, into: &canvas)
@@ -240,14 +246,78 @@ public final class RoomComposer: @unchecked Sendable {
         try onPicture(canvas, index)
     }
 
+    // MARK: - Room events
+
     private func applyEvents(upTo time: Double) {
-        while let first = events.first, first.at <= time {
-            events.removeFirst()
-            switch first.event {
-            case .pin(let id): participants[id]?.pinnedAt = first.at
-            case .unpin(let id): participants[id]?.pinnedAt = nil
-            case .activeSpeaker(let id): detector.override(speaker: id, at: first.at)
-            }
+        while let first = pending.first, first.at <= time {
+            pending.removeFirst()
+            apply(first.event, at: first.at)
+            eventsApplied += 1
         }
+    }
+
+    private func apply(_ event: RoomEvent, at time: Double) {
+        switch event {
+        case .join(let participant):
+            join(participant, at: time)
+        case .leave(let id):
+            leave(id)
+        case .publish(let id, let track):
+            guard present[id] != nil else { return }
+            publish(track, for: id)
+        case .unpublish(let id, let ssrc):
+            guard var state = present[id] else { return }
+            if state.cameraSSRC == ssrc { state.cameraSSRC = nil }
+            if state.shareSSRC == ssrc { state.shareSSRC = nil }
+            state.audioSSRCs.remove(ssrc)
+            present[id] = state
+            videoTracks[ssrc] = nil
+            audioRoutes[ssrc] = nil
+        case .rename(let id, let name):
+            present[id]?.name = name
+        case .pin(let id):
+            present[id]?.pinnedAt = time
+        case .unpin(let id):
+            present[id]?.pinnedAt = nil
+        case .activeSpeaker(let id):
+            detector.override(speaker: id, at: time)
+        }
+    }
+
+    private func join(_ participant: ParticipantDescription, at time: Double) {
+        // A repeated join (a looped fixture, a signalling retry) updates who they are.
+        if var state = present[participant.id] {
+            state.name = participant.name
+            present[participant.id] = state
+        } else {
+            present[participant.id] = ParticipantState(name: participant.name, joinedAt: time)
+        }
+        for track in participant.tracks { publish(track, for: participant.id) }
+    }
+
+    private func publish(_ track: TrackDescription, for id: String) {
+        guard var state = present[id] else { return }
+        switch track.kind {
+        case .video:
+            if let old = state.cameraSSRC, old != track.ssrc { videoTracks[old] = nil }
+            state.cameraSSRC = track.ssrc
+        case .share:
+            if let old = state.shareSSRC, old != track.ssrc { videoTracks[old] = nil }
+            state.shareSSRC = track.ssrc
+        case .audio:
+            state.audioSSRCs.insert(track.ssrc)
+        }
+        present[id] = state
+    }
+
+    private func leave(_ id: String) {
+        // Only the tracks they publish now end: a rejoin announced meanwhile keeps its routes.
+        guard let state = present.removeValue(forKey: id) else { return }
+        for ssrc in state.ssrcs {
+            videoTracks[ssrc] = nil
+            audioRoutes[ssrc] = nil
+        }
+        mixer.remove(participant: id)
+        detector.remove(participant: id)
     }
 }

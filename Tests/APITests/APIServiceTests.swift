@@ -1,5 +1,7 @@
+import JobSpec
 import API
 import Crypto
+import Fixture
 import Foundation
 import HTTP
 import Jobs
@@ -24,7 +26,7 @@ import Testing
         let port = try server.start(host: "127.0.0.1", port: 0)
         base = "http://127.0.0.1:\(port)"
         api = APIService(configuration: .init(authenticator: auth, storage: storage.path, publicURL: base,
-                                              fixtureRooms: TestFixtures.root), pool: pool, signer: signer)
+                                              fixtureRooms: FixtureRooms(directory: TestFixtures.root)), pool: pool, signer: signer)
         holder.api = api
         try api.registerFixtureRooms()
     }
@@ -115,7 +117,7 @@ import Testing
         #expect((try call("GET", "/v2/recordings?roomId=example", token: try auth.token(expiresIn: -1)).json as? [String: Any])?["code"] as? Int == 4002)
         #expect((try call("GET", "/v2/recordings?roomId=example", token: try Authenticator(apiKey: "k", secret: "x").token()).json
             as? [String: Any])?["code"] as? Int == 4002)
-        #expect((try call("GET", "/v2/recordings?roomId=example", token: try auth.token(roles: ["rtc"])).json as? [String: Any])?["code"]
+        #expect((try call("GET", "/v2/recordings?roomId=example", token: try auth.token(roles: [.rtc])).json as? [String: Any])?["code"]
             as? Int == 4024)
         let mismatch = try call("POST", "/v2/recordings/start", ["roomId": "example"], token: try auth.token(roomID: "speakers"))
         #expect(mismatch.status == 403)

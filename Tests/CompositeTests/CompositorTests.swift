@@ -1,4 +1,5 @@
 @testable import Composite
+import JobSpec
 import Layout
 import Media
 import Testing

@@ -1,3 +1,4 @@
+import JobSpec
 import Encode
 import Foundation
 import Layout

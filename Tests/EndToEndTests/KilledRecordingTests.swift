@@ -1,3 +1,4 @@
+import JobSpec
 import Foundation
 import Platform
 import TestSupport

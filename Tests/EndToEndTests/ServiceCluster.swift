@@ -1,3 +1,4 @@
+import JobSpec
 import API
 import Foundation
 import Platform

@@ -1,5 +1,6 @@
 import Fixture
 import Foundation
+import MediaSource
 import TestSupport
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
             """
         let manifest = try FixtureManifest(json: Array(json.utf8))
         #expect(manifest.events.map(\.at) == [1, 2.5, 4])
-        #expect(manifest.events.map(\.type) == [.activeSpeaker, .pin, .unpin])
+        #expect(manifest.events.map(\.event) == [.activeSpeaker(participantID: "gil"), .pin(participantID: "erin"), .unpin(participantID: "erin")])
         #expect(manifest.participants[1].name == "gil")
         #expect(!manifest.participants[1].hasCamera)
         #expect(manifest.participants[2].tracks[0].kind == .share)

@@ -1,3 +1,4 @@
+import JobSpec
 import Jobs
 import Testing
 

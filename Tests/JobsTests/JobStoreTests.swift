@@ -1,3 +1,4 @@
+import JobSpec
 import Foundation
 import Jobs
 import Postgres
@@ -105,7 +106,7 @@ import Testing
     @Test func aHandedBackJobIsTakenAtOnce() throws {
         let job = try store.create(.init(kind: .recording, roomID: "r1"))
         _ = try #require(try store.claim(workerID: "a", lease: 60))
-        try store.release(jobID: job.id, workerID: "a", parts: [JobPart(attempt: 1, path: "recordings/x/part-1.mp4", status: .complete)])
+        try store.release(jobID: job.id, workerID: "a", parts: [JobPart(attempt: 1, kind: .mp4, path: "recordings/x/part-1.mp4", status: .complete)])
         let next = try #require(try store.claim(workerID: "b", lease: 60))
         #expect(next.job.attempts == 2)
         #expect(next.job.parts.count == 1)

@@ -1,3 +1,4 @@
+import JobSpec
 import Crypto
 import Foundation
 import HTTP
@@ -47,7 +48,11 @@ import Testing
 
     @Test func everyChangeArrivesInOrderOnceAcceptedAndVerifiesWithOpenSSL() throws {
         let pool = PostgresPool(try JobDatabase.make(), size: 4)
-        let store = JobStore(pool: pool, webhookData: { _, event in event == "recording-stopped" ? ["filePath": "recordings/x.mp4"] : [:] })
+        let store = JobStore(pool: pool, webhookData: { _, event, base in
+            var data = base
+            if event == "recording-stopped" { data.filePath = "recordings/x.mp4" }
+            return data
+        })
         try store.ensureRoom("room")
         let receiver = try Receiver(failures: 2)
         defer { receiver.server.stop() }

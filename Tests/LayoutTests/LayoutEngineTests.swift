@@ -1,3 +1,4 @@
+import JobSpec
 import Layout
 import Testing
 

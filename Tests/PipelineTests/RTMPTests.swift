@@ -1,3 +1,4 @@
+import JobSpec
 import Fixture
 import Foundation
 import Outputs
@@ -18,13 +19,13 @@ import Testing
         let server = try NginxRTMP()
         let directory = try TemporaryDirectory(prefix: "rtmp")
         let fixture = try Fixture(directory: TestFixtures.path("example"))
-        let pipeline = try RecordingPipeline(fixture: fixture, configuration: RecordingConfiguration())
+        let pipeline = try RecordingPipeline(config: RecordingConfig())
         let mp4 = QueuedSink(try MP4FileOutput(path: directory.file("out.mp4"), streams: pipeline.streams), policy: .block)
         let rtmp = QueuedSink(try RTMPOutput(url: server.url(stream: ""), streamKey: "room1", streams: pipeline.streams),
                               policy: .dropToKeyframe)
         pipeline.add(sink: mp4)
         pipeline.add(sink: rtmp)
-        try pipeline.run(FixtureReplay(fixture: fixture, pacing: .realtime))
+        try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .realtime)))
         #expect(rtmp.status.failure == nil)
         server.stop()
         let files = server.recordedFiles()
@@ -39,7 +40,7 @@ import Testing
     @Test func aServerThatGoesAwayAndComesBackGetsASecondStream() throws {
         let server = try NginxRTMP()
         let fixture = try Fixture(directory: TestFixtures.path("example"))
-        let pipeline = try RecordingPipeline(fixture: fixture, configuration: RecordingConfiguration())
+        let pipeline = try RecordingPipeline(config: RecordingConfig())
         let output = try RTMPOutput(url: server.url(stream: "again"), streams: pipeline.streams)
         output.backoff = { _ in 0.5 }
         let rtmp = QueuedSink(output, policy: .dropToKeyframe)
@@ -47,7 +48,7 @@ import Testing
         // The server goes away after 4 s of media rather than of wall clock: on a loaded machine
         // the pipeline can run behind real time.
         var restarted = false
-        try pipeline.run(FixtureReplay(fixture: fixture, pacing: .realtime, passes: 2), progress: { progress in
+        try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .realtime, passes: 2)), progress: { progress in
             if progress.mediaTime >= 4 && !restarted {
                 restarted = true
                 server.stop()
@@ -71,7 +72,7 @@ import Testing
     @Test func aWrongHostIsAClearErrorAndTheOtherOutputsKeepGoing() throws {
         let directory = try TemporaryDirectory(prefix: "rtmp-wrong")
         let fixture = try Fixture(directory: TestFixtures.path("example"))
-        let pipeline = try RecordingPipeline(fixture: fixture, configuration: RecordingConfiguration())
+        let pipeline = try RecordingPipeline(config: RecordingConfig())
         let mp4 = QueuedSink(try MP4FileOutput(path: directory.file("out.mp4"), streams: pipeline.streams), policy: .block)
         let refused = try RTMPOutput(url: "rtmp://127.0.0.1:1/live/key", streams: pipeline.streams, maxAttempts: 2)
         refused.backoff = { _ in 0.2 }
@@ -80,7 +81,7 @@ import Testing
         pipeline.add(sink: mp4)
         for sink in sinks { pipeline.add(sink: sink) }
         let error = #expect(throws: OutputError.self) {
-            try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible))
+            try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)))
         }
         #expect(error?.description.contains("cannot connect") == true)
         #expect(sinks[0].status.failure?.contains("Connection refused") == true, "\(sinks[0].status.failure ?? "")")

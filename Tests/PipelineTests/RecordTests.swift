@@ -1,3 +1,4 @@
+import JobSpec
 import Composite
 import Encode
 import Fixture
@@ -18,17 +19,17 @@ import Testing
         let directory: TemporaryDirectory
     }
 
-    static func record(_ fixtureName: String, configure: (inout RecordingConfiguration) -> Void = { _ in }) throws -> Recording {
+    static func record(_ fixtureName: String, configure: (inout RecordingConfig) -> Void = { _ in }) throws -> Recording {
         let directory = try TemporaryDirectory(prefix: "record")
         let fixture = try Fixture(directory: TestFixtures.path(fixtureName))
-        var configuration = RecordingConfiguration()
+        var configuration = RecordingConfig()
         configure(&configuration)
-        let pipeline = try RecordingPipeline(fixture: fixture, configuration: configuration)
+        let pipeline = try RecordingPipeline(config: configuration)
         var layouts: [Int64: Layout] = [:]
         pipeline.composer.onLayout = { layout, index in layouts[index] = layout }
         let path = directory.file("out.mp4")
         pipeline.add(sink: try MP4FileOutput(path: path, streams: pipeline.streams))
-        try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible))
+        try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)))
         return Recording(path: path, fixture: fixture, layouts: layouts, directory: directory)
     }
 
@@ -111,8 +112,8 @@ import Testing
     /// Speakers take turns (Erin 0–4 s, Frank 4–8 s): SPOTLIGHT with SPEAKER shows the speaker.
     @Test func spotlightFollowsTheSpeaker() throws {
         let recording = try Self.record("speakers", configure: {
-            $0.layout = .spotlight
-            $0.priority = .speaker
+            $0.layout.type = .spotlight
+            $0.layout.priority = .speaker
         })
         let blue = YUVColor(rgb: 0x2050E0), green = YUVColor(rgb: 0x30C040)
         for (time, expected, who) in [(2.0, blue, "erin"), (7.0, green, "frank")] {

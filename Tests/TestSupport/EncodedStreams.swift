@@ -1,3 +1,4 @@
+import JobSpec
 import Foundation
 import Encode
 import Media

@@ -1,3 +1,4 @@
+import JobSpec
 import Fixture
 import Foundation
 import Jobs
@@ -52,10 +53,10 @@ enum JobIsolationBench {
         var sample = Sample()
         let started = Date()
         sample.cpu = try CPUTime.measure {
-            let pipeline = try RecordingPipeline(fixture: fixture, configuration: RecordingConfiguration())
+            let pipeline = try RecordingPipeline(config: RecordingConfig())
             pipeline.add(sink: QueuedSink(try MP4FileOutput(path: output, streams: pipeline.streams), policy: .block))
             var first: Date?
-            try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible), progress: { progress in
+            try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)), progress: { progress in
                 if first == nil && progress.bytesWritten > 0 { first = Date() }
             })
             sample.startLatency = (first ?? Date()).timeIntervalSince(started)

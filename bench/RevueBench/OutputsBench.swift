@@ -1,3 +1,4 @@
+import JobSpec
 import Fixture
 import Foundation
 import LibAV
@@ -15,10 +16,10 @@ enum OutputsBench {
         LibAVLog.setLevel()
         func record(run: Int, _ build: (RecordingPipeline, Int) throws -> [QueuedSink]) throws -> Double {
             try CPUTime.measure {
-                let pipeline = try RecordingPipeline(fixture: fixture, configuration: RecordingConfiguration())
+                let pipeline = try RecordingPipeline(config: RecordingConfig())
                 let sinks = try build(pipeline, run)
                 for sink in sinks { pipeline.add(sink: sink) }
-                try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible))
+                try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)))
                 for sink in sinks where sink.status.failure != nil {
                     throw BenchError("\(sink.name) failed: \(sink.status.failure ?? "")")
                 }

@@ -1,4 +1,6 @@
+import JobSpec
 import CFFmpeg
+import Encode
 import Fixture
 import Foundation
 import Ingest
@@ -17,14 +19,14 @@ enum RecordBench {
         let work = NSTemporaryDirectory() + "revue-record-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if ProcessInfo.processInfo.environment["REVUE_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: work) } }
-        let configuration = RecordingConfiguration()
+        let configuration = RecordingConfig()
         LibAVLog.setLevel()
 
         // The same streams as files ffmpeg reads, and the layout Revue uses.
         let inputs = try extract(fixture, to: work)
         let participants = fixture.manifest.participants.map { LayoutParticipant(id: $0.id, name: $0.name) }
-        let layout = LayoutEngine.layout(participants: participants, activeSpeaker: nil, configuration: configuration.layoutConfiguration)
-        let preset = configuration.preset
+        let layout = LayoutEngine.layout(participants: participants, activeSpeaker: nil, configuration: LayoutConfiguration(configuration, canvas: OutputPreset.preset(for: configuration).size))
+        let preset = OutputPreset.preset(for: configuration)
         var arguments = ["-nostdin", "-v", "error", "-y"]
         var filters: [String] = []
         var videoLabels: [String] = []
@@ -65,9 +67,9 @@ enum RecordBench {
         var pairRatios: [Double] = []
         for run in 0..<runs {
             let revue = try CPUTime.measure {
-                let pipeline = try RecordingPipeline(fixture: fixture, configuration: configuration)
+                let pipeline = try RecordingPipeline(config: configuration)
                 pipeline.add(sink: try MP4FileOutput(path: work + "/revue-\(run).mp4", streams: pipeline.streams))
-                try pipeline.run(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible))
+                try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)))
                 mediaSeconds += Double(pipeline.composer.videoFrames) / 30
             }
             let before = CPUTime.ofChildren()

@@ -1,0 +1,22 @@
+import Foundation
+import JobSpec
+import Log
+import Outputs
+
+extension OutputSpec {
+    /// Builds the output's sink, behind a queue of its own: files block the pipeline when they
+    /// fall behind (nothing is lost), a stream drops to the next keyframe (it stays live).
+    func makeSink(streams: StreamLayout, onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink {
+        switch self {
+        case .mp4(let path):
+            return QueuedSink(try MP4FileOutput(path: path, streams: streams), policy: .block)
+        case .hls(let directory, let segmentDuration, let window):
+            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window)
+            output.onPlayable = onPlayable
+            return QueuedSink(output, policy: .block)
+        case .rtmp(let destination):
+            return QueuedSink(try RTMPOutput(url: destination.url, streamKey: destination.streamKey, streams: streams),
+                              policy: .dropToKeyframe, capacity: 240)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// A livestream destination (`startLivestream` `outputs`). The stream key is a secret: it is
+/// stored, handed to the job's process in its spec file, and never echoed back or put on a
+/// command line.
+public struct LivestreamOutput: Sendable, Codable, Equatable {
+    public var url: String
+    public var streamKey: String?
+
+    public init(url: String, streamKey: String?) {
+        self.url = url
+        self.streamKey = streamKey
+    }
+
+    /// The URL the RTMP client connects to: the key appended as the last path segment, the way
+    /// RTMP servers expect it (`rtmp://host/app` + `key` → `rtmp://host/app/key`).
+    public var publishURL: String {
+        guard let streamKey, !streamKey.isEmpty else { return url }
+        return url.hasSuffix("/") ? url + streamKey : url + "/" + streamKey
+    }
+
+    /// Reads `outputs[index]` of a start request.
+    static func validated(_ value: JSONValue, index: Int) throws(SpecError) -> LivestreamOutput {
+        let field = "outputs[\(index)]"
+        guard value.objectValue != nil else { throw SpecError("\(field) must be an object {url, streamKey}", category: .livestreamConfig) }
+        guard let url = value["url"]?.stringValue, let scheme = url.split(separator: ":").first?.lowercased(),
+              scheme == "rtmp" || scheme == "rtmps", url.lowercased().hasPrefix(scheme + "://"), url.count > scheme.count + 3
+        else { throw SpecError("\(field).url must be an rtmp:// or rtmps:// URL", category: .livestreamConfig) }
+        var key: String?
+        if let streamKey = value["streamKey"], !streamKey.isNull {
+            guard let text = streamKey.stringValue else { throw SpecError("\(field).streamKey must be a string", category: .livestreamConfig) }
+            key = text
+        }
+        return LivestreamOutput(url: url, streamKey: key)
+    }
+}

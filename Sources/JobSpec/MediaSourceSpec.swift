@@ -1,0 +1,41 @@
+/// Where a pipeline's media comes from. A fixture today; a live room is the next case.
+public enum MediaSourceSpec: Sendable, Equatable {
+    /// A recorded room (`capture.pcap` + `manifest.json`) replayed through the pipeline.
+    case fixture(FixtureSourceSpec)
+}
+
+/// A fixture and how to replay it.
+public struct FixtureSourceSpec: Sendable, Codable, Equatable {
+    public var directory: String
+    /// Passes over the capture as one continuous room; nil loops until the job is stopped.
+    public var passes: Int?
+    /// Paced by the capture's times (as if live) rather than as fast as the machine allows.
+    public var realtime: Bool
+
+    public init(directory: String, passes: Int? = 1, realtime: Bool = false) {
+        self.directory = directory
+        self.passes = passes
+        self.realtime = realtime
+    }
+}
+
+extension MediaSourceSpec: Codable {
+    private enum CodingKeys: String, CodingKey { case type, fixture }
+    private enum Tag: String, Codable { case fixture }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Tag.self, forKey: .type) {
+        case .fixture: self = .fixture(try container.decode(FixtureSourceSpec.self, forKey: .fixture))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .fixture(let fixture):
+            try container.encode(Tag.fixture, forKey: .type)
+            try container.encode(fixture, forKey: .fixture)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Everything one run of the pipeline needs: the source, the config, the outputs and where to
+/// report. A worker writes it to a file only its user can read (mode 0600) and starts
+/// `revue record --spec FILE`, so secrets such as stream keys never appear on a command line;
+/// `revue record` with flags builds the same value.
+public struct PipelineSpec: Sendable, Codable, Equatable {
+    /// Which job and attempt this run is, for logs.
+    public struct JobIdentity: Sendable, Codable, Equatable {
+        public var id: String
+        public var kind: JobKind
+        public var attempt: Int
+
+        public init(id: String, kind: JobKind, attempt: Int) {
+            self.id = id
+            self.kind = kind
+            self.attempt = attempt
+        }
+    }
+
+    public var source: MediaSourceSpec
+    public var config: RecordingConfig
+    public var outputs: [OutputSpec]
+    public var job: JobIdentity?
+    /// A file the run appends its events to (started, playable, progress), a JSON line each.
+    public var eventsPath: String?
+    /// The run exits when this process (its worker) dies.
+    public var parentPID: Int32?
+
+    public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
+                eventsPath: String? = nil, parentPID: Int32? = nil)
+    {
+        self.source = source
+        self.config = config
+        self.outputs = outputs
+        self.job = job
+        self.eventsPath = eventsPath
+        self.parentPID = parentPID
+    }
+
+    /// The same spec without secrets (stream keys), for logs and the run's `configured` event.
+    public var redacted: PipelineSpec {
+        var copy = self
+        copy.outputs = outputs.map(\.redacted)
+        return copy
+    }
+
+    /// Writes the spec to a new file readable only by this user (mode 0600, created
+    /// exclusively so an existing file, or a link planted in its place, is never written through).
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(self)
+        unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SpecError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw SpecError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    /// Reads a spec file written by `write(to:)`, or standard input for `-`.
+    public init(contentsOf path: String) throws(SpecError) {
+        let data: Data?
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else { throw SpecError("cannot read the spec file \(path)") }
+        do {
+            self = try JSONDecoder().decode(PipelineSpec.self, from: data)
+        } catch {
+            throw SpecError("the spec file \(path) is not a pipeline spec: \(error)")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// The `config` of a start request (`../shared/spec/PLATFORM_API.md`, docs/API.md): how the room
+/// is laid out, coloured and encoded. The API validates a request into it once
+/// (`init(validating:kind:)`); the job store keeps it as JSON in this Codable form; the worker
+/// hands it to the job's process inside a `PipelineSpec`. A field left out is its default.
+public struct RecordingConfig: Sendable, Codable, Equatable {
+    /// `config.recording` of HLS and livestreams: also write an MP4.
+    public struct RecordingOption: Sendable, Codable, Equatable {
+        public var enabled: Bool
+
+        public init(enabled: Bool) {
+            self.enabled = enabled
+        }
+    }
+
+    public var layout: LayoutSettings
+    public var theme: ThemeName
+    public var mode: RecordingMode
+    public var quality: Quality
+    public var orientation: Orientation
+    public var recording: RecordingOption?
+
+    public init(layout: LayoutSettings = LayoutSettings(), theme: ThemeName = .default, mode: RecordingMode = .videoAndAudio,
+                quality: Quality = .med, orientation: Orientation = .landscape, recording: RecordingOption? = nil)
+    {
+        self.layout = layout
+        self.theme = theme
+        self.mode = mode
+        self.quality = quality
+        self.orientation = orientation
+        self.recording = recording
+    }
+
+    /// HLS and livestreams that also write an MP4.
+    public var alsoRecords: Bool { recording?.enabled ?? false }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = RecordingConfig()
+        layout = try container.decodeIfPresent(LayoutSettings.self, forKey: .layout) ?? defaults.layout
+        theme = try container.decodeIfPresent(ThemeName.self, forKey: .theme) ?? defaults.theme
+        mode = try container.decodeIfPresent(RecordingMode.self, forKey: .mode) ?? defaults.mode
+        quality = try container.decodeIfPresent(Quality.self, forKey: .quality) ?? defaults.quality
+        orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? defaults.orientation
+        recording = try container.decodeIfPresent(RecordingOption.self, forKey: .recording)
+    }
+
+    /// Checks a request's `config` (absent or null: every default) for a job of `kind`: each
+    /// field must be one of its values; the SDK's spellings (`VIDEO_AND_AUDIO`, `MED`) are read
+    /// too. Errors name the field.
+    public init(validating value: JSONValue?, kind: JobKind) throws(SpecError) {
+        self.init()
+        guard let value, !value.isNull else { return }
+        guard value.objectValue != nil else { throw SpecError("config must be an object") }
+        if let layout = value["layout"], !layout.isNull {
+            guard layout.objectValue != nil else { throw SpecError("config.layout must be an object") }
+            if let type = layout["type"] { self.layout.type = try LayoutType.validated(type, field: "config.layout.type") }
+            if let priority = layout["priority"] {
+                self.layout.priority = try LayoutPriority.validated(priority, field: "config.layout.priority")
+            }
+            if let size = layout["gridSize"] {
+                let range = kind.gridSizeRange
+                guard let number = size.integerValue, range.contains(number) else {
+                    throw SpecError("config.layout.gridSize must be a whole number from \(range.lowerBound) to \(range.upperBound) for \(kind.rawValue)")
+                }
+                self.layout.gridSize = number
+            }
+        }
+        if let theme = value["theme"] { self.theme = try ThemeName.validated(theme, field: "config.theme") }
+        if let mode = value["mode"] { self.mode = try RecordingMode.validated(mode, field: "config.mode") }
+        if let quality = value["quality"] { self.quality = try Quality.validated(quality, field: "config.quality") }
+        if let orientation = value["orientation"] { self.orientation = try Orientation.validated(orientation, field: "config.orientation") }
+        if let recording = value["recording"], !recording.isNull {
+            guard recording.objectValue != nil else { throw SpecError("config.recording must be an object") }
+            let enabled = recording["enabled"]
+            guard enabled == nil || enabled?.boolValue != nil else { throw SpecError("config.recording.enabled must be true or false") }
+            self.recording = RecordingOption(enabled: enabled?.boolValue ?? false)
+        }
+    }
+}

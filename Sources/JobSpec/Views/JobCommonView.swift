@@ -1,0 +1,36 @@
+/// The fields every job object has: the platform's, and Revue's `status`, `attempts`, `error`.
+public struct JobCommonView: Codable, Sendable, Equatable {
+    public struct Failure: Codable, Sendable, Equatable {
+        public var code: Int
+        public var message: String
+
+        public init(code: Int, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public var id: String
+    public var roomId: String
+    public var sessionId: String
+    public var createdAt: String
+    public var updatedAt: String
+    /// The client state: `RECORDING_STARTED`, `HLS_PLAYABLE`, …
+    public var status: String
+    public var attempts: Int
+    /// Set when the job failed.
+    public var error: Failure?
+
+    public init(id: String, roomId: String, sessionId: String, createdAt: String, updatedAt: String, status: String, attempts: Int,
+                error: Failure?)
+    {
+        self.id = id
+        self.roomId = roomId
+        self.sessionId = sessionId
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.status = status
+        self.attempts = attempts
+        self.error = error
+    }
+}

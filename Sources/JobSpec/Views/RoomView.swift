@@ -1,0 +1,38 @@
+/// The platform's Room object.
+public struct RoomView: Codable, Sendable, Equatable {
+    public struct Links: Codable, Sendable, Equatable {
+        public var get_room: String
+        public var get_session: String
+
+        public init(get_room: String, get_session: String) {
+            self.get_room = get_room
+            self.get_session = get_session
+        }
+    }
+
+    public var roomId: String
+    public var id: String
+    @NullEncoded public var customRoomId: String?
+    public var disabled: Bool
+    public var createdAt: String
+    public var updatedAt: String
+    @NullEncoded public var webhook: RoomWebhook?
+    @NullEncoded public var autoCloseConfig: AutoCloseConfig?
+    @NullEncoded public var autoStartConfig: AutoStartConfig?
+    public var links: Links
+
+    public init(id: String, customRoomId: String?, disabled: Bool, createdAt: String, updatedAt: String, webhook: RoomWebhook?,
+                autoCloseConfig: AutoCloseConfig?, autoStartConfig: AutoStartConfig?, links: Links)
+    {
+        roomId = id
+        self.id = id
+        self.customRoomId = customRoomId
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.webhook = webhook
+        self.autoCloseConfig = autoCloseConfig
+        self.autoStartConfig = autoStartConfig
+        self.links = links
+    }
+}

@@ -1,0 +1,36 @@
+/// A webhook body: `{"webhookType": "<event>", "data": {...}}` (docs/WEBHOOKS.md). Fields that
+/// do not apply to an event are left out.
+public struct WebhookPayload: Codable, Sendable, Equatable {
+    public struct Data: Codable, Sendable, Equatable {
+        public var meetingId: String
+        public var sessionId: String
+        public var jobId: String?
+        /// The job's client state after the event (`RECORDING_STOPPED`).
+        public var status: String?
+        /// `recording-stopped`: the file.
+        public var filePath: String?
+        public var fileUrl: String?
+        /// `hls-started`, `hls-playable`.
+        public var downstreamUrl: String?
+        public var playbackHlsUrl: String?
+        public var livestreamUrl: String?
+        /// `…-failed`.
+        public var errorCode: Int?
+        public var errorMessage: String?
+
+        public init(meetingId: String, sessionId: String, jobId: String? = nil, status: String? = nil) {
+            self.meetingId = meetingId
+            self.sessionId = sessionId
+            self.jobId = jobId
+            self.status = status
+        }
+    }
+
+    public var webhookType: String
+    public var data: Data
+
+    public init(webhookType: String, data: Data) {
+        self.webhookType = webhookType
+        self.data = data
+    }
+}

@@ -1,0 +1,27 @@
+/// What one item from a source is.
+public enum SourceItem: Sendable, Equatable {
+    /// A UDP datagram (RTP or RTCP, decrypted) and when it arrived, in seconds on the source clock.
+    case datagram([UInt8], arrival: Double)
+    /// A room event and when it happened, on the same clock.
+    case event(RoomEvent, at: Double)
+    /// Nothing arrived before the deadline; the source clock now reads `now`. The pipeline uses
+    /// it to produce frames while nobody sends, so the output has no holes.
+    case idle(now: Double)
+    /// The source has nothing more (a fixture's end, a room that closed).
+    case ended
+}
+
+/// The seam between the pipeline and where its media comes from: a fixture replayed from disk
+/// now, a live room next. Datagrams and room events come down; feedback (PLI, FIR, NACK,
+/// receiver reports) goes back up. A source is used from the pipeline's one thread.
+public protocol MediaSource: AnyObject {
+    /// Who is in the room when the source starts; present from the first frame.
+    var participants: [ParticipantDescription] { get }
+    /// The source's length in seconds, when known (a fixture that does not loop).
+    var duration: Double? { get }
+    /// The next datagram or event, waiting (or, for an offline source, moving its clock) no later
+    /// than `deadline` on the source clock; `.idle(now:)` when nothing came by then.
+    func next(until deadline: Double) -> SourceItem
+    /// Feedback for the senders.
+    func send(_ feedback: Feedback)
+}

@@ -1,0 +1,69 @@
+import Foundation
+import JobSpec
+
+/// What the job layer asks about a part on disk, by its kind: where its media is, what it
+/// holds, and how to finish one a killed attempt left. Only this module knows what an MP4 or an
+/// HLS directory looks like.
+public enum OutputPart {
+    /// What finishing an abandoned part did.
+    public enum Outcome: Sendable, Equatable {
+        /// It is whole now (an HLS playlist ended).
+        case complete
+        /// A killed MP4 was made a faststart MP4 from its whole fragments.
+        case repaired(fragmentsKept: Int)
+        /// It holds nothing: the attempt ended before it wrote media. It is removed.
+        case nothingRecorded
+        /// It could not be repaired; it is left as it is.
+        case lost(String)
+    }
+
+    /// The file a player opens: the MP4 itself, or the HLS directory's `index.m3u8`.
+    public static func mediaFile(_ kind: PartKind, at path: String) -> String {
+        switch kind {
+        case .mp4: path
+        case .hls: path + "/" + HLSOutput.indexName
+        }
+    }
+
+    /// The playlist of the live window of an HLS part.
+    public static func livePlaylist(at path: String) -> String { path + "/" + HLSOutput.liveName }
+
+    /// Finishes a part whose writer was killed: an MP4 is repaired in place, an HLS playlist gets
+    /// its end tag.
+    public static func finishAbandoned(_ kind: PartKind, at path: String) -> Outcome {
+        guard FileManager.default.fileExists(atPath: mediaFile(kind, at: path)) else {
+            try? FileManager.default.removeItem(atPath: path)
+            return .nothingRecorded
+        }
+        switch kind {
+        case .mp4:
+            do {
+                let report = try MP4Repair.repair(path, to: path)
+                return .repaired(fragmentsKept: report.fragmentsKept)
+            } catch is MP4Repair.NothingRecorded {
+                try? FileManager.default.removeItem(atPath: path)
+                return .nothingRecorded
+            } catch {
+                return .lost("\(error)")
+            }
+        case .hls:
+            HLSPlaylist.appendEndList(toFileAt: mediaFile(kind, at: path))
+            return .complete
+        }
+    }
+
+    /// What a finished part holds: its size on disk (all of an HLS directory), duration and
+    /// picture size, or nil if there is nothing to probe.
+    public static func describe(_ kind: PartKind, at path: String) -> MediaInfo? {
+        guard var info = MediaInfo.probe(mediaFile(kind, at: path)) else { return nil }
+        if kind == .hls { info.size = directorySize(path) }
+        return info
+    }
+
+    static func directorySize(_ path: String) -> Int64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.reduce(0) { total, name in
+            total + (((try? FileManager.default.attributesOfItem(atPath: path + "/" + name))?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+}
