@@ -38,7 +38,10 @@ let package = Package(
 
         // MARK: Database: PostgreSQL is the job store and the coordination engine
         .target(name: "Postgres", dependencies: ["CLibPQ", "Log", "Platform"]),
-        .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"]),
+        .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"], plugins: ["EmbedMigrations"]),
+        // migrations/*.sql built into the binary at build time, so it needs no files beside it.
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["EmbedMigrationsTool"]),
+        .executableTarget(name: "EmbedMigrationsTool", path: "Plugins/EmbedMigrationsTool"),
 
         // MARK: Ingest: packets in, whole frames on one clock out
         .target(name: "RTP"),
@@ -80,7 +83,7 @@ let package = Package(
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        .target(name: "TestSupport", dependencies: ["JobSpec", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"],
+        .target(name: "TestSupport", dependencies: ["JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
@@ -103,7 +106,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@ enum DemoCommand: RevueCommand {
         ["demo"],
         summary: "Start a recording and HLS of the example room through the REST API, stop them, and show the results.",
         discussion: """
-            Uses the embedded PostgreSQL (HOME/pg) and the fixtures in Tests/Fixtures as rooms, runs the API and a worker in
+            Uses the embedded PostgreSQL (HOME/pg, or /var/lib/revue/clusters/… as root with a private HOME) and the fixtures in Tests/Fixtures as rooms, runs the API and a worker in
             this process, starts a recording and an HLS stream of room "example" with REST calls, stops them after
             --seconds, and prints the file paths, the playlist URL and a probe of each.
             """,
@@ -39,7 +39,8 @@ enum DemoCommand: RevueCommand {
         defer { services.stop() }
         let base = services.publicURL
         let token = try services.api.configuration.authenticator.token()
-        Console.print("revue demo: API at \(base), room \"\(room)\" from \(fixtures)/\(room), storage \(services.storage)")
+        Console.print("revue demo: API at \(base), room \"\(room)\" from \(fixtures)/\(room), storage \(services.storage), "
+            + "database: \(database.location)")
 
         /// A REST call with the room in its body; the answer as JSON (a message string, or an object).
         func call(_ method: String, _ path: String, roomID: String? = nil) throws -> (status: Int, body: JSONValue) {

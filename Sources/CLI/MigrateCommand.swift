@@ -7,17 +7,16 @@ enum MigrateCommand: RevueCommand {
         ["migrate"],
         summary: "Apply pending database migrations.",
         discussion: """
-            Applies migrations/NNNN_name.sql files in order, each in its own transaction, and records them in
-            schema_migrations with a checksum. A file changed after it was applied stops the run. Running it
-            again applies nothing.
+            Applies the migrations (migrations/NNNN_name.sql, built into the binary) in order, each in its own
+            transaction, and records them in schema_migrations with a checksum. A file changed after it was applied
+            stops the run. Running it again applies nothing. --migrations DIR reads a directory instead.
             """,
         options: CommonOptions.database + [
-            OptionSpec("migrations", value: "DIR", help: "The migrations directory.", environment: "REVUE_MIGRATIONS_DIR"),
+            ServiceSetup.migrations,
         ] + CommonOptions.logging)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
-        let directory = ProjectPaths.migrations(configured: arguments.value("migrations"))
-        let migrator = try Migrator(directory: directory)
+        let migrator = try Migrator.from(directory: arguments.value("migrations"))
         let database = try DatabaseTarget.resolve(arguments)
         defer { database.close() }
         let connection = try database.connect()

@@ -30,7 +30,7 @@ enum ServeCommand: RevueCommand {
         let services = try Services(arguments: arguments, database: database, host: host, port: port, worker: !arguments.flag("no-worker"),
                                     maxJobs: maxJobs)
         StopSignal.install()
-        Console.print("revue serve: API on \(services.publicURL) (storage \(services.storage))")
+        Console.print("revue serve: API on \(services.publicURL) (storage \(services.storage), database: \(database.location))")
         while !StopSignal.requested { Thread.sleep(forTimeInterval: 0.2) }
         services.stop()
         return 0

@@ -23,13 +23,15 @@ enum ServiceSetup {
                                     default: "4")
     static let workerID = OptionSpec("worker-id", value: "ID", help: "This worker's name in the job tables (default: host-pid).",
                                      environment: "REVUE_WORKER_ID")
-    static let migrations = OptionSpec("migrations", value: "DIR", help: "The migrations directory.", environment: "REVUE_MIGRATIONS_DIR")
+    static let migrations = OptionSpec("migrations", value: "DIR",
+                                       help: "Read migrations from DIR instead of those built into the binary.",
+                                       environment: "REVUE_MIGRATIONS_DIR")
 
     /// The database, with migrations applied.
     static func database(_ arguments: ParsedArguments) throws -> DatabaseTarget {
         let database = try DatabaseTarget.resolve(arguments)
         do {
-            let migrator = try Migrator(directory: ProjectPaths.migrations(configured: arguments.value("migrations")))
+            let migrator = try Migrator.from(directory: arguments.value("migrations"))
             try migrator.migrate(try database.connect())
         } catch {
             database.close()

@@ -189,9 +189,10 @@ public final class Compositor: @unchecked Sendable {
         Painter.draw(mask, on: &canvas, x: box.x + padding, y: box.y + padding, color: theme.labelText, bounds: box)
     }
 
-    /// Up to two initials: "Erin" → "E", "Frank de Vries" → "FV".
+    /// Up to two initials, from the words that start with a letter or digit: "Erin" → "E",
+    /// "Frank de Vries" → "FV", "Carol (host)" → "CH".
     public static func initials(of name: String) -> String {
-        let words = name.split(whereSeparator: { $0.isWhitespace || $0 == "-" || $0 == "_" }).filter { !$0.isEmpty }
+        let words = name.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).filter { !$0.isEmpty }
         guard let first = words.first?.first else { return "?" }
         var letters = String(first).uppercased()
         if words.count > 1, let last = words.last?.first { letters += String(last).uppercased() }

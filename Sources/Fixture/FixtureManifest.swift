@@ -48,6 +48,16 @@ public struct FixtureManifest: Sendable, Equatable {
         return all
     }
 
+    /// Everyone who is ever in the room, in order of first appearance.
+    public var everyone: [String] {
+        var ids: [String] = []
+        for id in participants.map(\.id) + events.compactMap({ if case .join(let p) = $0.event { p.id } else { nil } })
+        where !ids.contains(id) {
+            ids.append(id)
+        }
+        return ids
+    }
+
     /// The name a participant first had (at the start, or when they first joined).
     public func name(of participantID: String) -> String {
         if let participant = participants.first(where: { $0.id == participantID }) { return participant.name }

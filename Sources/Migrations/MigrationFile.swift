@@ -49,7 +49,12 @@ public struct MigrationFile: Sendable, Equatable {
             }
             files.append(try MigrationFile(fileName: name, contents: Array(data)))
         }
-        files.sort { $0.version < $1.version }
+        return try sorted(files)
+    }
+
+    /// The files in version order; two with one version are an error.
+    static func sorted(_ files: [MigrationFile]) throws(MigrationError) -> [MigrationFile] {
+        let files = files.sorted { $0.version < $1.version }
         for (previous, next) in zip(files, files.dropFirst()) where previous.version == next.version {
             throw MigrationError(.duplicateVersion(previous.fileName, next.fileName))
         }

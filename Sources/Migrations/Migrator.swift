@@ -19,6 +19,17 @@ public struct Migrator: Sendable {
         self.init(files: try MigrationFile.load(from: directory))
     }
 
+    /// The migrations built into the binary (`EmbeddedMigrations`).
+    public static func embedded() throws(MigrationError) -> Migrator {
+        Migrator(files: try EmbeddedMigrations.load())
+    }
+
+    /// `directory` when one is given (`--migrations`), else the embedded migrations.
+    public static func from(directory: String?) throws(MigrationError) -> Migrator {
+        if let directory { return try Migrator(directory: directory) }
+        return try embedded()
+    }
+
     /// What a run did.
     public struct Report: Sendable, Equatable {
         /// The files applied by this run, in order.

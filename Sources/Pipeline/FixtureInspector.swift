@@ -70,13 +70,14 @@ public enum FixtureInspector {
             tracks.append(report)
         }
         var participants: [FixtureReport.Participant] = []
-        for participant in fixture.manifest.participants {
-            let delays = participant.tracks.map { (kind: $0.kind, delay: session.statistics(ssrc: $0.ssrc)?.leastDelay) }
+        for id in fixture.manifest.everyone {
+            let delays = fixture.manifest.tracks.filter { $0.participantID == id }
+                .map { (kind: $0.track.kind, delay: session.statistics(ssrc: $0.track.ssrc)?.leastDelay) }
             let videoDelay = delays.first { $0.kind == .video }?.delay
             let audioDelay = delays.first { $0.kind == .audio }?.delay
             var offset: Double?
             if let videoDelay, let audioDelay { offset = (videoDelay - audioDelay) * 1000 }
-            participants.append(FixtureReport.Participant(id: participant.id, name: participant.name,
+            participants.append(FixtureReport.Participant(id: id, name: fixture.manifest.name(of: id),
                                                           audioVideoOffsetMilliseconds: offset))
         }
         return FixtureReport(

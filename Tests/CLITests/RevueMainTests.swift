@@ -37,10 +37,31 @@ import Testing
         let home = try TemporaryDirectory(prefix: "revue-home")
         let environment = ["REVUE_HOME": home.path]
         #expect(Revue.main(["migrate", "--log-level", "error"], environment: environment) == 0)
-        #expect(FileManager.default.fileExists(atPath: home.path + "/pg/data/PG_VERSION"))
+        let cluster = DatabaseTarget.clusterDirectory(home: home.path)
+        defer { if cluster.hasPrefix(DatabaseTarget.sharedClusterRoot) { try? FileManager.default.removeItem(atPath: cluster) } }
+        #expect(FileManager.default.fileExists(atPath: cluster + "/data/PG_VERSION"))
         // Stopped at exit: no postmaster.pid is left behind.
-        #expect(!FileManager.default.fileExists(atPath: home.path + "/pg/data/postmaster.pid"))
+        #expect(!FileManager.default.fileExists(atPath: cluster + "/data/postmaster.pid"))
         #expect(Revue.main(["migrate", "--log-level", "error"], environment: environment) == 0)
+    }
+
+    /// As root the server runs as `postgres`, which cannot enter a private HOME (a clone under
+    /// /root): the cluster then lives under /var/lib/revue, one per HOME. Otherwise in HOME/pg.
+    @Test func theEmbeddedClusterLivesWhereItsServerCanReachIt() throws {
+        let home = try TemporaryDirectory(prefix: "revue-home")
+        chmod(home.path, 0o700)
+        let privateHome = DatabaseTarget.clusterDirectory(home: home.path)
+        chmod(home.path, 0o755)
+        let openHome = DatabaseTarget.clusterDirectory(home: home.path)
+        if geteuid() == 0 {
+            #expect(privateHome.hasPrefix(DatabaseTarget.sharedClusterRoot + "/"))
+            #expect(privateHome.split(separator: "/").last?.count == 16)
+            #expect(privateHome != DatabaseTarget.clusterDirectory(home: home.path + "/other"))
+            #expect(openHome == home.path + "/pg" || !DatabaseTarget.searchableByOthers(home.path))
+        } else {
+            #expect(privateHome == home.path + "/pg")
+            #expect(openHome == home.path + "/pg")
+        }
     }
 }
 

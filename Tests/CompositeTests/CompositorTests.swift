@@ -53,6 +53,8 @@ import Testing
         #expect(Compositor.initials(of: "Ann Lee") == "AL")
         #expect(Compositor.initials(of: "frank") == "F")
         #expect(Compositor.initials(of: "  ") == "?")
+        #expect(Compositor.initials(of: "Carol (host)") == "CH")
+        #expect(Compositor.initials(of: "Frank de Vries") == "FV")
     }
 
     @Test func labelsAndTheSpeakerHighlightAreDrawn() throws {

@@ -24,14 +24,17 @@ import Testing
     }
 
     @Test func manifestParserSurvivesMutations() throws {
-        let data = try #require(FileManager.default.contents(atPath: TestFixtures.path("example") + "/manifest.json"))
-        let seed = Array(data)
-        var generator = SeededGenerator(seed: 12)
-        var accepted = 0
-        for _ in 0..<100_000 {
-            if (try? FixtureManifest(json: generator.mutate(seed))) != nil { accepted += 1 }
+        // A manifest without events, and one whose room changes (join, unpublish, publish,
+        // rename, leave and a rejoin).
+        let seeds = try ["example", "room-changes"].map { name in
+            Array(try #require(FileManager.default.contents(atPath: TestFixtures.path(name) + "/manifest.json")))
         }
-        #expect(accepted > 0)
+        var generator = SeededGenerator(seed: 12)
+        var accepted = [0, 0]
+        for round in 0..<100_000 {
+            if (try? FixtureManifest(json: generator.mutate(seeds[round % 2]))) != nil { accepted[round % 2] += 1 }
+        }
+        #expect(accepted[0] > 0 && accepted[1] > 0)
     }
 
     /// The pcap header plus the first `records` records.

@@ -68,4 +68,47 @@ import Testing
         #expect(error?.description.contains(message) == true, "\(name): \(String(describing: error))")
         #expect(error?.description.hasPrefix("manifest.json: ") == true)
     }
+
+    static let carol = #"{"id": "carol", "name": "Carol", "tracks": [{"kind": "video", "ssrc": 9, "codec": "VP8", "payloadType": 96, "clockRate": 90000}]}"#
+
+    @Test func roomEventsParseInTimeOrder() throws {
+        let json = """
+            {"participants": [{"id": "a", "tracks": [\(Self.track)]}],
+             "events": [{"at": 9, "type": "leave", "participantId": "carol"},
+                        {"at": 3, "type": "join", "participant": \(Self.carol)},
+                        {"at": 5, "type": "unpublish", "participantId": "carol", "ssrc": 9},
+                        {"at": 6, "type": "publish", "participantId": "carol", "track": {"kind": "share", "ssrc": 10, "codec": "VP8", "payloadType": 96, "clockRate": 90000}},
+                        {"at": 8, "type": "rename", "participantId": "carol", "name": "Carol (host)"},
+                        {"at": 10, "type": "join", "participant": {"id": "carol", "name": "Carol", "tracks": [{"kind": "video", "ssrc": 9, "codec": "VP8", "payloadType": 96, "clockRate": 90000}]}}]}
+            """
+        let manifest = try FixtureManifest(json: Array(json.utf8))
+        #expect(manifest.events.map(\.at) == [3, 5, 6, 8, 9, 10])
+        #expect(manifest.events[1].event == .unpublish(participantID: "carol", ssrc: 9))
+        #expect(manifest.events[3].event == .rename(participantID: "carol", name: "Carol (host)"))
+        // Every track the capture may carry, the later ones too (ssrc 9 came back after the leave).
+        #expect(manifest.tracks.map(\.track.ssrc) == [1, 9, 10, 9])
+        #expect(manifest.everyone == ["a", "carol"])
+        #expect(manifest.name(of: "carol") == "Carol")
+    }
+
+    @Test(arguments: [
+        ("join twice", #"[{"at": 1, "type": "join", "participant": \#(carol)}, {"at": 2, "type": "join", "participant": \#(carol)}]"#,
+         #"events[1] at 2.0 s: participant "carol" joins but is already in the room"#),
+        ("leave before joining", #"[{"at": 1, "type": "leave", "participantId": "carol"}]"#, #"names unknown participant "carol""#),
+        ("leave twice", #"[{"at": 1, "type": "join", "participant": \#(carol)}, {"at": 2, "type": "leave", "participantId": "carol"}, {"at": 3, "type": "leave", "participantId": "carol"}]"#,
+         #"events[2] at 3.0 s: participant "carol" is not in the room then"#),
+        ("unpublish what is not published", #"[{"at": 1, "type": "unpublish", "participantId": "a", "ssrc": 77}]"#,
+         #"participant "a" does not publish ssrc 77"#),
+        ("publish a used ssrc", #"[{"at": 1, "type": "publish", "participantId": "a", "track": \#(track)}]"#, "ssrc 1 appears twice"),
+        ("publish without a track", #"[{"at": 1, "type": "publish", "participantId": "a"}]"#, "events[0].track: missing"),
+        ("a bad track", #"[{"at": 1, "type": "publish", "participantId": "a", "track": {"kind": "video"}}]"#, "events[0].track.codec"),
+        ("join without a participant", #"[{"at": 1, "type": "join"}]"#, "events[0].participant: missing"),
+        ("rename without a name", #"[{"at": 1, "type": "rename", "participantId": "a"}]"#, "events[0].name"),
+        ("unpublish a bad ssrc", #"[{"at": 1, "type": "unpublish", "participantId": "a", "ssrc": -1}]"#, "events[0].ssrc"),
+    ])
+    func badRoomEventsNameTheProblem(name: String, events: String, message: String) {
+        let json = #"{"participants": [{"id": "a", "tracks": [\#(Self.track)]}], "events": \#(events)}"#
+        let error = #expect(throws: FixtureError.self, "\(name)") { try FixtureManifest(json: Array(json.utf8)) }
+        #expect(error?.description.contains(message) == true, "\(name): \(String(describing: error))")
+    }
 }

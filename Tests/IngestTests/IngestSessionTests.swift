@@ -84,5 +84,49 @@ import Testing
         _ = session.finish()
         #expect(session.malformedRTP + session.malformedRTCP + session.unknownSSRCPackets > 0)
     }
-}
 
+    /// Tracks come and go while the session runs: a track added later is received, a removed
+    /// one releases what it holds and its packets are unknown from then on.
+    @Test func tracksAreAddedAndRemovedWhileItRuns() throws {
+        var session = IngestSession(tracks: [])
+        #expect(session.receive(try Self.opus(1), arrival: 0).isEmpty)
+        #expect(session.unknownSSRCPackets == 1)
+        session.add(Self.tracks[0])
+        let events = session.receive(try Self.opus(2), arrival: 0.02)
+        #expect(events.contains { if case .frame(let frame) = $0 { frame.track.ssrc == 10 } else { false } })
+        // Adding it again keeps its state (the same stream, announced twice).
+        session.add(Self.tracks[0])
+        #expect(session.statistics(ssrc: 10)?.buffer.packetsReceived == 1)
+        #expect(session.remove(ssrc: 10).isEmpty)
+        #expect(session.receive(try Self.opus(3), arrival: 0.04).isEmpty)
+        #expect(session.unknownSSRCPackets == 2)
+        #expect(session.tracks.isEmpty)
+    }
+
+    /// Receiver report blocks (RFC 3550 §6.4.1, Appendix A.3): loss counted from sequence
+    /// numbers, the fraction over the interval since the last report, and LSR/DLSR from the
+    /// last sender report.
+    @Test func receptionReportsCountLossAndEchoTheSenderReport() throws {
+        var session = IngestSession(tracks: [Self.tracks[0]])
+        for sequence: UInt16 in [1, 2, 3, 5, 6, 8] { _ = session.receive(try Self.opus(sequence), arrival: Double(sequence) * 0.02) }
+        let ntp = NTPTimestamp(ntpSeconds: 3_900_000_000.5)
+        let report = RTCPPacket.senderReport(RTCPSenderReport(ssrc: 10, ntpTimestamp: ntp, rtpTimestamp: 960, packetCount: 1,
+                                                              octetCount: 2))
+        _ = session.receive(try report.marshal(), arrival: 0.2)
+        let first = try #require(session.receptionReports(at: 0.7).first)
+        #expect(first.ssrc == 10)
+        #expect(first.extendedHighestSequence == 8)
+        #expect(first.cumulativeLost == 2) // 4 and 7
+        #expect(first.fractionLost == UInt8(2 * 256 / 8))
+        #expect(first.lastSenderReport == ntp.middle32)
+        #expect(abs(Int(first.delaySinceLastSenderReport) - 32_768) <= 1) // 0.5 s in 1/65536 s
+        // No loss since: the fraction of the next interval is zero, the total stays.
+        _ = session.receive(try Self.opus(9), arrival: 0.18)
+        let second = try #require(session.receptionReports(at: 1.7).first)
+        #expect(second.fractionLost == 0)
+        #expect(second.cumulativeLost == 2)
+        #expect(second.extendedHighestSequence == 9)
+        // Packets came exactly on their timestamps: no jitter.
+        #expect(second.jitter < 10)
+    }
+}

@@ -1,1 +1,69 @@
+import Foundation
 import JobSpec
+import Testing
+
+/// The config of a start request: every field, its spellings, its limits by job kind, and an
+/// error that names the field.
+@Suite struct RecordingConfigTests {
+    static func config(_ json: String, kind: JobKind = .recording) throws(SpecError) -> RecordingConfig {
+        try RecordingConfig(validating: try JSONValue(parsing: Array(json.utf8)), kind: kind)
+    }
+
+    @Test func absentOrNullIsEveryDefault() throws {
+        #expect(try RecordingConfig(validating: nil, kind: .recording) == RecordingConfig())
+        #expect(try Self.config("null") == RecordingConfig())
+        #expect(try Self.config("{}") == RecordingConfig())
+        let defaults = RecordingConfig()
+        #expect(defaults.layout == LayoutSettings(type: .grid, priority: .speaker, gridSize: 4))
+        #expect(defaults.theme == .default && defaults.mode == .videoAndAudio && defaults.quality == .med && defaults.orientation == .landscape)
+        #expect(!defaults.alsoRecords)
+    }
+
+    @Test func everyFieldAndTheSDKSpellings() throws {
+        let config = try Self.config("""
+            {"layout": {"type": "sidebar", "priority": "PIN", "gridSize": 2}, "theme": "LIGHT", "mode": "VIDEO_AND_AUDIO",
+             "quality": "HIGH", "orientation": "PORTRAIT", "recording": {"enabled": true}}
+            """, kind: .hls)
+        #expect(config == RecordingConfig(layout: LayoutSettings(type: .sidebar, priority: .pin, gridSize: 2), theme: .light,
+                                          mode: .videoAndAudio, quality: .high, orientation: .portrait, recording: .init(enabled: true)))
+        #expect(try Self.config(#"{"mode": "audio"}"#).mode == .audio)
+        #expect(try Self.config(#"{"mode": "video-and-audio"}"#).mode == .videoAndAudio)
+    }
+
+    @Test(arguments: [(JobKind.recording, 4), (.livestream, 4), (.hls, 25)])
+    func gridSizeLimitsDependOnTheKind(kind: JobKind, largest: Int) throws {
+        #expect(try Self.config(#"{"layout": {"gridSize": \#(largest)}}"#, kind: kind).layout.gridSize == largest)
+        #expect(try Self.config(#"{"layout": {"gridSize": 1.0}}"#, kind: kind).layout.gridSize == 1)
+        for bad in ["0", "\(largest + 1)", "2.5", "\"3\"", "true", "null"] {
+            let error = #expect(throws: SpecError.self) { try Self.config(#"{"layout": {"gridSize": \#(bad)}}"#, kind: kind) }
+            #expect(error?.message.contains("config.layout.gridSize must be a whole number from 1 to \(largest)") == true, "\(bad)")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"layout": {"type": "MOSAIC"}}"#, "config.layout.type must be one of GRID, SPOTLIGHT, SIDEBAR"),
+        (#"{"layout": {"priority": 1}}"#, "config.layout.priority must be one of SPEAKER, PIN"),
+        (#"{"layout": []}"#, "config.layout must be an object"),
+        (#"{"theme": "NEON"}"#, "config.theme must be one of DARK, LIGHT, DEFAULT"),
+        (#"{"mode": "video"}"#, "config.mode must be one of video-and-audio, audio"),
+        (#"{"quality": "ultra"}"#, "config.quality must be one of low, med, high"),
+        (#"{"orientation": "square"}"#, "config.orientation must be one of landscape, portrait"),
+        (#"{"recording": {"enabled": "yes"}}"#, "config.recording.enabled must be true or false"),
+        (#"[1]"#, "config must be an object"),
+    ])
+    func badFieldsAreNamed(json: String, message: String) {
+        let error = #expect(throws: SpecError.self) { try Self.config(json) }
+        #expect(error?.message == message)
+        #expect(error?.category == .invalidRequest)
+    }
+
+    /// What is stored is read back as it was: the database's copy is the validated value.
+    @Test func theStoredFormRoundTrips() throws {
+        let config = try Self.config(#"{"layout": {"type": "SPOTLIGHT", "gridSize": 9}, "theme": "DARK", "recording": {"enabled": true}}"#,
+                                     kind: .hls)
+        let stored = APIJSON.text(config)
+        #expect(try JSONDecoder().decode(RecordingConfig.self, from: Data(stored.utf8)) == config)
+        // A stored document from an older version with fields missing reads as the defaults.
+        #expect(try JSONDecoder().decode(RecordingConfig.self, from: Data(#"{"theme": "LIGHT"}"#.utf8)).layout == LayoutSettings())
+    }
+}

@@ -76,4 +76,17 @@ import Testing
         #expect(report.applied.first == "0001_rooms.sql")
         #expect(try Migrator(directory: root).migrate(connection).applied.isEmpty)
     }
+
+    /// The binary carries the migrations: the same files, byte for byte, as migrations/.
+    @Test func theEmbeddedMigrationsAreTheFiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("migrations").path
+        let onDisk = try Migrator(directory: root).files
+        let embedded = try Migrator.embedded().files
+        #expect(embedded.map(\.fileName) == onDisk.map(\.fileName))
+        #expect(embedded.map(\.checksum) == onDisk.map(\.checksum))
+        #expect(embedded.count >= 3)
+        // And they apply: a database migrated from the binary alone.
+        #expect(try Migrator.embedded().migrate(connection).applied == onDisk.map(\.fileName))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Layout
 import Media
 
 /// Pictures and sound taken out of media files with ffmpeg, for tests that check pixels and
@@ -69,5 +70,22 @@ public enum Goertzel {
         let others = [0.63, 0.79, 1.27, 1.41].map { power(of: samples, frequency: frequency * $0) }
         let reference = others.reduce(0, +) / Double(others.count)
         return 10 * log10(max(target, 1e-20) / max(reference, 1e-20))
+    }
+}
+
+extension VideoFrame {
+    /// The mean absolute difference of the luma of two pictures of one size inside `rect`
+    /// (0: identical; 255: black against white), for "did this area change".
+    public func meanAbsoluteDifference(to other: VideoFrame, in rect: Rect) -> Double {
+        let left = max(0, rect.x), top = max(0, rect.y)
+        let right = min(width, other.width, rect.x + rect.width), bottom = min(height, other.height, rect.y + rect.height)
+        guard right > left, bottom > top else { return 0 }
+        var total = 0
+        for row in top..<bottom {
+            for column in left..<right {
+                total += abs(Int(y[row * width + column]) - Int(other.y[row * other.width + column]))
+            }
+        }
+        return Double(total) / Double((right - left) * (bottom - top))
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import JobSpec
+import TestSupport
+import Testing
+
+/// Start requests as the REST API receives them.
+@Suite struct JobRequestTests {
+    static func request(_ json: String, kind: JobKind) throws(SpecError) -> JobRequest {
+        try JobRequest(validating: try JSONValue(parsing: Array(json.utf8)), kind: kind)
+    }
+
+    @Test func aLivestreamWithEveryField() throws {
+        let request = try Self.request("""
+            {"roomId": "r1", "outputs": [{"url": "rtmp://a.example/live", "streamKey": "k1"}, {"url": "rtmps://b.example/app/"}],
+             "config": {"quality": "low"}, "webhookUrl": "https://hooks.example/x", "awsDirPath": "a/b"}
+            """, kind: .livestream)
+        #expect(request.roomID == "r1")
+        #expect(request.outputs == [LivestreamOutput(url: "rtmp://a.example/live", streamKey: "k1"),
+                                    LivestreamOutput(url: "rtmps://b.example/app/", streamKey: nil)])
+        #expect(request.outputs.map(\.publishURL) == ["rtmp://a.example/live/k1", "rtmps://b.example/app/"])
+        #expect(request.config.quality == .low)
+        #expect(request.webhookURL == "https://hooks.example/x")
+        #expect(request.awsDirPath == "a/b")
+    }
+
+    @Test(arguments: [
+        ("{}", JobKind.recording, SpecError.Category.invalidRequest, "roomId is required"),
+        (#"{"roomId": "../etc"}"#, .recording, .roomID, "there is no room"),
+        (#"{"roomId": "r1"}"#, .livestream, .livestreamConfig, "outputs must be a non-empty list"),
+        (#"{"roomId": "r1", "outputs": [{"url": "http://x"}]}"#, .livestream, .livestreamConfig, "outputs[0].url must be an rtmp://"),
+        (#"{"roomId": "r1", "outputs": [{"url": "rtmp://x", "streamKey": 5}]}"#, .livestream, .livestreamConfig, "outputs[0].streamKey"),
+        (#"{"roomId": "r1", "webhookUrl": "ftp://x"}"#, .recording, .invalidRequest, "webhookUrl must be an http://"),
+        (#"{"roomId": "r1", "awsDirPath": 3}"#, .recording, .invalidRequest, "awsDirPath must be a string"),
+        (#"{"roomId": "r1", "config": {"theme": "NEON"}}"#, .hls, .invalidRequest, "config.theme"),
+    ])
+    func badRequestsSayWhyAndWhichFamily(json: String, kind: JobKind, category: SpecError.Category, message: String) {
+        let error = #expect(throws: SpecError.self) { try Self.request(json, kind: kind) }
+        #expect(error?.category == category, "\(json)")
+        #expect(error?.message.contains(message) == true, "\(json): \(String(describing: error))")
+    }
+
+    /// Bodies come from outside: random and mutated JSON is refused or accepted, never a crash.
+    @Test func randomBodiesNeverCrash() throws {
+        let seed = Array(#"{"roomId": "r1", "outputs": [{"url": "rtmp://x/y", "streamKey": "k"}], "config": {"layout": {"type": "GRID", "gridSize": 3}, "theme": "DARK", "recording": {"enabled": true}}}"#.utf8)
+        var generator = SeededGenerator(seed: 9)
+        var accepted = 0
+        for round in 0..<100_000 {
+            let bytes = round % 10 == 0 ? generator.bytes(Int(generator.next() % 64)) : generator.mutate(seed)
+            guard let body = try? JSONValue(parsing: bytes) else { continue }
+            for kind in JobKind.allCases where (try? JobRequest(validating: body, kind: kind)) != nil { accepted += 1 }
+        }
+        #expect(accepted > 0)
+    }
+}
