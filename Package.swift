@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "Fixture", dependencies: ["RTP"]),
         .target(name: "Ingest", dependencies: ["RTP"]),
 
+        // MARK: Transport: one UDP port, STUN/ICE, DTLS, SRTP
+        .target(name: "Net"),
+        .target(name: "STUN", dependencies: ["Crypto", "Net"]),
+        .target(name: "ICE", dependencies: ["STUN", "Net"]),
+
         // MARK: Media: decode
         .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
@@ -87,6 +92,9 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "RTP", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "TestSupport"]),
+        .testTarget(name: "STUNTests", dependencies: ["STUN", "Net", "TestSupport"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),

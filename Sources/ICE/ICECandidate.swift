@@ -16,9 +16,12 @@ import Net
 public struct ICECandidate: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
     /// An extension pair this code does not interpret.
     public struct Extension: Sendable, Hashable {
+        /// The extension's name, a token.
         public var name: String
+        /// Its value, any visible characters.
         public var value: String
 
+        /// A pair from its parts.
         public init(name: String, value: String) {
             self.name = name
             self.value = value

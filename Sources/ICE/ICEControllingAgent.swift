@@ -23,9 +23,13 @@ import STUN
 public struct ICEControllingAgent: Sendable {
     /// Where the agent is.
     public enum State: Sendable, Equatable {
+        /// Before `start`.
         case new
+        /// Checks are running (also after an ICE restart).
         case checking
+        /// A nominated pair works; media goes to this address.
         case connected(SocketAddress)
+        /// Nothing works any more, for this reason.
         case failed(ICEAgentFailure)
     }
 

@@ -7,7 +7,10 @@
 public struct IPAddress: Hashable, Sendable, CustomStringConvertible, LosslessStringConvertible {
     /// IPv4 or IPv6.
     public enum Family: Sendable, Hashable {
-        case v4, v6
+        /// IPv4: 4 bytes.
+        case v4
+        /// IPv6: 16 bytes.
+        case v6
     }
 
     /// The address family.

@@ -1,4 +1,3 @@
-import Crypto
 import Net
 import STUN
 import Testing
