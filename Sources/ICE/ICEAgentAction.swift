@@ -16,8 +16,11 @@ public enum ICEAgentFailure: Sendable, Equatable, CustomStringConvertible {
     case noCandidates
     /// The ufrags make a USERNAME longer than STUN's 513 bytes.
     case invalidCredentials
-    /// Every check failed or timed out (a wrong password ends here, after 401s).
+    /// Every check failed or timed out.
     case checksFailed
+    /// Every check timed out, and some got error responses without valid MESSAGE-INTEGRITY, which RFC
+    /// 8489 §9.1.4 says to discard: what a wrong remote password looks like (the peer answers 401).
+    case unauthenticated
     /// No authenticated answer to consent checks for the consent timeout (RFC 7675 §5.1).
     case consentLost
 
@@ -26,6 +29,7 @@ public enum ICEAgentFailure: Sendable, Equatable, CustomStringConvertible {
         case .noCandidates: "no remote UDP candidate with an IP address"
         case .invalidCredentials: "ICE credentials too long for a STUN USERNAME"
         case .checksFailed: "every ICE connectivity check failed"
+        case .unauthenticated: "ICE checks got only unauthenticated error responses: wrong remote ICE password?"
         case .consentLost: "ICE consent lost: no answer to consent checks for 30 s"
         }
     }

@@ -14,8 +14,10 @@ import STUN
 ///   8489 §6.2.1's timers.
 /// - A response counts when its transaction ID is pending, its MESSAGE-INTEGRITY verifies with the
 ///   remote password, it has XOR-MAPPED-ADDRESS, and it came from the address the check went to
-///   (RFC 8445 §7.2.5.2.1). Error responses (a 401 has no MESSAGE-INTEGRITY) fail the pair; 487
-///   switches role and checks again (§7.2.5.1).
+///   (RFC 8445 §7.2.5.2.1). Authenticated error responses fail the pair, except 487, which switches
+///   role and checks again (§7.2.5.1). Unauthenticated ones (a 401 to a wrong password has no
+///   MESSAGE-INTEGRITY) are discarded and retransmission goes on (RFC 8489 §9.1.4, as aioice
+///   does); if the checks then time out, the failure is `.unauthenticated`.
 /// - Once connected, a consent check goes every 4–6 s, each sent once (RFC 7675 §5.1); with no
 ///   authenticated answer for 30 s the agent fails with `.consentLost`.
 /// - The peer's own Binding requests are answered (a full peer sends them; a lite one does not),
@@ -79,6 +81,8 @@ public struct ICEControllingAgent: Sendable {
         var state: PairState
         /// USE-CANDIDATE seen in the peer's check on this pair while this agent was controlled.
         var nominatedByPeer = false
+        /// A check on this pair timed out after unauthenticated error responses.
+        var rejectedUnauthenticated = false
     }
 
     private enum Purpose: Sendable, Equatable {
@@ -98,6 +102,8 @@ public struct ICEControllingAgent: Sendable {
         /// When to send again; nil after the last transmission, and for consent checks.
         var nextSend: Double?
         var giveUpAt: Double
+        /// An error response without valid MESSAGE-INTEGRITY came, and was discarded.
+        var sawUnauthenticatedError = false
     }
 
     /// An agent that will check `candidates` (UDP ones with IP addresses, highest priority first).
@@ -275,15 +281,17 @@ public struct ICEControllingAgent: Sendable {
     private mutating func handle(_ response: STUNMessage, from address: SocketAddress, now: Double) -> [ICEAgentAction] {
         guard let index = transactions.firstIndex(where: { $0.id == response.transactionID }) else { return [] }
         if response.fingerprint != nil, !response.verifyFingerprint() { return [] }
-        let hasIntegrity = response.messageIntegrity != nil
-        let authenticated = hasIntegrity && response.verifyIntegrity(key: Array(remotePwd.utf8))
-        // RFC 8489 §9.1.4: a response whose integrity fails is discarded as if never received, so
-        // retransmissions go on.
-        if hasIntegrity, !authenticated { return [] }
+        let authenticated = response.messageIntegrity != nil && response.verifyIntegrity(key: Array(remotePwd.utf8))
+        // RFC 8489 §9.1.4: over UDP, a response that is not authenticated is discarded as if never
+        // received, so retransmissions go on; an error response is remembered, to name the failure.
+        guard authenticated else {
+            if response.type.messageClass == .errorResponse { transactions[index].sawUnauthenticatedError = true }
+            return []
+        }
         let transaction = transactions[index]
         switch response.type.messageClass {
         case .successResponse:
-            guard authenticated, response.xorMappedAddress != nil else { return [] }
+            guard response.xorMappedAddress != nil else { return [] }
             transactions.remove(at: index)
             // RFC 8489 §6.3.3: unknown comprehension-required attributes fail the transaction;
             // RFC 8445 §7.2.5.2.1: so does an answer from another address than the check went to.
@@ -293,8 +301,7 @@ public struct ICEControllingAgent: Sendable {
             return checkSucceeded(transaction, now: now)
         case .errorResponse:
             transactions.remove(at: index)
-            if response.errorCode?.code == STUNErrorCode.roleConflict.code, authenticated,
-               case .check = transaction.purpose, state == .checking,
+            if response.errorCode?.code == STUNErrorCode.roleConflict.code, case .check = transaction.purpose, state == .checking,
                let pairIndex = pairs.firstIndex(where: { $0.remote == transaction.remote }) {
                 // RFC 8445 §7.2.5.1: take the other role than the request claimed, and check again.
                 role = transaction.claimedControlling ? .controlled : .controlling
@@ -328,6 +335,7 @@ public struct ICEControllingAgent: Sendable {
         guard case .check = transaction.purpose, let index = pairs.firstIndex(where: { $0.remote == transaction.remote }) else {
             return []
         }
+        if transaction.sawUnauthenticatedError { pairs[index].rejectedUnauthenticated = true }
         // A newer check on the pair (after a 487 or a triggered check) decides its state instead.
         guard !transactions.contains(where: { $0.remote == transaction.remote && $0.purpose != .consent }) else { return [] }
         pairs[index].state = .failed
@@ -348,7 +356,7 @@ public struct ICEControllingAgent: Sendable {
         guard !pending else { return [] }
         // Controlled, a working pair waits for the peer's nomination.
         if role == .controlled, pairs.contains(where: { $0.state == .succeeded }) { return [] }
-        return fail(.checksFailed)
+        return fail(pairs.contains { $0.rejectedUnauthenticated } ? .unauthenticated : .checksFailed)
     }
 
     private mutating func connect(_ index: Int, now: Double) -> [ICEAgentAction] {

@@ -118,12 +118,25 @@ import Testing
         #expect(agent.receive(Self.answer(first), from: Wire.otherClientAddress, now: 0.01) == [.failed(.checksFailed)])
     }
 
-    /// A wrong password gets 401 without MESSAGE-INTEGRITY: the pair fails at once.
+    /// Authenticated error responses fail the pair at once.
     @Test(arguments: [STUNErrorCode.unauthenticated, .badRequest, .unknownAttribute, .serverError])
-    func errorAnswersFailThePair(code: STUNErrorCode) throws {
+    func authenticatedErrorsFailThePair(code: STUNErrorCode) throws {
         var agent = Self.agent()
         let id = try #require(Self.request(agent.start(now: 0))).0.transactionID
-        #expect(agent.receive(Wire.error(id, code, key: nil), from: Self.server, now: 0.01) == [.failed(.checksFailed)])
+        #expect(agent.receive(Wire.error(id, code, key: Wire.server.pwd), from: Self.server, now: 0.01) == [.failed(.checksFailed)])
+    }
+
+    /// RFC 8489 §9.1.4: an error without MESSAGE-INTEGRITY (the 401 a wrong password gets) is
+    /// discarded, retransmission goes on, and the timeout is reported as `.unauthenticated`.
+    @Test func unauthenticatedErrorsAreDiscardedAndNamedAtTheTimeout() throws {
+        var agent = Self.agent()
+        let first = agent.start(now: 0)
+        let id = try #require(Self.request(first)).0.transactionID
+        #expect(agent.receive(Wire.error(id, .unauthenticated, key: nil), from: Self.server, now: 0.01) == [])
+        #expect(agent.receive(Wire.error(id, .unauthenticated, key: "a-forged-key"), from: Self.server, now: 0.02) == [])
+        #expect(agent.state == .checking)
+        #expect(agent.poll(now: 0.5) == first)
+        #expect(agent.poll(now: 39.5) == [.failed(.unauthenticated)])
     }
 
     /// Only UDP candidates with IP addresses are checked, highest priority first, Ta = 50 ms apart;
@@ -166,10 +179,11 @@ import Testing
         #expect(check.iceControlled == 7)
         #expect(check.iceControlling == nil)
         #expect(!check.useCandidate)
-        // An unauthenticated 487 is just a failure.
+        // An unauthenticated 487 is discarded: no role change.
         var other = Self.agent()
         let otherID = try #require(Self.request(other.start(now: 0))).0.transactionID
-        #expect(other.receive(Wire.error(otherID, .roleConflict, key: nil), from: Self.server, now: 0.01) == [.failed(.checksFailed)])
+        #expect(other.receive(Wire.error(otherID, .roleConflict, key: nil), from: Self.server, now: 0.01) == [])
+        #expect(other.role == .controlling)
     }
 
     /// RFC 7675 §5.1: consent checks every 4–6 s, each sent once, with USE-CANDIDATE; any

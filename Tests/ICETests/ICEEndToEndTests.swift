@@ -117,15 +117,18 @@ import Testing
         #expect(link.failure?.0 == .consentLost)
     }
 
-    /// Checklist item 8 of the research note: a wrong password gets 401 and the connection fails.
+    /// Test assertion 8 of the research note: a wrong password gets 401 and the connection fails.
+    /// The 401s carry no MESSAGE-INTEGRITY, so the agent retransmits all seven checks and fails at
+    /// 39.5 s (RFC 8489 §6.2.1, §9.1.4), naming the cause.
     @Test func wrongPasswordGets401AndNeverConnects() {
         var link = Link(serverPwd: "notTheServerPassword22")
         link.take(link.agent.start(now: 0))
         link.run(until: 60)
         #expect(link.connected == nil)
         #expect(link.selected == nil)
-        #expect(link.failure?.0 == .checksFailed)
-        #expect(link.failure?.1 == 0)
+        #expect(link.failure?.0 == .unauthenticated)
+        #expect(link.failure?.1 == 39.5)
+        #expect(link.checksSent == 7)
         #expect(link.responder.pairs.isEmpty)
     }
 }
