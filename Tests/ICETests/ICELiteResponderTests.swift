@@ -84,6 +84,20 @@ import Testing
         #expect(responder.receive(datagram, from: Self.client, now: 0) == [], "\(name)")
     }
 
+    /// A check shaped like libwebrtc's (invented values): USERNAME, GOOG-NETWORK-INFO (0xC057),
+    /// ICE-CONTROLLING, USE-CANDIDATE, PRIORITY and NOMINATION (0xC001). The comprehension-optional
+    /// extras are ignored.
+    @Test func libwebrtcExtrasAreIgnored() {
+        var responder = Self.responder()
+        let request = Wire.check(Wire.id(8), attributes: [
+            .other(type: 0xC057, value: [0x00, 0x01, 0x00, 0x0A]), .iceControlling(0x1234_5678_9ABC_DEF0), .useCandidate,
+            .priority(1_853_824_767), .other(type: 0xC001, value: [0, 0, 0, 1]),
+        ])
+        #expect(responder.receive(request, from: Self.client, now: 0)
+            == [.send(Wire.success(Wire.id(8), mapped: Self.client, key: Self.key), to: Self.client), .selected(Self.client)])
+        #expect(responder.pairs[Self.client]?.nominated == true)
+    }
+
     /// RFC 7675 §5.1: 30 s without a valid check on the selected pair ends consent, once.
     @Test func consentExpiresThirtySecondsAfterTheLastCheck() {
         var responder = Self.responder()
