@@ -49,6 +49,11 @@ let package = Package(
         .target(name: "Fixture", dependencies: ["RTP", "JobSpec", "MediaSource"]),
         .target(name: "Ingest", dependencies: ["RTP", "MediaSource"]),
 
+        // MARK: Transport: one UDP port, STUN/ICE, DTLS, SRTP
+        .target(name: "Net"),
+        .target(name: "STUN", dependencies: ["Crypto", "Net"]),
+        .target(name: "ICE", dependencies: ["STUN", "Net"]),
+
         // MARK: Media: decode
         .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
@@ -96,6 +101,9 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "MediaSource", "JobSpec", "RTP", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["JobSpec", "Ingest", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "TestSupport"]),
+        .testTarget(name: "STUNTests", dependencies: ["STUN", "Net", "TestSupport"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
