@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "Fixture", dependencies: ["RTP"]),
         .target(name: "Ingest", dependencies: ["RTP"]),
 
+        // MARK: Transport: one UDP port, STUN/ICE, DTLS, SRTP, SDP
+        // SRTP owns the protection profile and key types; DTLS negotiates and exports them.
+        .target(name: "SRTP", dependencies: ["CSRTP"]),
+        .target(name: "DTLS", dependencies: ["COpenSSL", "Crypto", "SRTP"]),
+
         // MARK: Media: decode
         .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
@@ -87,6 +92,8 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "RTP", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),
