@@ -49,10 +49,13 @@ let package = Package(
         .target(name: "Fixture", dependencies: ["RTP", "JobSpec", "MediaSource"]),
         .target(name: "Ingest", dependencies: ["RTP", "MediaSource"]),
 
-        // MARK: Transport: one UDP port, STUN/ICE, DTLS, SRTP
+        // MARK: Transport: one UDP port carries STUN/ICE, DTLS, SRTP; SDP negotiates it
         .target(name: "Net"),
         .target(name: "STUN", dependencies: ["Crypto", "Net"]),
         .target(name: "ICE", dependencies: ["STUN", "Net"]),
+        // SRTP owns the protection profile and key types; DTLS negotiates and exports them.
+        .target(name: "SRTP", dependencies: ["CSRTP"]),
+        .target(name: "DTLS", dependencies: ["COpenSSL", "Crypto", "SRTP"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -104,6 +107,8 @@ let package = Package(
         .testTarget(name: "NetTests", dependencies: ["Net", "TestSupport"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "Net", "TestSupport"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestSupport"]),
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
