@@ -42,6 +42,9 @@ let package = Package(
         .target(name: "Fixture", dependencies: ["RTP"]),
         .target(name: "Ingest", dependencies: ["RTP"]),
 
+        // MARK: Transport: one UDP port, STUN/ICE, DTLS, SRTP, SDP
+        .target(name: "SDP"),
+
         // MARK: Media: decode
         .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
@@ -87,6 +90,7 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "RTP", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),

@@ -1,0 +1,27 @@
+/// The media type of an `m=` line (RFC 8866 §5.14). Kinds other than audio, video and
+/// application (such as `text` or `message`) parse as `.other` so that they can be rejected.
+public enum MediaKind: Sendable, Hashable, CustomStringConvertible {
+    case audio
+    case video
+    /// Data channels: `m=application … UDP/DTLS/SCTP webrtc-datachannel` (RFC 8841).
+    case application
+    case other(String)
+
+    public init(_ token: some StringProtocol) {
+        switch token {
+        case "audio": self = .audio
+        case "video": self = .video
+        case "application": self = .application
+        default: self = .other(String(token))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .audio: "audio"
+        case .video: "video"
+        case .application: "application"
+        case .other(let token): token
+        }
+    }
+}
