@@ -5,6 +5,7 @@ public struct Answer: Sendable, Equatable {
     /// The per-section summary the SFU uses.
     public var negotiation: Negotiation
 
+    /// An answer and its summary.
     public init(description: SessionDescription, negotiation: Negotiation) {
         self.description = description
         self.negotiation = negotiation

@@ -6,8 +6,11 @@
 /// `rtcp-mux` and `a=ice-lite`; writes the same ICE credentials, fingerprints, host candidate and
 /// `a=end-of-candidates` into every accepted section; and rejects (port 0) the rest, saying why.
 public struct AnswerBuilder: Sendable {
+    /// What Revue accepts.
     public var capabilities: Capabilities
+    /// The server's ICE credentials, fingerprint and candidate.
     public var transport: TransportParameters
+    /// The `o=` session id, kept for the life of the connection.
     public var sessionID: UInt64
     /// Increment for every new answer in the same session (RFC 8829 §5.3.1).
     public var sessionVersion: UInt64
@@ -16,6 +19,7 @@ public struct AnswerBuilder: Sendable {
     /// The largest data channel message Revue receives (RFC 8841 §6).
     public var maxMessageSize: UInt64
 
+    /// A builder for one connection's answers.
     public init(capabilities: Capabilities = .revue, transport: TransportParameters, sessionID: UInt64, sessionVersion: UInt64 = 1,
                 sctpPort: UInt16 = 5000, maxMessageSize: UInt64 = 262_144)
     {

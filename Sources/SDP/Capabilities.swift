@@ -1,9 +1,12 @@
 /// What the Revue server (and its SDK) can send and receive: codecs in preference order and the
 /// RTP header extensions it reads.
 public struct Capabilities: Sendable, Equatable {
+    /// Codecs in preference order.
     public var codecs: [CodecCapability]
+    /// Header extensions Revue reads or writes.
     public var headerExtensions: [HeaderExtensionCapability]
 
+    /// Capabilities from explicit lists.
     public init(codecs: [CodecCapability], headerExtensions: [HeaderExtensionCapability]) {
         self.codecs = codecs
         self.headerExtensions = headerExtensions

@@ -5,10 +5,14 @@
 /// types (opus 111, VP8 96/97, H.264 102/103), `setup:actpass`, `rtcp-mux`, the client's
 /// candidates and `a=end-of-candidates` (no trickle), and the sections are BUNDLEd.
 public struct ClientOfferBuilder: Sendable {
+    /// The codecs and extensions to offer.
     public var capabilities: Capabilities
+    /// The client's ICE credentials, fingerprint and candidates.
     public var transport: TransportParameters
+    /// The `o=` session id.
     public var sessionID: UInt64
 
+    /// A builder for one client connection's offers.
     public init(capabilities: Capabilities = .revue, transport: TransportParameters, sessionID: UInt64) {
         self.capabilities = capabilities
         self.transport = transport

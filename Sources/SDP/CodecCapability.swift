@@ -1,9 +1,13 @@
 /// A codec Revue accepts, the fmtp and RTCP feedback it asks for, and the payload types it uses
 /// when it writes the offer itself. In answers the offer's payload types are kept.
 public struct CodecCapability: Sendable, Equatable {
+    /// Audio or video.
     public var kind: MediaKind
+    /// The encoding name (`opus`, `VP8`, `H264`).
     public var name: String
+    /// The RTP clock rate.
     public var clockRate: UInt32
+    /// The channel count (2 for Opus).
     public var channels: UInt8?
     /// The fmtp Revue writes. H.264 answers echo the offer's instead (profile and level are the sender's).
     public var formatParameters: String?
@@ -16,6 +20,7 @@ public struct CodecCapability: Sendable, Equatable {
     /// The RTX payload type for offers Revue writes.
     public var rtxPayloadType: UInt8?
 
+    /// A codec capability.
     public init(kind: MediaKind, name: String, clockRate: UInt32, channels: UInt8? = nil, formatParameters: String? = nil,
                 feedback: [RTCPFeedback], rtx: Bool = false, payloadType: UInt8, rtxPayloadType: UInt8? = nil)
     {

@@ -2,10 +2,14 @@
 /// `IN IP4 0.0.0.0` or their default candidate's address; the address is kept as written
 /// (a multicast `/ttl` suffix included).
 public struct Connection: Sendable, Equatable {
+    /// `IN`.
     public var networkType: String
+    /// `IP4` or `IP6`.
     public var addressType: String
+    /// The address as written.
     public var address: String
 
+    /// A connection line from its three fields.
     public init(networkType: String = "IN", addressType: String = "IP4", address: String) {
         self.networkType = networkType
         self.addressType = addressType

@@ -7,6 +7,7 @@ public struct Fingerprint: Sendable, Equatable {
     /// Upper-case hex pairs joined by colons, as RFC 8122 §5 writes them.
     public var value: String
 
+    /// A fingerprint as written.
     public init(hashFunction: String, value: String) {
         self.hashFunction = hashFunction
         self.value = value

@@ -10,18 +10,28 @@
 public struct H264ProfileLevelID: Sendable, Equatable {
     /// The profiles WebRTC peers offer (H.264 Annex A.2).
     public enum Profile: Sendable, Equatable {
+        /// What WebRTC peers must support (RFC 7742 §6.2), and what Revue sends.
         case constrainedBaseline
+        /// Baseline without the constraint flag; Revue decodes it.
         case baseline
+        /// Main.
         case main
+        /// Extended.
         case extended
+        /// High (and its constrained variant).
         case high
+        /// Any other profile_idc.
         case other(UInt8)
     }
 
+    /// `profile_idc` (66 Baseline, 77 Main, 88 Extended, 100 High).
     public var profileIDC: UInt8
+    /// The constraint_set0..5 flags, most significant bit first.
     public var profileIOP: UInt8
+    /// `level_idc`: ten times the level (31 is level 3.1).
     public var levelIDC: UInt8
 
+    /// A profile-level-id from its three bytes.
     public init(profileIDC: UInt8, profileIOP: UInt8, levelIDC: UInt8) {
         self.profileIDC = profileIDC
         self.profileIOP = profileIOP

@@ -7,14 +7,17 @@
 /// For RTP protocols the formats are payload types and `codecs` holds one entry per distinct
 /// payload type, in m-line order; for `m=application` the format is `webrtc-datachannel`.
 public struct MediaDescription: Sendable, Equatable {
+    /// audio, video, application or another kind.
     public var kind: MediaKind
     /// 0 rejects the section, unless `bundleOnly` (RFC 9143 §6: an offerer's max-bundle sections).
     public var port: UInt16
+    /// The `/<number of ports>` of the m-line, rarely used.
     public var portCount: UInt16?
     /// `UDP/TLS/RTP/SAVPF` for DTLS-SRTP media, `UDP/DTLS/SCTP` for data channels.
     public var proto: String
     /// The m-line's formats as written.
     public var formats: [String]
+    /// The section's `c=` line.
     public var connection: Connection?
     /// `i=`, `b=` and `k=` lines of this section.
     public var otherLines: [SDPLine]
@@ -72,6 +75,7 @@ public struct MediaDescription: Sendable, Equatable {
     /// Attributes Revue does not interpret, in order.
     public var attributes: [SDPAttribute]
 
+    /// An empty section with its m-line.
     public init(kind: MediaKind, port: UInt16 = 9, proto: String, formats: [String]) {
         self.kind = kind
         self.port = port
@@ -109,7 +113,7 @@ public struct MediaDescription: Sendable, Equatable {
     }
 
     /// Whether the formats are RTP payload types (`RTP/AVP`, `UDP/TLS/RTP/SAVPF`, …).
-    public var isRTP: Bool { proto.uppercased().split(separator: "/").contains("RTP") }
+    public var isRTP: Bool { proto[...].parts(UInt8(ascii: "/")).contains { $0.utf8.elementsEqual("RTP".utf8) || $0.utf8.elementsEqual("rtp".utf8) } }
 
     /// Whether the writer rejected or stopped this section: port 0 without `a=bundle-only`.
     public var isRejected: Bool { port == 0 && !bundleOnly }

@@ -1,9 +1,13 @@
 /// The direction attribute of a media section (RFC 8866 §6.7, RFC 3264 §6.1), from the point of
 /// view of the side that wrote it. Absent means `sendrecv`.
 public enum MediaDirection: String, Sendable, CaseIterable {
+    /// Sends and receives.
     case sendrecv
+    /// Only sends.
     case sendonly
+    /// Only receives.
     case recvonly
+    /// Neither; the section is kept for later.
     case inactive
 
     /// Whether the writer sends media.

@@ -4,7 +4,9 @@
 public struct NegotiatedMedia: Sendable, Equatable {
     /// The m-line index (0-based).
     public var index: Int
+    /// The section's mid.
     public var mid: String
+    /// The section's kind.
     public var kind: MediaKind
     /// nil when accepted; otherwise why the section was rejected (port 0).
     public var rejection: String?
@@ -20,8 +22,11 @@ public struct NegotiatedMedia: Sendable, Equatable {
     public var rids: [String]
     /// The remote `a=msid`, if any.
     public var remoteMSID: MSID?
+    /// The remote ICE username fragment (for STUN USERNAME, RFC 8445 §7.2.2).
     public var remoteICEUfrag: String
+    /// The remote ICE password (for STUN MESSAGE-INTEGRITY).
     public var remoteICEPwd: String
+    /// The remote certificate fingerprints, to check after the DTLS handshake.
     public var remoteFingerprints: [Fingerprint]
     /// The remote DTLS role; the local side takes the other one.
     public var remoteSetup: SetupRole
@@ -32,6 +37,7 @@ public struct NegotiatedMedia: Sendable, Equatable {
     /// The remote `a=max-message-size` of a data channel section (RFC 8841 §6: 65536 when absent).
     public var remoteMaxMessageSize: UInt64?
 
+    /// Whether the section was accepted.
     public var isAccepted: Bool { rejection == nil }
 
     /// The ID of an agreed header extension.

@@ -1,11 +1,13 @@
 /// The outcome of one offer/answer exchange: a summary per m-section, in m-line order.
 public struct Negotiation: Sendable, Equatable {
+    /// One summary per m-section, in m-line order.
     public var media: [NegotiatedMedia]
     /// The mids of the answer's BUNDLE group, which share one ICE/DTLS transport (RFC 9143).
     public var bundle: [String]
     /// Whether the remote side is ICE-lite (`a=ice-lite`, RFC 8445 §2.5): then the local side controls.
     public var remoteICELite: Bool
 
+    /// A negotiation outcome.
     public init(media: [NegotiatedMedia], bundle: [String], remoteICELite: Bool) {
         self.media = media
         self.bundle = bundle

@@ -3,6 +3,7 @@
 public struct NegotiationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The media section concerned, when there is one.
     public let mid: String?
+    /// What is wrong, with the mid when there is one.
     public let description: String
 
     init(mid: String? = nil, _ description: String) {

@@ -6,12 +6,18 @@
 /// A track that is gone keeps its m-section as `inactive`, because later offers must keep the
 /// m-line order of earlier ones (RFC 8829 §5.2.2).
 public struct OfferBuilder: Sendable {
+    /// The header extensions to offer.
     public var capabilities: Capabilities
+    /// The server's ICE credentials, fingerprint and candidate.
     public var transport: TransportParameters
+    /// The `o=` session id, kept for the life of the connection.
     public var sessionID: UInt64
+    /// The SCTP port of the data channel section.
     public var sctpPort: UInt16
+    /// The largest data channel message the server receives.
     public var maxMessageSize: UInt64
 
+    /// A builder for one subscriber connection's offers.
     public init(capabilities: Capabilities = .revue, transport: TransportParameters, sessionID: UInt64,
                 sctpPort: UInt16 = 5000, maxMessageSize: UInt64 = 262_144)
     {

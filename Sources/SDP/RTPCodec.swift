@@ -7,17 +7,21 @@
 /// a=rtcp-fb:<payload type> <feedback type> [<parameter>]
 /// ```
 public struct RTPCodec: Sendable, Equatable {
+    /// The payload type (0–127).
     public var payloadType: UInt8
     /// The encoding name as written (`opus`, `VP8`, `H264`, `rtx`; GStreamer writes `OPUS`).
     /// Empty for a dynamic payload type that had no `a=rtpmap`.
     public var name: String
+    /// The RTP clock rate; 0 without an rtpmap.
     public var clockRate: UInt32
     /// The channel count when the rtpmap gave one (`opus/48000/2`, Firefox's `G722/8000/1`).
     public var channels: UInt8?
     /// The `a=fmtp` parameters as written, or nil without an `a=fmtp` line.
     public var formatParameters: String?
+    /// The `a=rtcp-fb` lines for this payload type.
     public var feedback: [RTCPFeedback]
 
+    /// A codec entry.
     public init(payloadType: UInt8, name: String, clockRate: UInt32, channels: UInt8? = nil,
                 formatParameters: String? = nil, feedback: [RTCPFeedback] = [])
     {
@@ -38,12 +42,11 @@ public struct RTPCodec: Sendable, Equatable {
     /// (telephone-event's `0-15`, RED's `111/111`) appears with an empty key.
     public var parameters: [(key: String, value: String)] {
         guard let formatParameters else { return [] }
-        return formatParameters.split(separator: ";").compactMap { part in
-            let trimmed = part.trimmingSpaces
+        return formatParameters[...].parts(UInt8(ascii: ";")).compactMap { part in
+            let trimmed = part.trimmedSpaces
             guard !trimmed.isEmpty else { return nil }
-            guard let equals = trimmed.firstIndex(of: "=") else { return (key: "", value: String(trimmed)) }
-            return (key: String(trimmed[..<equals]).trimmingSpaces.lowercased(),
-                    value: String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces)
+            guard let (key, value) = trimmed.splitOnce(UInt8(ascii: "=")) else { return (key: "", value: String(trimmed)) }
+            return (key: key.trimmingSpaces.lowercased(), value: value.trimmingSpaces)
         }
     }
 
@@ -59,7 +62,7 @@ public struct RTPCodec: Sendable, Equatable {
     /// The payload type an RTX format repairs: its `apt` parameter (RFC 4588 §8.6).
     public var associatedPayloadType: UInt8? {
         guard isRTX, let apt = parameter("apt") else { return nil }
-        return UInt8(apt).flatMap { $0 < 128 ? $0 : nil }
+        return apt[...].uint8.flatMap { $0 < 128 ? $0 : nil }
     }
 
     /// The static payload types of RFC 3551 §6 that WebRTC peers may list without an rtpmap.
@@ -75,21 +78,4 @@ public struct RTPCodec: Sendable, Equatable {
         default: nil
         }
     }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let bytes = utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
-        while end > start, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 { end = bytes.index(before: end) }
-        return String(Substring(bytes[start..<end]))
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String { self[...].trimmingSpaces }
 }

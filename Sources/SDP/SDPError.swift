@@ -14,10 +14,12 @@ public struct SDPError: Error, Sendable, Equatable, CustomStringConvertible, Cus
         self.text = text.count > 120 ? String(text.prefix(120)) + "…" : String(text)
     }
 
+    /// `SDP line N: problem`.
     public var description: String {
         line > 0 ? "SDP line \(line): \(problem)" : "SDP: \(problem)"
     }
 
+    /// The description with the offending line.
     public var debugDescription: String {
         text.isEmpty ? description : "\(description) [\(text)]"
     }

@@ -6,6 +6,7 @@ public struct SDPLine: Sendable, Equatable {
     /// Everything after `=`.
     public var value: String
 
+    /// A line.
     public init(type: Character, value: String) {
         self.type = type
         self.value = value

@@ -15,11 +15,15 @@ struct SDPParser {
         var parser = SDPParser()
         var number = 0
         // Split on the LF byte: a CRLF pair is one Character in Swift and would not split.
-        for raw in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            var end = start
+            while end < bytes.endIndex, bytes[end] != 0x0A { end = bytes.index(after: end) }
             number += 1
-            let line = Substring(raw).trimmingLineSpace
-            if line.isEmpty { continue }
-            try parser.read(line, number: number)
+            let line = Substring(bytes[start..<end]).trimmingLineSpace
+            if !line.isEmpty { try parser.read(line, number: number) }
+            start = end < bytes.endIndex ? bytes.index(after: end) : end
         }
         return try parser.finish()
     }
@@ -32,7 +36,7 @@ struct SDPParser {
             throw SDPError(line: number, "not a <type>=<value> line (RFC 8866 §5)", text: line)
         }
         let letter = Character(Unicode.Scalar(type))
-        let value = line.dropFirst(2)
+        let value = Substring(line.utf8.dropFirst(2))
         guard sawVersion || letter == "v" else {
             throw SDPError(line: number, "a description must start with v=0 (RFC 8866 §5.1)", text: line)
         }
@@ -105,12 +109,12 @@ struct SDPParser {
 
     /// `o=<username> <sess-id> <sess-version> <nettype> <addrtype> <unicast-address>` (RFC 8866 §5.2).
     private static func origin(_ value: Substring, line: Substring, number: Int) throws(SDPError) -> Origin {
-        let fields = value.split(separator: " ", omittingEmptySubsequences: true)
+        let fields = value.fields()
         guard fields.count == 6 else {
             throw SDPError(line: number, "o= needs 6 fields (username, session id, version, network type, address type, address), found \(fields.count)", text: line)
         }
-        guard let id = UInt64(fields[1]) else { throw SDPError(line: number, "o= session id \"\(fields[1])\" is not a number", text: line) }
-        guard let version = UInt64(fields[2]) else {
+        guard let id = fields[1].uint64 else { throw SDPError(line: number, "o= session id \"\(fields[1])\" is not a number", text: line) }
+        guard let version = fields[2].uint64 else {
             throw SDPError(line: number, "o= session version \"\(fields[2])\" is not a number", text: line)
         }
         return Origin(username: String(fields[0]), sessionID: id, sessionVersion: version, networkType: String(fields[3]),
@@ -119,34 +123,34 @@ struct SDPParser {
 
     /// `c=<nettype> <addrtype> <connection-address>` (RFC 8866 §5.7).
     static func connection(_ value: Substring, line: Substring, number: Int) throws(SDPError) -> Connection {
-        let fields = value.split(separator: " ", omittingEmptySubsequences: true)
+        let fields = value.fields()
         guard fields.count == 3 else { throw SDPError(line: number, "c= needs network type, address type and address", text: line) }
         return Connection(networkType: String(fields[0]), addressType: String(fields[1]), address: String(fields[2]))
     }
 
     private mutating func sessionAttribute(_ value: Substring, line: Substring, number: Int) throws(SDPError) {
         let (name, attributeValue) = try Self.splitAttribute(value, line: line, number: number)
-        let trimmed = attributeValue?.trimmingSpaces ?? ""
+        let trimmed = attributeValue?.trimmedSpaces ?? ""
         switch name {
         case "ice-lite":
             session.iceLite = true
         case "group":
-            let tokens = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+            let tokens = trimmed.fields()
             guard let semantics = tokens.first else { throw SDPError(line: number, "a=group without semantics (RFC 5888 §5)", text: line) }
             session.groups.append(MediaGroup(semantics: String(semantics), mids: tokens.dropFirst().map(String.init)))
         case "msid-semantic":
-            let tokens = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+            let tokens = trimmed.fields()
             guard let semantic = tokens.first else { throw SDPError(line: number, "a=msid-semantic without a semantic", text: line) }
             guard session.msidSemantic == nil else { throw SDPError(line: number, "a second a=msid-semantic", text: line) }
             session.msidSemantic = MSIDSemantic(semantic: String(semantic), identifiers: tokens.dropFirst().map(String.init))
         case "fingerprint":
             session.fingerprints.append(try Self.fingerprint(trimmed, line: line, number: number))
         case "ice-ufrag":
-            session.iceUfrag = try Self.single(session.iceUfrag, trimmed, name, line: line, number: number)
+            session.iceUfrag = try Self.single(session.iceUfrag, String(trimmed), name, line: line, number: number)
         case "ice-pwd":
-            session.icePwd = try Self.single(session.icePwd, trimmed, name, line: line, number: number)
+            session.icePwd = try Self.single(session.icePwd, String(trimmed), name, line: line, number: number)
         case "ice-options":
-            session.iceOptions += trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            session.iceOptions += trimmed.fields().map(String.init)
         case "setup":
             session.setup = try Self.single(session.setup, try Self.setup(trimmed, line: line, number: number), name, line: line, number: number)
         case "extmap-allow-mixed":
@@ -164,9 +168,9 @@ struct SDPParser {
     static func splitAttribute(_ value: Substring, line: Substring, number: Int) throws(SDPError) -> (String, Substring?) {
         let name: Substring
         let rest: Substring?
-        if let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            name = value[..<colon]
-            rest = value[value.index(after: colon)...]
+        if let (before, after) = value.splitOnce(UInt8(ascii: ":")) {
+            name = before
+            rest = after
         } else {
             name = value
             rest = nil
@@ -186,24 +190,19 @@ struct SDPParser {
     }
 
     /// `a=fingerprint:<hash-func> <fingerprint>` (RFC 8122 §5).
-    static func fingerprint(_ value: String, line: Substring, number: Int) throws(SDPError) -> Fingerprint {
-        let fields = value.split(separator: " ", omittingEmptySubsequences: true)
+    static func fingerprint(_ value: Substring, line: Substring, number: Int) throws(SDPError) -> Fingerprint {
+        let fields = value.fields()
         guard fields.count == 2 else { throw SDPError(line: number, "a=fingerprint needs a hash function and a value (RFC 8122 §5)", text: line) }
         return Fingerprint(hashFunction: String(fields[0]), value: String(fields[1]))
     }
 
     /// `a=setup:active|passive|actpass|holdconn` (RFC 4145 §4).
-    static func setup(_ value: String, line: Substring, number: Int) throws(SDPError) -> SetupRole {
+    static func setup(_ value: Substring, line: Substring, number: Int) throws(SDPError) -> SetupRole {
         guard let role = SetupRole(rawValue: value.lowercased()) else {
             throw SDPError(line: number, "a=setup:\(value) is not active, passive, actpass or holdconn (RFC 4145 §4)", text: line)
         }
         return role
     }
-}
-
-extension UInt8 {
-    var isASCIILetter: Bool { (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A) }
-    var isHexDigit: Bool { (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x46) || (self >= 0x61 && self <= 0x66) }
 }
 
 extension Substring {

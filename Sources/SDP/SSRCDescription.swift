@@ -2,14 +2,18 @@
 /// WebRTC peers write `cname` (RFC 3550 §6.5.1) and, before unified plan's `a=msid`,
 /// `msid`, `mslabel` and `label`.
 public struct SSRCDescription: Sendable, Equatable {
+    /// The SSRC.
     public var ssrc: UInt32
+    /// Its attributes in order.
     public var attributes: [SDPAttribute]
 
+    /// An SSRC with attributes as written.
     public init(ssrc: UInt32, attributes: [SDPAttribute]) {
         self.ssrc = ssrc
         self.attributes = attributes
     }
 
+    /// An SSRC with its CNAME and, optionally, msid attributes.
     public init(ssrc: UInt32, cname: String, msid: MSID? = nil) {
         self.ssrc = ssrc
         attributes = [SDPAttribute(name: "cname", value: cname)]

@@ -14,6 +14,7 @@
 public struct SessionDescription: Sendable, Equatable {
     /// `v=`, always 0.
     public var version: Int
+    /// The `o=` line.
     public var origin: Origin
     /// `s=`; WebRTC writes `-`.
     public var sessionName: String
@@ -49,6 +50,7 @@ public struct SessionDescription: Sendable, Equatable {
     /// The media sections in m-line order.
     public var media: [MediaDescription]
 
+    /// An empty description with the lines every SDP starts with.
     public init(origin: Origin, sessionName: String = "-", timing: String = "0 0", media: [MediaDescription] = []) {
         version = 0
         self.origin = origin

@@ -1,11 +1,16 @@
 /// An RTP stream a peer announced with `a=ssrc` lines: its SSRC, the RTX SSRC paired with it by
 /// `a=ssrc-group:FID` (RFC 4588 §8.3), and its CNAME and msid.
 public struct SignalledStream: Sendable, Equatable {
+    /// The media SSRC.
     public var ssrc: UInt32
+    /// Its RTX SSRC, if paired.
     public var rtxSSRC: UInt32?
+    /// Its CNAME.
     public var cname: String?
+    /// Its msid attribute.
     public var msid: MSID?
 
+    /// A signalled stream.
     public init(ssrc: UInt32, rtxSSRC: UInt32? = nil, cname: String? = nil, msid: MSID? = nil) {
         self.ssrc = ssrc
         self.rtxSSRC = rtxSSRC

@@ -12,18 +12,24 @@
 public struct Simulcast: Sendable, Equatable {
     /// One RID of a simulcast list; `paused` is the `~` prefix.
     public struct Stream: Sendable, Equatable {
+        /// The RID.
         public var rid: String
+        /// Whether the stream starts paused.
         public var paused: Bool
 
+        /// A simulcast stream.
         public init(rid: String, paused: Bool = false) {
             self.rid = rid
             self.paused = paused
         }
     }
 
+    /// The streams the writer sends.
     public var send: [[Stream]]
+    /// The streams the writer receives.
     public var recv: [[Stream]]
 
+    /// A simulcast attribute.
     public init(send: [[Stream]] = [], recv: [[Stream]] = []) {
         self.send = send
         self.recv = recv

@@ -10,6 +10,7 @@ public struct TransportParameters: Sendable, Equatable {
     /// The local candidates; the first is also written into `m=` and `c=` as the default.
     public var candidates: [HostCandidate]
 
+    /// Transport parameters; `validate()` checks them.
     public init(iceUfrag: String, icePwd: String, fingerprints: [Fingerprint], candidates: [HostCandidate]) {
         self.iceUfrag = iceUfrag
         self.icePwd = icePwd
