@@ -19,7 +19,8 @@ public struct ClientOfferBuilder: Sendable {
         self.sessionID = sessionID
     }
 
-    /// An offer for the transceivers in order, then a data channel section when `dataChannelMid` is set.
+    /// An offer for the transceivers in order, then a data channel section (SCTP port 5000,
+    /// 262144-byte messages) when `dataChannelMid` is set.
     public func offer(transceivers: [ClientTransceiver], dataChannelMid: String? = nil,
                       sessionVersion: UInt64 = 1) throws(NegotiationError) -> SessionDescription
     {
@@ -78,6 +79,7 @@ public struct ClientOfferBuilder: Sendable {
     /// Reads the server's answer. Its setup may be `passive` (the client is then the DTLS client)
     /// or `active`, never `actpass`.
     public func negotiate(answer: SessionDescription, to offer: SessionDescription) throws(NegotiationError) -> Negotiation {
-        try AnswerReader.negotiate(answer: answer, to: offer, allowedSetups: [.active, .passive], role: "")
+        try AnswerReader.negotiate(answer: answer, to: offer, allowedSetups: [.active, .passive],
+                               role: "an answer to a client must say active or passive")
     }
 }

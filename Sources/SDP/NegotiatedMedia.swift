@@ -28,7 +28,7 @@ public struct NegotiatedMedia: Sendable, Equatable {
     public var remoteICEPwd: String
     /// The remote certificate fingerprints, to check after the DTLS handshake.
     public var remoteFingerprints: [Fingerprint]
-    /// The remote DTLS role; the local side takes the other one.
+    /// The remote DTLS role; the local side takes the other one (`.holdconn` for a rejected section).
     public var remoteSetup: SetupRole
     /// Whether reduced-size RTCP was agreed (RFC 5506).
     public var rtcpReducedSize: Bool

@@ -29,7 +29,7 @@ import Testing
         // 2. ufrag ≥ 4 and pwd ≥ 22 ice-chars, the same in every m-section.
         #expect(accepted.allSatisfy { $0.iceUfrag == "Rv4kQ9dY" && $0.icePwd == "Q9dY2mZr7Lx0PqT4nWs8vBc1" })
         #expect(accepted.allSatisfy { ($0.iceUfrag?.count ?? 0) >= 4 && ($0.icePwd?.count ?? 0) >= 22 })
-        #expect(accepted.allSatisfy { ($0.iceUfrag! + $0.icePwd!).utf8.allSatisfy(TransportParameters.isICEChar) })
+        #expect(accepted.allSatisfy { (($0.iceUfrag ?? "") + ($0.icePwd ?? "")).utf8.allSatisfy(TransportParameters.isICEChar) })
 
         // 3. The certificate's fingerprint, upper-case hex with colons, in every m-section.
         #expect(accepted.allSatisfy { $0.fingerprints == [SubscriberFixture.fingerprint] })
