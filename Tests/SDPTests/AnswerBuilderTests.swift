@@ -222,6 +222,57 @@ import Testing
         #expect(answer.description.serialize().contains("m=application 40000 UDP/DTLS/SCTP webrtc-datachannel\r\n"))
     }
 
+    /// Invented, in the layout of libdatachannel (which OBS's WHIP output uses): ICE, DTLS and
+    /// setup attributes at session level only, `a=group:LS`, upper-case `UDP` candidates.
+    @Test func sessionLevelTransportAttributesApplyToEverySection() throws {
+        let offer = try SessionDescription(parsing: crlf("""
+        v=0
+        o=rtc 3767197920 0 IN IP4 127.0.0.1
+        s=-
+        t=0 0
+        a=group:BUNDLE 0 1
+        a=group:LS 0 1
+        a=msid-semantic:WMS *
+        a=setup:actpass
+        a=ice-ufrag:E2Fr
+        a=ice-pwd:OpQzg1PAwUdeOB244chlgd
+        a=ice-options:ice2,trickle
+        a=fingerprint:sha-256 EF:53:C9:F2:E0:A0:4F:1D:5E:99:4C:20:B8:D7:DE:21:3B:58:15:C4:E5:88:87:46:65:27:F7:3B:C6:DC:EF:3B
+        m=audio 4557 UDP/TLS/RTP/SAVPF 111
+        c=IN IP4 192.0.2.10
+        a=mid:0
+        a=sendonly
+        a=ssrc:1349455989 cname:0X2NGAsK9XcmnsuZ
+        a=ssrc:1349455989 msid:qUVEoh7TF9nLCrk4 qUVEoh7TF9nLCrk4-audio
+        a=msid:qUVEoh7TF9nLCrk4 qUVEoh7TF9nLCrk4-audio
+        a=rtcp-mux
+        a=rtpmap:111 opus/48000/2
+        a=fmtp:111 minptime=10;maxaveragebitrate=96000;stereo=1;sprop-stereo=1;useinbandfec=1
+        a=candidate:1 1 UDP 2015363327 192.0.2.10 4557 typ host
+        a=end-of-candidates
+        m=video 4557 UDP/TLS/RTP/SAVPF 96
+        c=IN IP4 192.0.2.10
+        a=mid:1
+        a=sendonly
+        a=ssrc:1349455990 cname:0X2NGAsK9XcmnsuZ
+        a=msid:qUVEoh7TF9nLCrk4 qUVEoh7TF9nLCrk4-video
+        a=rtcp-mux
+        a=rtpmap:96 H264/90000
+        a=rtcp-fb:96 nack
+        a=rtcp-fb:96 nack pli
+        a=rtcp-fb:96 goog-remb
+        a=fmtp:96 profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1
+        """))
+        #expect(offer.groups.map(\.semantics) == ["BUNDLE", "LS"])
+        #expect(offer.iceOptions == ["ice2,trickle"])
+        let answer = try Self.builder.answer(to: offer)
+        #expect(answer.negotiation.media.allSatisfy { $0.isAccepted && $0.remoteICEUfrag == "E2Fr" && $0.remoteSetup == .actpass })
+        #expect(answer.negotiation.media.allSatisfy { $0.remoteFingerprints.first?.value.hasPrefix("EF:53") == true })
+        #expect(answer.negotiation.media[1].codecs.map(\.payloadType) == [96])
+        #expect(answer.negotiation.media[1].remoteStreams.map(\.ssrc) == [1_349_455_990])
+        #expect(answer.negotiation.media[1].remoteMSID?.trackID == "qUVEoh7TF9nLCrk4-video")
+    }
+
     @Test func secondDataChannelSectionIsRejected() throws {
         var offer = try parsed(Witnessed.chromium156DataChannel)
         var second = offer.media[0]
