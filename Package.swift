@@ -56,6 +56,7 @@ let package = Package(
         // SRTP owns the protection profile and key types; DTLS negotiates and exports them.
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "DTLS", dependencies: ["COpenSSL", "Crypto", "SRTP"]),
+        .target(name: "SDP"),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -109,6 +110,7 @@ let package = Package(
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestSupport"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
+        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),

@@ -1,0 +1,74 @@
+@testable import SDP
+import Testing
+
+@Suite struct ClientOfferBuilderTests {
+    static let clientTransport = TransportParameters(
+        iceUfrag: "c1ie", icePwd: "ClientPasswordClient+/00", fingerprints: [Fingerprint(digest: Array(repeating: 0xAB, count: 32))],
+        candidates: [HostCandidate(address: "127.0.0.1", port: 50000, priority: 2_130_706_431)])
+    static let client = ClientOfferBuilder(transport: clientTransport, sessionID: 7)
+    static let server = AnswerBuilder(transport: SubscriberFixture.transport, sessionID: 42)
+
+    @Test func recorderOfferIsRecvonlyWithRevueCodecs() throws {
+        let offer = try Self.client.offer(transceivers: [ClientTransceiver(mid: "a", kind: .audio, direction: .recvonly),
+                                                          ClientTransceiver(mid: "v", kind: .video, direction: .recvonly)])
+        #expect(!offer.iceLite)
+        #expect(offer.bundleGroup == ["a", "v"])
+        #expect(offer.media.allSatisfy { $0.setup == .actpass && $0.rtcpMux && $0.direction == .recvonly && $0.ssrcs.isEmpty })
+        #expect(offer.media[0].codecs.map(\.payloadType) == [111])
+        #expect(offer.media[1].codecs.map { "\($0.payloadType) \($0.encoding)" } == ["96 VP8/90000", "97 rtx/90000", "102 H264/90000", "103 rtx/90000"])
+        #expect(offer.media[1].rtxPayloadTypes == [96: 97, 102: 103])
+        #expect(offer.media[1].codec(payloadType: 102)?.parameter("packetization-mode") == "1")
+        #expect(try SessionDescription(parsing: offer.serialize()) == offer)
+    }
+
+    /// The recorder offers recvonly, the server answers sendonly with its SSRCs, the recorder reads that.
+    @Test func recorderAndServerAgree() throws {
+        let offer = try Self.client.offer(transceivers: [ClientTransceiver(mid: "0", kind: .audio, direction: .recvonly),
+                                                          ClientTransceiver(mid: "1", kind: .video, direction: .recvonly)])
+        let answer = try Self.server.answer(to: try SessionDescription(parsing: offer.serialize()), tracks: SubscriberFixture.tracks)
+        #expect(answer.negotiation.media.map(\.remoteSetup) == [.actpass, .actpass])
+        let negotiation = try Self.client.negotiate(answer: try SessionDescription(parsing: answer.description.serialize()), to: offer)
+        #expect(negotiation.remoteICELite)
+        #expect(negotiation.bundle == ["0", "1"])
+        #expect(negotiation.remoteICE?.ufrag == "Rv4kQ9dY")
+        let audio = negotiation.media[0]
+        #expect(audio.direction == .recvonly && audio.remoteSetup == .passive)
+        #expect(audio.remoteStreams == [SignalledStream(ssrc: 1111, cname: "alice-cname", msid: MSID(streamID: "alice", trackID: "alice-mic"))])
+        let video = negotiation.media[1]
+        #expect(video.codecs.map(\.payloadType) == [96, 102])
+        #expect(video.codecs.map(\.rtxPayloadType) == [97, 103])
+        #expect(video.remoteStreams == [SignalledStream(ssrc: 2222, rtxSSRC: 3333, cname: "alice-cname", msid: MSID(streamID: "alice", trackID: "alice-cam"))])
+        #expect(video.remoteFingerprints == [SubscriberFixture.fingerprint])
+    }
+
+    /// The SDK publishes: sendonly with its SSRCs, which the server's summary reports.
+    @Test func publisherOfferIsSummarisedByTheServer() throws {
+        let msid = MSID(streamID: "sdk", trackID: "sdk-cam")
+        let offer = try Self.client.offer(transceivers: [
+            ClientTransceiver(mid: "0", kind: .video, direction: .sendonly, sender: .init(ssrc: 10, rtxSSRC: 11, cname: "sdk-cname", msid: msid)),
+        ], dataChannelMid: "1")
+        let answer = try Self.server.answer(to: try SessionDescription(parsing: offer.serialize()))
+        let video = try #require(answer.negotiation.media(mid: "0"))
+        #expect(video.direction == .recvonly)
+        #expect(video.remoteStreams == [SignalledStream(ssrc: 10, rtxSSRC: 11, cname: "sdk-cname", msid: msid)])
+        #expect(video.remoteICEUfrag == "c1ie")
+        #expect(answer.negotiation.media(mid: "1")?.isAccepted == true)
+        let negotiation = try Self.client.negotiate(answer: answer.description, to: offer)
+        #expect(negotiation.media[0].direction == .sendonly)
+        #expect(negotiation.media[0].remoteStreams.isEmpty)
+    }
+
+    @Test func answerWithActpassIsRefused() throws {
+        let offer = try Self.client.offer(transceivers: [ClientTransceiver(mid: "0", kind: .audio, direction: .recvonly)])
+        var answer = try Self.server.answer(to: offer).description
+        answer.media[0].setup = .actpass
+        #expect { try Self.client.negotiate(answer: answer, to: offer) } throws: { "\($0)".contains("actpass") }
+    }
+
+    @Test func emptyOrDuplicateTransceiversAreRefused() {
+        #expect(throws: NegotiationError.self) { try Self.client.offer(transceivers: []) }
+        let transceiver = ClientTransceiver(mid: "0", kind: .audio, direction: .recvonly)
+        #expect(throws: NegotiationError.self) { try Self.client.offer(transceivers: [transceiver, transceiver]) }
+        #expect(throws: NegotiationError.self) { try Self.client.offer(transceivers: [ClientTransceiver(mid: "0", kind: .other("text"), direction: .recvonly)]) }
+    }
+}
