@@ -57,6 +57,7 @@ let package = Package(
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "DTLS", dependencies: ["COpenSSL", "Crypto", "SRTP"]),
         .target(name: "SDP"),
+        .target(name: "Transport", dependencies: ["CLinux", "Net", "STUN", "ICE", "DTLS", "SRTP", "Log"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -111,6 +112,7 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "SDP", "DTLS", "Net", "HTTP", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),

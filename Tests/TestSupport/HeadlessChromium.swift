@@ -3,13 +3,24 @@ import Platform
 import Postgres
 
 /// Headless Chromium (Debian's package) driven over the DevTools protocol, for tests that play
-/// HLS the way a browser does.
+/// HLS and join rooms the way a browser does.
 public final class HeadlessChromium: @unchecked Sendable {
     public let port: Int
     private let profile: TemporaryDirectory
     private var process: Subprocess?
 
-    public init() throws {
+    /// The flags a WebRTC page needs on a loopback-only network (research/webrtc-interop.md §8):
+    /// loopback candidates allowed and not hidden behind mDNS, and a fake camera and microphone,
+    /// from files when given (a y4m and a wav) so their content is known.
+    public static func webRTCArguments(video: String? = nil, audio: String? = nil) -> [String] {
+        var arguments = ["--allow-loopback-in-peer-connection", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                         "--disable-features=WebRtcHideLocalIpsWithMdns"]
+        if let video { arguments.append("--use-file-for-fake-video-capture=\(video)") }
+        if let audio { arguments.append("--use-file-for-fake-audio-capture=\(audio)") }
+        return arguments
+    }
+
+    public init(arguments extra: [String] = []) throws {
         port = try PostgresCluster.freeLoopbackPort()
         profile = try TemporaryDirectory(prefix: "chromium")
         let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -17,8 +28,8 @@ public final class HeadlessChromium: @unchecked Sendable {
         process = try Subprocess(binary, [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
             "--remote-debugging-port=\(port)", "--remote-allow-origins=*", "--user-data-dir=\(profile.path)",
-            "--no-first-run", "--mute-audio", "about:blank",
-        ], standardOutput: .discard, standardError: .file(profile.file("chrome.log")))
+            "--no-first-run", "--mute-audio",
+        ] + extra + ["about:blank"], standardOutput: .discard, standardError: .file(profile.file("chrome.log")))
         for _ in 0..<100 {
             if (try? TCP.http("GET", "http://127.0.0.1:\(port)/json/version", timeout: 1))?.status == 200 { return }
             usleep(100_000)
