@@ -1,3 +1,4 @@
+import Fixture
 import Foundation
 
 /// Finds the checkout's files a command uses when run from it (the demo's fixture rooms).
@@ -12,7 +13,7 @@ enum ProjectPaths {
         }
         for candidate in candidates {
             let path = candidate.appendingPathComponent("Tests/Fixtures").path
-            if FileManager.default.fileExists(atPath: path + "/example/manifest.json") { return path }
+            if Fixture.exists(at: path + "/example") { return path }
         }
         return nil
     }

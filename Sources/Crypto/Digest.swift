@@ -26,20 +26,7 @@ public enum SHA256 {
 /// HMAC (RFC 2104) with SHA-256, as JWT HS256 uses (RFC 7518 §3.2).
 public enum HMACSHA256 {
     public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
-        let keyBytes = Array(key)
-        let messageBytes = Array(message)
-        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        keyBytes.withUnsafeBufferPointer { keyBuffer in
-            messageBytes.withUnsafeBufferPointer { messageBuffer in
-                output.withUnsafeMutableBufferPointer { out in
-                    _ = HMAC(EVP_sha256(), keyBuffer.baseAddress, Int32(keyBuffer.count),
-                             messageBuffer.baseAddress, messageBuffer.count, out.baseAddress, &length)
-                }
-            }
-        }
-        precondition(length == 32, "HMAC-SHA256 failed")
-        return Array(output.prefix(Int(length)))
+        OpenSSLHMAC.code(EVP_sha256(), length: 32, key: key, message: message)
     }
 
     /// Compares two codes in time that does not depend on where they differ.

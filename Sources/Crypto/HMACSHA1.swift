@@ -8,20 +8,7 @@ public enum HMACSHA1 {
     /// The 20-byte HMAC-SHA1 of `message` under `key`. Keys longer than the 64-byte block are
     /// hashed first, as RFC 2104 §2 says; OpenSSL does that.
     public static func authenticationCode(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
-        let keyBytes = Array(key)
-        let messageBytes = Array(message)
-        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        keyBytes.withUnsafeBufferPointer { keyBuffer in
-            messageBytes.withUnsafeBufferPointer { messageBuffer in
-                output.withUnsafeMutableBufferPointer { out in
-                    _ = HMAC(EVP_sha1(), keyBuffer.baseAddress, Int32(keyBuffer.count),
-                             messageBuffer.baseAddress, messageBuffer.count, out.baseAddress, &length)
-                }
-            }
-        }
-        precondition(Int(length) == codeLength, "HMAC-SHA1 failed")
-        return Array(output.prefix(codeLength))
+        OpenSSLHMAC.code(EVP_sha1(), length: codeLength, key: key, message: message)
     }
 
     /// Compares two codes in time that does not depend on where they differ, so a forger learns
