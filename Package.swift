@@ -27,6 +27,7 @@ let package = Package(
         systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CEpoll"),
 
         // MARK: Platform: small Swift owners of C objects
         .target(name: "Log"),
@@ -67,6 +68,7 @@ let package = Package(
 
         // MARK: Services: HTTP, jobs, the REST API
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
+        .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
         .target(name: "Jobs", dependencies: ["Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "LibAV"]),
         .target(name: "API", dependencies: ["HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 
@@ -103,6 +105,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Outputs", "Platform", "Postgres", "API"]),
