@@ -26,10 +26,10 @@ final class RawSocket {
     }
 
     /// Sends an upgrade request and returns the response head (status and headers).
-    func handshake(path: String = "/v2/rtc", extraHeaders: String = "") throws -> WebSocketHandshake.ResponseHead {
+    func handshake(path: String = "/v2/rtc", version: String = "13", extraHeaders: String = "") throws -> WebSocketHandshake.ResponseHead {
         let key = WebSocketHandshake.newKey()
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\(extraHeaders)\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: \(version)\r\n\(extraHeaders)\r\n"
         try send(Array(request.utf8))
         let deadline = HTTPConnection.now() + 5
         while true {
