@@ -83,7 +83,8 @@ let package = Package(
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations", "WebSocket"],
+                path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
