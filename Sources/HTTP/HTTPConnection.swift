@@ -25,6 +25,14 @@ public final class HTTPConnection: @unchecked Sendable {
         Glibc.close(descriptor)
     }
 
+    /// Hands the descriptor to a new owner (a WebSocket hub after an upgrade, which runs it on
+    /// its own event loop): from now on `close()` and deinit leave it open, so the server's
+    /// thread can return and free its connection slot without closing the socket.
+    public func detach() -> Int32 {
+        closed = true
+        return descriptor
+    }
+
     public enum ReadResult {
         case data([UInt8])
         case closed

@@ -1,6 +1,7 @@
 import Foundation
 import Platform
 import Postgres
+import WebSocket
 
 /// Headless Chromium (Debian's package) driven over the DevTools protocol, for tests that play
 /// HLS and join rooms the way a browser does.
@@ -48,7 +49,10 @@ public final class HeadlessChromium: @unchecked Sendable {
         guard let object = try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any],
               let socketURL = object["webSocketDebuggerUrl"] as? String
         else { throw ToolError("Chromium did not open a tab: \(String(decoding: created.body, as: UTF8.self))") }
-        let page = Page(socket: try WebSocketClient(url: socketURL))
+        // DevTools answers can be large (screenshots, evaluated values): allow 64 MiB messages.
+        var configuration = WebSocketClient.defaultConfiguration
+        configuration.maxMessageSize = 64 << 20
+        let page = Page(socket: try WebSocketClient(url: socketURL, configuration: configuration))
         _ = try page.call("Page.enable")
         _ = try page.call("Page.navigate", ["url": url])
         return page
@@ -68,9 +72,9 @@ public final class HeadlessChromium: @unchecked Sendable {
             nextID += 1
             let id = nextID
             let message = try JSONSerialization.data(withJSONObject: ["id": id, "method": method, "params": parameters])
-            try socket.send(String(decoding: message, as: UTF8.self))
+            try socket.send(text: String(decoding: message, as: UTF8.self))
             while true {
-                let reply = try socket.receive()
+                guard case .text(let reply) = try socket.receive(timeout: 60) else { continue }
                 guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
                       object["id"] as? Int == id
                 else { continue }
