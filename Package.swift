@@ -78,6 +78,8 @@ let package = Package(
 
         // MARK: Services: HTTP, jobs, the REST API
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
+        // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
+        .target(name: "Signaling", dependencies: ["JobSpec"]),
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 
@@ -119,6 +121,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
