@@ -81,6 +81,8 @@ let package = Package(
         // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
         .target(name: "Signaling", dependencies: ["JobSpec"]),
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
+        // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
+        .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
@@ -123,6 +125,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
+        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
+                                                     "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
