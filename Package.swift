@@ -81,7 +81,11 @@ let package = Package(
         // MARK: Services: HTTP, jobs, the REST API
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
         .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
+        // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
+        .target(name: "Signaling", dependencies: ["JobSpec"]),
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
+        // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
+        .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
@@ -125,7 +129,10 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
+        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
+                                                     "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),

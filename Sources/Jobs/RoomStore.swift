@@ -12,6 +12,9 @@ public struct Room: Sendable, Equatable {
     public var autoStartConfig: AutoStartConfig?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When the room was deactivated (`POST /v2/rooms/deactivate`, or `session-end-and-deactivate`);
+    /// a deactivated room is also disabled until enabled again.
+    public var deactivatedAt: Date? = nil
 }
 
 public final class RoomStore: @unchecked Sendable {
@@ -23,7 +26,7 @@ public final class RoomStore: @unchecked Sendable {
 
     static let columns = """
         id, custom_room_id, disabled, webhook::text AS webhook, auto_close_config::text AS auto_close_config,
-        auto_start_config::text AS auto_start_config, created_at, updated_at
+        auto_start_config::text AS auto_start_config, created_at, updated_at, deactivated_at
         """
 
     /// Creates a room with a new id like `abcd-efgh-ijkl`.
@@ -64,6 +67,30 @@ public final class RoomStore: @unchecked Sendable {
         }
     }
 
+    /// `POST /v2/rooms/{roomId}` `{status}`: disables a room (nobody may join it) or enables it
+    /// again, which also ends a deactivation. Nil when there is no such room.
+    public func setDisabled(_ disabled: Bool, roomID: String) throws -> Room? {
+        try pool.with { connection in
+            try connection.query(
+                """
+                UPDATE rooms SET disabled = $2, deactivated_at = CASE WHEN $2 THEN deactivated_at END, updated_at = now()
+                WHERE id = $1 RETURNING \(RoomStore.columns)
+                """, [roomID, disabled]).first.map(RoomStore.room(from:))
+        }
+    }
+
+    /// `POST /v2/rooms/deactivate`: the room is disabled and marked deactivated (the first
+    /// deactivation's time is kept). Nil when there is no such room.
+    public func deactivate(roomID: String) throws -> Room? {
+        try pool.with { connection in
+            try connection.query(
+                """
+                UPDATE rooms SET disabled = true, deactivated_at = coalesce(deactivated_at, now()), updated_at = now()
+                WHERE id = $1 RETURNING \(RoomStore.columns)
+                """, [roomID]).first.map(RoomStore.room(from:))
+        }
+    }
+
     static func room(from row: PostgresRow) throws -> Room {
         func decoded<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
             try row.decodeIfPresent(column, as: String.self).flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
@@ -72,7 +99,7 @@ public final class RoomStore: @unchecked Sendable {
                     webhook: try decoded("webhook", as: RoomWebhook.self),
                     autoCloseConfig: try decoded("auto_close_config", as: AutoCloseConfig.self),
                     autoStartConfig: try decoded("auto_start_config", as: AutoStartConfig.self), createdAt: try row.decode("created_at"),
-                    updatedAt: try row.decode("updated_at"))
+                    updatedAt: try row.decode("updated_at"), deactivatedAt: try row.decodeIfPresent("deactivated_at"))
     }
 
     /// Three groups of four lower-case letters.

@@ -1,0 +1,69 @@
+import JobSpec
+import Signaling
+
+/// One room the registry holds: its session, the members in join order, those waiting for
+/// entry, and the room-wide state (presenter, pins, active speaker). Internal: the registry is
+/// the only one to change it.
+struct LiveRoom: Sendable {
+    struct Session: Sendable {
+        var id: String
+        var start: Double
+        /// `autoCloseConfig.duration` after the start, when the room has one.
+        var deadline: Double?
+    }
+
+    struct Member: Sendable {
+        var id: String
+        var name: String
+        var connection: ConnectionID
+        var mode: ParticipantMode
+        var permissions: Set<TokenClaims.Permission>
+        var metaData: JSONValue?
+        var media: MediaState = .off
+        /// Streams the server stopped forwarding (a moderator turned them off, or a second
+        /// screen share): they stay off until the participant reports them off themselves.
+        var blocked: Set<StreamKind> = []
+        var pinState: PinState = .none
+        var joinedAt: Double
+
+        var info: ParticipantInfo {
+            ParticipantInfo(participantID: id, name: name, mode: mode, metaData: metaData, media: media, pinState: pinState)
+        }
+
+        func holds(_ permission: TokenClaims.Permission) -> Bool { permissions.contains(permission) }
+    }
+
+    struct Waiter: Sendable {
+        var id: String
+        var name: String
+        var connection: ConnectionID
+        var mode: ParticipantMode
+        var permissions: Set<TokenClaims.Permission>
+        var metaData: JSONValue?
+        /// The `join`'s id: its reply (`joined`, or an error when denied) answers it.
+        var requestID: RequestID?
+        var askedAt: Double
+    }
+
+    var settings: RoomSettings
+    var session: Session?
+    var members: [Member] = []
+    var waiting: [Waiter] = []
+    var presenterID: String?
+    var activeSpeakerID: String?
+    /// This session's finished stays, by participant (a rejoin adds to them).
+    var pastStays: [String: [TimeLogEntry]] = [:]
+
+    init(settings: RoomSettings) {
+        self.settings = settings
+    }
+
+    func memberIndex(_ id: String) -> Int? { members.firstIndex { $0.id == id } }
+    func waiterIndex(_ id: String) -> Int? { waiting.firstIndex { $0.id == id } }
+    func member(_ id: String) -> Member? { memberIndex(id).map { members[$0] } }
+
+    /// Who is told of entry requests.
+    var admitters: [Member] { members.filter { $0.holds(.allowJoin) } }
+
+    var isEmpty: Bool { members.isEmpty && waiting.isEmpty }
+}

@@ -1,0 +1,47 @@
+import JobSpec
+
+/// `join`: the first message on a connection. `{token, roomId, name?, participantId?, mode?, metaData?}`.
+public struct JoinRequest: Sendable, Hashable {
+    /// The platform token (a JWT, `../shared/spec/PLATFORM_API.md`), checked here at join only.
+    public var token: String
+    /// The room's id (or its customRoomId).
+    public var roomID: String
+    /// The display name; empty means the participant id is shown.
+    public var name: String
+    /// The id asked for; a token limited to one participant id decides it, else the server makes one.
+    public var participantID: String?
+    public var mode: ParticipantMode
+    /// Free JSON the app attaches to the participant, shown to everyone (at most 4 KiB).
+    public var metaData: JSONValue?
+
+    public init(token: String, roomID: String, name: String = "", participantID: String? = nil, mode: ParticipantMode = .sendAndReceive,
+                metaData: JSONValue? = nil)
+    {
+        self.token = token
+        self.roomID = roomID
+        self.name = name
+        self.participantID = participantID
+        self.mode = mode
+        self.metaData = metaData
+    }
+
+    var fields: [String: JSONValue] {
+        var fields: [String: JSONValue] = ["token": .string(token), "roomId": .string(roomID), "name": .string(name), "mode": .string(mode.rawValue)]
+        if let participantID { fields["participantId"] = .string(participantID) }
+        if let metaData { fields["metaData"] = metaData }
+        return fields
+    }
+
+    init(reading reader: FieldReader) throws(SignalingError) {
+        // A JWT of a few claims is a few hundred bytes; 8 KiB is generous.
+        guard let token = try reader.optionalString("token", maxLength: 8192), !token.isEmpty else {
+            throw reader.failure("token is required", code: .invalidToken)
+        }
+        self.token = token
+        roomID = try reader.identifier("roomId")
+        name = try reader.optionalString("name", maxLength: SignalingProtocol.maximumNameLength) ?? ""
+        participantID = try reader.optionalIdentifier("participantId")
+        mode = try reader.optionalValue("mode", as: ParticipantMode.self) ?? .sendAndReceive
+        metaData = try reader.optionalJSON("metaData", maxBytes: SignalingProtocol.maximumMetaDataBytes)
+    }
+}
