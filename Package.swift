@@ -26,6 +26,9 @@ let package = Package(
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        // No pkgConfig: usrsctp.pc adds -DINET -DINET6, which SwiftPM refuses with a warning; the
+        // header needs neither, and it is on the default search path.
+        .systemLibrary(name: "CUsrsctp", providers: [.apt(["libusrsctp-dev"])]),
         .systemLibrary(name: "CLinux"),
 
         // MARK: Platform: small Swift owners of C objects
@@ -46,6 +49,8 @@ let package = Package(
         // SRTP owns the protection profile and key types; DTLS negotiates and exports them.
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "DTLS", dependencies: ["COpenSSL", "Crypto", "SRTP"]),
+        // Data channels (RFC 8831/8832) over usrsctp; SCTP packets ride DTLS application data.
+        .target(name: "DataChannel", dependencies: ["CUsrsctp", "Log"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -94,6 +99,8 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "Fixture", "TestSupport"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
+        .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestSupport"],
+                    exclude: ["Interop/aiortc_sctp_peer.py"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["Composite", "Layout", "Media"]),
