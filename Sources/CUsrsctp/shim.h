@@ -71,11 +71,6 @@ static inline int revue_usrsctp_reset_outgoing_streams(struct socket *socket, co
     return result < 0 ? -saved : 0;
 }
 
-/// The stream ids after a stream reset event's fixed fields (a flexible array member).
-static inline const uint16_t *revue_usrsctp_reset_event_streams(const struct sctp_stream_reset_event *event) {
-    return event->strreset_stream_list;
-}
-
 /// This thread's errno, for the calls that report failure through it.
 static inline int revue_usrsctp_errno(void) { return errno; }
 
