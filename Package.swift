@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
-        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
+        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
         .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
                                                      "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
     ],
