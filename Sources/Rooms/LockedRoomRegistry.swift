@@ -7,6 +7,10 @@ import Signaling
 /// (frames, closes, media commands; the written ones too, for logs), still under the lock, so
 /// two calls' actions never interleave. It is also the `LiveRooms` the REST API uses.
 ///
+/// `deliver` must not call back into this object on the same thread (the lock is not
+/// recursive): a hub whose `close` reports the closed connection at once should report it from
+/// its own thread (a `disconnected` for a connection the registry closed does nothing).
+///
 /// The room server may drive a bare `RoomRegistry` from its own thread instead; this is the
 /// simple way to share one, and what the REST API tests use.
 public final class LockedRoomRegistry: LiveRooms, @unchecked Sendable {
