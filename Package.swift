@@ -91,11 +91,11 @@ let package = Package(
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
-        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
+        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
         .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
-                                           "Outputs", "LibAV", "Jobs", "Platform", "HTTP", "Crypto", "API"]),
+                                           "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
@@ -140,9 +140,9 @@ let package = Package(
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
                                                      "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
-        .testTarget(name: "CLITests", dependencies: ["CLI", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,10 +6,13 @@ import HTTP
 import Jobs
 import Log
 import Postgres
+import Rooms
+import Signaling
 
-/// The REST API v2 (`../shared/spec/PLATFORM_API.md`, docs/API.md): recordings, HLS and
-/// livestreams (start, stop/end, list, get, delete), rooms, the webhook public key, files and
-/// metrics. Handlers run on the HTTP server's connection threads.
+/// The REST API v2 (`../shared/spec/PLATFORM_API.md`, docs/API.md, docs/ROOMS.md): recordings,
+/// HLS and livestreams (start, stop/end, list, get, delete), rooms (create, list, get, validate,
+/// enable/disable, deactivate), sessions and their participants (list, get, end, remove), the
+/// webhook public key, files and metrics. Handlers run on the HTTP server's connection threads.
 public final class APIService: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var authenticator: Authenticator
@@ -31,6 +34,7 @@ public final class APIService: @unchecked Sendable {
     public let configuration: Configuration
     public let store: JobStore
     public let rooms: RoomStore
+    public let sessions: SessionStore
     public let signer: RSAKeyPair
     let views: JobViews
     let files: FileServer
@@ -42,9 +46,22 @@ public final class APIService: @unchecked Sendable {
         self.views = views
         store = JobStore(pool: pool, webhookData: { job, event, base in views.webhookData(job, event: event, base: base) })
         rooms = RoomStore(pool: pool)
+        sessions = SessionStore(pool: pool)
         self.signer = signer
         files = FileServer(root: configuration.storage)
     }
+
+    private let liveLock = NSLock()
+    private var live: (any LiveRooms)?
+
+    /// Connects the room server's live registry: ending sessions and removing participants
+    /// then reach the connected participants, and active participants come from it. Without
+    /// one, the API works from the database alone.
+    public func attach(liveRooms: (any LiveRooms)?) {
+        liveLock.withLock { live = liveRooms }
+    }
+
+    var liveRooms: (any LiveRooms)? { liveLock.withLock { live } }
 
     /// Registers every fixture room as a room.
     public func registerFixtureRooms() throws {
@@ -98,6 +115,7 @@ public final class APIService: @unchecked Sendable {
         case "hls": return try jobs(.hls, path: Array(path.dropFirst()), request: request, grant: grant)
         case "livestreams": return try jobs(.livestream, path: Array(path.dropFirst()), request: request, grant: grant)
         case "rooms": return try roomRoutes(Array(path.dropFirst()), request: request, grant: grant)
+        case "sessions": return try sessionRoutes(Array(path.dropFirst()), request: request, grant: grant)
         default: throw ServiceError.notFound("no route \(method) \(request.path)")
         }
     }
@@ -208,9 +226,100 @@ public final class APIService: @unchecked Sendable {
             guard let room = try rooms.room(path[0]) else { throw ServiceError.invalidRoom(path[0]) }
             try Authenticator.check(grant, roomID: room.id)
             return JSON.response(200, view(room))
+        case ("POST", 1) where path[0] == "deactivate":
+            let roomID = try Self.required("roomId", in: try JSON.body(request))
+            try Authenticator.check(grant, roomID: roomID)
+            guard let room = try rooms.deactivate(roomID: roomID) else { throw ServiceError.invalidRoom(roomID) }
+            return JSON.response(200, view(room))
+        case ("POST", 1):
+            let body = try JSON.body(request)
+            guard let status = body["status"]?.stringValue, ["enabled", "disabled"].contains(status) else {
+                throw ServiceError.invalidParameter("status must be enabled or disabled")
+            }
+            try Authenticator.check(grant, roomID: path[0])
+            guard let room = try rooms.setDisabled(status == "disabled", roomID: path[0]) else { throw ServiceError.invalidRoom(path[0]) }
+            return JSON.response(200, view(room))
         default:
             throw ServiceError.notFound("no route \(request.method) \(request.path)")
         }
+    }
+
+    // MARK: - Sessions
+
+    private func sessionRoutes(_ path: [String], request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        switch (request.method, path.count) {
+        case ("GET", 0):
+            let roomID = request.query["roomId"].flatMap { $0.isEmpty ? nil : $0 } ?? grant.roomID
+            try Authenticator.check(grant, roomID: roomID)
+            let (page, perPage) = try JSON.page(request)
+            let (list, total) = try sessions.sessions(roomID: roomID, page: page, perPage: perPage)
+            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
+        case ("POST", 1) where path[0] == "end":
+            return try endSession(try JSON.body(request), grant: grant)
+        case ("POST", 2) where path == ["participants", "remove"]:
+            let body = try JSON.body(request)
+            let participantID = try Self.required("participantId", in: body)
+            let roomID = try Self.required("roomId", in: body)
+            try Authenticator.check(grant, roomID: roomID)
+            guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
+            var removed = liveRooms?.remove(participantID: participantID, roomID: roomID, reason: .removePeerAPI) == true
+            if !removed { removed = try sessions.removeParticipant(participantID: participantID, roomID: roomID, reason: .removePeerAPI) }
+            guard removed else { throw ServiceError.notFound("participant \(participantID) is not in room \(roomID)") }
+            return JSON.response(200, "Participant removed successfully")
+        case ("GET", 1):
+            return JSON.response(200, try findSession(path[0], grant: grant).view)
+        case ("GET", 2) where path[1] == "participants", ("GET", 3) where path[1] == "participants" && path[2] == "active":
+            let session = try findSession(path[0], grant: grant)
+            let (page, perPage) = try JSON.page(request)
+            let activeOnly = path.count == 3
+            if activeOnly, session.isOngoing, let live = liveRooms?.activeParticipants(roomID: session.roomID),
+               live.allSatisfy({ $0.sessionID == session.id })
+            {
+                let views = live.map { SessionParticipant(live: $0).view }
+                let slice = Array(views.dropFirst((page - 1) * perPage).prefix(perPage))
+                return JSON.response(200, PageView(page: page, perPage: perPage, total: views.count, data: slice))
+            }
+            let (list, total) = try sessions.participants(sessionID: session.id, activeOnly: activeOnly, page: page, perPage: perPage)
+            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
+        default:
+            throw ServiceError.notFound("no route \(request.method) \(request.path)")
+        }
+    }
+
+    /// `POST /v2/sessions/end`: through the live registry when the room is live there (everyone
+    /// in it leaves with 1009 MEETING_END_API), else in the database alone.
+    private func endSession(_ body: JSONValue, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let roomID = try Self.required("roomId", in: body)
+        try Authenticator.check(grant, roomID: roomID)
+        guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
+        var target: Session?
+        if let field = body["sessionId"], !field.isNull {
+            guard let id = field.stringValue, !id.isEmpty else { throw ServiceError.invalidParameter("sessionId must be a string") }
+            guard let session = try sessions.session(id), session.roomID == roomID else {
+                throw ServiceError.notFound("room \(roomID) has no session \(id)")
+            }
+            target = session
+        } else {
+            target = try sessions.ongoingSession(roomID: roomID)
+        }
+        guard let session = target else { throw ServiceError.notFound("room \(roomID) has no ongoing session") }
+        guard session.isOngoing else { throw ServiceError.invalidParameter("session \(session.id) has already ended") }
+        if liveRooms?.end(roomID: roomID, reason: .meetingEndAPI) == nil {
+            _ = try sessions.endSession(roomID: roomID, sessionID: session.id, reason: .meetingEndAPI)
+        }
+        guard let ended = try sessions.session(session.id) else { throw ServiceError.unknown("session \(session.id) disappeared") }
+        return JSON.response(200, ended.view)
+    }
+
+    private func findSession(_ id: String, grant: Authenticator.Grant) throws -> Session {
+        guard let session = try sessions.session(id) else { throw ServiceError.notFound("there is no session \(id)") }
+        try Authenticator.check(grant, roomID: session.roomID)
+        return session
+    }
+
+    private static func required(_ field: String, in body: JSONValue) throws(ServiceError) -> String {
+        guard let text = body[field]?.stringValue, !text.isEmpty else { throw .invalidParameter("\(field) is required") }
+        return text
     }
 
     private func view(_ room: Room) -> RoomView {
@@ -218,7 +327,8 @@ public final class APIService: @unchecked Sendable {
                  updatedAt: APITime.string(room.updatedAt), webhook: room.webhook, autoCloseConfig: room.autoCloseConfig,
                  autoStartConfig: room.autoStartConfig,
                  links: .init(get_room: "\(configuration.publicURL)/v2/rooms/\(room.id)",
-                              get_session: "\(configuration.publicURL)/v2/sessions/?roomId=\(room.id)"))
+                              get_session: "\(configuration.publicURL)/v2/sessions/?roomId=\(room.id)"),
+                 deactivatedAt: room.deactivatedAt.map(APITime.string))
     }
 
     // MARK: - Metrics
@@ -254,6 +364,15 @@ public final class APIService: @unchecked Sendable {
                       "revue_encode_lag_seconds \(try progress.decode("lag", as: Double.self))",
                       "# HELP revue_output_bytes Bytes written by the jobs running now.", "# TYPE revue_output_bytes gauge",
                       "revue_output_bytes \(try progress.decode("bytes", as: Int64.self))"]
+            let live = try connection.query(
+                """
+                SELECT (SELECT count(*) FROM sessions WHERE ended_at IS NULL) AS sessions,
+                       (SELECT count(*) FROM active_participants) AS participants
+                """)[0]
+            lines += ["# HELP revue_sessions_ongoing Room sessions ongoing now.", "# TYPE revue_sessions_ongoing gauge",
+                      "revue_sessions_ongoing \(try live.decode("sessions", as: Int.self))",
+                      "# HELP revue_session_participants Participants in ongoing room sessions.", "# TYPE revue_session_participants gauge",
+                      "revue_session_participants \(try live.decode("participants", as: Int.self))"]
             let backlog = try connection.query("SELECT count(*) AS n FROM webhook_deliveries WHERE delivered_at IS NULL")[0]
             lines += ["# HELP revue_webhook_backlog Webhook deliveries not yet accepted by their receiver.",
                       "# TYPE revue_webhook_backlog gauge", "revue_webhook_backlog \(try backlog.decode("n", as: Int.self))"]

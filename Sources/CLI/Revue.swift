@@ -16,6 +16,8 @@ public enum Revue {
         JobsListCommand.self,
         JobsShowCommand.self,
         JobsWatchCommand.self,
+        RoomsListCommand.self,
+        RoomsShowCommand.self,
     ]
 
     /// Runs `revue` with `arguments` (without the program name) and returns the exit status.

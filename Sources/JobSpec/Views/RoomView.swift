@@ -19,10 +19,12 @@ public struct RoomView: Codable, Sendable, Equatable {
     @NullEncoded public var webhook: RoomWebhook?
     @NullEncoded public var autoCloseConfig: AutoCloseConfig?
     @NullEncoded public var autoStartConfig: AutoStartConfig?
+    /// When the room was deactivated (it is then `disabled` too); null otherwise.
+    @NullEncoded public var deactivatedAt: String?
     public var links: Links
 
     public init(id: String, customRoomId: String?, disabled: Bool, createdAt: String, updatedAt: String, webhook: RoomWebhook?,
-                autoCloseConfig: AutoCloseConfig?, autoStartConfig: AutoStartConfig?, links: Links)
+                autoCloseConfig: AutoCloseConfig?, autoStartConfig: AutoStartConfig?, links: Links, deactivatedAt: String? = nil)
     {
         roomId = id
         self.id = id
@@ -34,5 +36,6 @@ public struct RoomView: Codable, Sendable, Equatable {
         self.autoCloseConfig = autoCloseConfig
         self.autoStartConfig = autoStartConfig
         self.links = links
+        self.deactivatedAt = deactivatedAt
     }
 }

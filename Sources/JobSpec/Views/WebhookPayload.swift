@@ -17,6 +17,13 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
         /// `…-failed`.
         public var errorCode: Int?
         public var errorMessage: String?
+        /// `participant-joined`, `participant-left`.
+        public var participantId: String?
+        public var participantName: String?
+        /// `session-started`, `session-ended`: the session's start and end; participant events:
+        /// the stay's (docs/ROOMS.md).
+        public var start: String?
+        public var end: String?
 
         public init(meetingId: String, sessionId: String, jobId: String? = nil, status: String? = nil) {
             self.meetingId = meetingId
