@@ -42,10 +42,10 @@ let package = Package(
 
         // MARK: Database: PostgreSQL is the job store and the coordination engine
         .target(name: "Postgres", dependencies: ["CLibPQ", "Log", "Platform"]),
-        .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"], plugins: ["EmbedMigrations"]),
-        // migrations/*.sql built into the binary at build time, so it needs no files beside it.
-        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["EmbedMigrationsTool"]),
-        .executableTarget(name: "EmbedMigrationsTool", path: "Plugins/EmbedMigrationsTool"),
+        .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"], plugins: ["EmbedFiles"]),
+        // migrations/*.sql (and the room server's pages) built into the binary, so it needs no files beside it.
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
+        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
 
         // MARK: Ingest: packets in, whole frames on one clock out
         .target(name: "RTP"),

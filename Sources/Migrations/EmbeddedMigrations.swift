@@ -1,7 +1,7 @@
 import Foundation
 
-/// The migrations built into the binary from `migrations/*.sql` by the EmbedMigrations plugin
-/// (`Plugins/EmbedMigrations`), so `revue migrate` and `revue serve` need no files beside the
+/// The migrations built into the binary from `migrations/*.sql` by the EmbedFiles plugin
+/// (`Plugins/EmbedFiles`), so `revue migrate` and `revue serve` need no files beside the
 /// binary. `--migrations DIR` still reads a directory instead.
 public enum EmbeddedMigrations {
     /// The embedded files as migrations, sorted by version.
