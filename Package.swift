@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "SRTP", dependencies: ["CSRTP"]),
         .target(name: "DTLS", dependencies: ["COpenSSL", "Crypto", "SRTP"]),
         .target(name: "SDP"),
+        // The SFU forwards plain RTP/RTCP between peers; the transport does the sockets and SRTP.
+        .target(name: "SFU", dependencies: ["RTP"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -111,6 +113,7 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"]),
+        .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
