@@ -92,8 +92,10 @@ final class ProducerStream {
         lastTimestamp = nil
     }
 
-    /// The BYE of this stream's SSRC: a later packet on a new SSRC is a restart, not a stranger.
+    /// The BYE of this stream's SSRC (RFC 3550 §6.6): what comes next is a new stream, and an
+    /// SSRC that was learned may be learned again.
     func ended() {
+        restart()
         if signalledSSRC == nil { ssrc = nil }
         lastPacketTime = -.infinity
     }

@@ -26,7 +26,7 @@ func vp8Payload(keyframe: Bool, start: Bool = true, pictureID: UInt16? = nil, tl
     }
     if let tl0 { payload.append(tl0) }
     payload.append(keyframe ? 0x10 : 0x11)
-    while payload.count < size { payload.append(UInt8(payload.count)) }
+    while payload.count < size { payload.append(UInt8(truncatingIfNeeded: payload.count)) }
     return payload
 }
 
