@@ -64,6 +64,8 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CLinux", "Net", "STUN", "ICE", "DTLS", "SRTP", "Log"]),
         // Data channels (RFC 8831/8832) over usrsctp; SCTP packets ride DTLS application data.
         .target(name: "DataChannel", dependencies: ["CUsrsctp", "Log"]),
+        // The SFU forwards plain RTP/RTCP between peers; the transport does the sockets and SRTP.
+        .target(name: "SFU", dependencies: ["RTP"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -127,6 +129,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SDP", "DTLS", "Net", "HTTP", "TestSupport"]),
         .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestSupport"],
                     exclude: ["Interop/aiortc_sctp_peer.py"]),
+        .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
