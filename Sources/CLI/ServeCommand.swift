@@ -1,4 +1,6 @@
 import API
+import Net
+import RoomServer
 import Fixture
 import Foundation
 import HTTP
@@ -18,7 +20,7 @@ enum ServeCommand: RevueCommand {
             """,
         options: CommonOptions.database + [
             ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
-            ServiceSetup.workerID, ServiceSetup.migrations,
+            ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.noRooms,
             OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
         ] + CommonOptions.logging)
 
@@ -31,6 +33,10 @@ enum ServeCommand: RevueCommand {
                                     maxJobs: maxJobs)
         StopSignal.install()
         Console.print("revue serve: API on \(services.publicURL) (storage \(services.storage), database: \(database.location))")
+        if let rooms = services.rooms {
+            Console.print("rooms: signalling at \(services.publicURL)/v2/rtc, WebRTC media on UDP \(rooms.rtc.socket.localAddress) "
+                + "(announced as \(rooms.rtc.announcedAddress)), join pages at \(services.publicURL)/join/ROOM?token=TOKEN&name=NAME")
+        }
         while !StopSignal.requested { Thread.sleep(forTimeInterval: 0.2) }
         services.stop()
         return 0
@@ -43,6 +49,7 @@ final class Services: @unchecked Sendable {
     let server: HTTPServer
     let dispatcher: WebhookDispatcher
     let worker: Worker?
+    let rooms: RoomServer?
     let storage: String
     let publicURL: String
     let pool: PostgresPool
@@ -67,7 +74,26 @@ final class Services: @unchecked Sendable {
                                                      publicURL: publicURL, fixtureRooms: fixtureRooms)
         api = APIService(configuration: configuration, pool: pool, signer: signer)
         try api.registerFixtureRooms()
-        handler.set(api.handler)
+        if arguments.flag("no-rooms") || arguments.spec.options.first(where: { $0.name == "rtc-listen" }) == nil {
+            rooms = nil
+            handler.set(api.handler)
+        } else {
+            // Sessions a crashed server left ongoing are ended before new ones start.
+            _ = try? api.sessions.endAbandonedSessions()
+            let listen = try ServiceSetup.socketAddress(arguments.value("rtc-listen") ?? "127.0.0.1:0", flag: "rtc-listen", command: "serve")
+            let announce = try arguments.value("rtc-announce").map { (text) throws(UsageError) -> IPAddress in
+                guard let ip = IPAddress(text) else { throw UsageError("--rtc-announce needs an IP address, not '\(text)'", command: "serve") }
+                return ip
+            }
+            let server = try RoomServer(configuration: .init(rtc: .init(listen: listen, announce: announce),
+                                                             apiKey: configuration.authenticator.apiKey, secret: configuration.authenticator.secret,
+                                                             publicURL: publicURL), pool: pool)
+            rooms = server
+            server.start()
+            api.attach(liveRooms: server)
+            let apiHandler = api.handler
+            handler.set { request, connection in server.route(request) ?? apiHandler(request, connection) }
+        }
         dispatcher = WebhookDispatcher(pool: pool, signer: signer,
                                        caFile: ProcessInfo.processInfo.environment["REVUE_WEBHOOK_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 })
         worker = runWorker
@@ -97,6 +123,7 @@ final class Services: @unchecked Sendable {
     /// Stops accepting requests, lets the worker hand its jobs back, stops the dispatcher.
     func stop() {
         server.stop()
+        rooms?.stop()
         stopping.store(true, ordering: .relaxed)
         // Wake the worker from its wait for work, so it starts handing back at once.
         try? pool.with { try $0.notify(JobStore.jobsChannel, payload: "shutdown") }

@@ -1,4 +1,5 @@
 import API
+import Net
 import Crypto
 import Foundation
 import Jobs
@@ -23,6 +24,14 @@ enum ServiceSetup {
                                     default: "4")
     static let workerID = OptionSpec("worker-id", value: "ID", help: "This worker's name in the job tables (default: host-pid).",
                                      environment: "REVUE_WORKER_ID")
+    static let rtcListen = OptionSpec("rtc-listen", value: "HOST:PORT",
+                                      help: "The one UDP port WebRTC media uses (STUN, DTLS, SRTP for every peer); port 0 picks one.",
+                                      environment: "REVUE_RTC_LISTEN", default: "127.0.0.1:0")
+    static let rtcAnnounce = OptionSpec("rtc-announce", value: "IP",
+                                        help: "The address written in ICE candidates, when peers reach the server at another (NAT, a public IP).",
+                                        environment: "REVUE_RTC_ANNOUNCE")
+    static let noRooms = OptionSpec("no-rooms", help: "Do not run the room server (WebRTC, signalling, WHIP, the join page).",
+                                    environment: "REVUE_NO_ROOMS")
     static let migrations = OptionSpec("migrations", value: "DIR",
                                        help: "Read migrations from DIR instead of those built into the binary.",
                                        environment: "REVUE_MIGRATIONS_DIR")
@@ -78,6 +87,12 @@ enum ServiceSetup {
             throw UsageError("--listen needs HOST:PORT, not '\(text)'", command: command)
         }
         return (String(parts[0]), port)
+    }
+
+    /// `HOST:PORT` as a socket address.
+    static func socketAddress(_ text: String, flag: String, command: String) throws(UsageError) -> SocketAddress {
+        guard let address = SocketAddress(text) else { throw UsageError("--\(flag) needs HOST:PORT with an IP address, not '\(text)'", command: command) }
+        return address
     }
 
     /// The path of this executable, which workers run for each job.

@@ -108,8 +108,21 @@ public final class RTCServer: @unchecked Sendable {
     /// A new connection for a peer whose SDP gave `remoteUfrag` and `remoteFingerprints`; its
     /// local credentials go into the server's SDP.
     public func open(remoteUfrag: String, remoteFingerprints: [DTLSFingerprint]) throws -> ServerPeerConnection {
+        try open(local: newCredentials(), remoteUfrag: remoteUfrag, remoteFingerprints: remoteFingerprints)
+    }
+
+    /// Fresh local credentials no connection uses (for an offer the server makes before the peer
+    /// answers: the connection is opened with them when the answer comes).
+    public func newCredentials() -> ICECredentials {
         var credentials = ICECredentials.random()
         while byUfrag[credentials.ufrag] != nil { credentials = ICECredentials.random() }
+        return credentials
+    }
+
+    /// A new connection with chosen local credentials.
+    public func open(local credentials: ICECredentials, remoteUfrag: String, remoteFingerprints: [DTLSFingerprint]) throws
+        -> ServerPeerConnection
+    {
         let connection = try ServerPeerConnection(id: nextID, local: credentials, remoteUfrag: remoteUfrag,
                                                   remoteFingerprints: remoteFingerprints, context: context,
                                                   consentTimeout: configuration.consentTimeout, logger: logger)

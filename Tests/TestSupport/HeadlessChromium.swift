@@ -83,6 +83,15 @@ public final class HeadlessChromium: @unchecked Sendable {
             }
         }
 
+        /// A PNG of what the tab shows.
+        public func screenshot() throws -> [UInt8] {
+            let result = try call("Page.captureScreenshot", ["format": "png"])
+            guard let text = result["data"] as? String, let data = Data(base64Encoded: text) else {
+                throw ToolError("Chromium gave no screenshot")
+            }
+            return Array(data)
+        }
+
         /// Evaluates JavaScript and returns its JSON-compatible value.
         public func evaluate(_ expression: String) throws -> Any? {
             let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])

@@ -1,0 +1,34 @@
+import Foundation
+import Log
+import Postgres
+import Rooms
+
+/// What the registry records and announces, done off the media thread: sessions, participants
+/// and their time logs into PostgreSQL, and the room webhooks into the outbox (`SessionStore`).
+/// A serial queue, so the order of events is kept; one registry call's rows go in one transaction.
+final class RoomPersistence: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "revue.rooms.persistence")
+    let store: SessionStore
+    private let logger = Logger(label: "rooms")
+
+    init(pool: PostgresPool) {
+        store = SessionStore(pool: pool)
+    }
+
+    /// Records the `.persist` and `.webhook` actions of one registry call.
+    func execute(_ actions: [RoomAction]) {
+        guard !actions.isEmpty else { return }
+        queue.async { [self] in
+            do {
+                try store.execute(actions)
+            } catch {
+                logger.error("could not record a room change", ["actions": .of(actions.count), "error": .string("\(error)")])
+            }
+        }
+    }
+
+    /// Waits for what was queued.
+    func drain() {
+        queue.sync {}
+    }
+}

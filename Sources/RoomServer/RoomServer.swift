@@ -1,0 +1,269 @@
+import Foundation
+import HTTP
+import JobSpec
+import Jobs
+import Log
+import Net
+import Postgres
+import Rooms
+import Signaling
+import Transport
+import WebSocket
+
+/// The room server, assembled in one place:
+///
+///     browser / app / WHIP client ──WebSocket /v2/rtc──▶ SignalingGateway ──▶ RoomRegistry (control)
+///                                 ──UDP (one port)─────▶ RTCServer ──▶ MediaPlane (SFU) ──▶ subscribers
+///     REST (/v2/rooms, /v2/sessions) ──▶ LiveRooms ──▶ RoomRegistry
+///
+/// The registry and the media plane live on the RTC loop's thread (`rtc.loop`): signalling
+/// messages, REST calls and UDP datagrams all become work on that one thread, so room state needs
+/// no locks. What must not stall media (the database, webhooks) runs on `persistence`, a serial
+/// queue of its own.
+public final class RoomServer: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var rtc: RTCServer.Configuration
+        public var apiKey: String
+        public var secret: String
+        /// The base of the URLs the server hands out (the join page's links).
+        public var publicURL: String
+
+        public init(rtc: RTCServer.Configuration, apiKey: String, secret: String, publicURL: String) {
+            self.rtc = rtc
+            self.apiKey = apiKey
+            self.secret = secret
+            self.publicURL = publicURL
+        }
+    }
+
+    public let configuration: Configuration
+    public let rtc: RTCServer
+    public let hub: WebSocketHub
+    let gateway = SignalingGateway()
+    let verifier: JoinTokenVerifier
+    let rooms: RoomStore
+    let persistence: RoomPersistence
+    /// On the loop.
+    var registry = RoomRegistry()
+    /// On the loop.
+    let media: MediaPlane
+    private let logger = Logger(label: "rooms")
+
+    public init(configuration: Configuration, pool: PostgresPool) throws {
+        self.configuration = configuration
+        rtc = try RTCServer(configuration: configuration.rtc)
+        verifier = JoinTokenVerifier(apiKey: configuration.apiKey, secret: configuration.secret)
+        rooms = RoomStore(pool: pool)
+        persistence = RoomPersistence(pool: pool)
+        media = MediaPlane(rtc: rtc)
+        let gateway = self.gateway
+        var hubConfiguration = WebSocketHub.Configuration()
+        hubConfiguration.connection.maxMessageSize = 1 << 20
+        let holder = Holder()
+        hub = try WebSocketHub(configuration: hubConfiguration) { session in
+            guard let server = holder.server else {
+                session.close(code: WebSocketCloseCode(rawValue: 1013), reason: "the room server is starting")
+                return
+            }
+            gateway.adopt(session, onEnvelope: { connection, envelope in server.received(envelope, from: connection) },
+                          onClose: { connection in server.disconnected(connection) })
+        }
+        holder.server = self
+        media.signal = { connection, envelope in gateway.send(envelope, to: connection) }
+        media.stateChanged = { [unowned self] roomID, participantID, state in mediaStateChanged(roomID, participantID, state) }
+        rtc.handler.tick = { [unowned self] now in tick(now) }
+    }
+
+    /// The hub needs its handler before `self` exists.
+    private final class Holder: @unchecked Sendable { var server: RoomServer? }
+
+    public func start() {
+        rtc.start()
+        hub.start()
+    }
+
+    public func stop() {
+        hub.stop()
+        rtc.stop()
+        persistence.drain()
+    }
+
+    // MARK: - HTTP routes
+
+    /// The room server's routes, or nil for a request that is not one of them:
+    /// - `GET /v2/rtc` (a WebSocket upgrade): signalling;
+    /// - `POST /v2/rooms/{roomId}/whip`, `DELETE /v2/rooms/{roomId}/whip/{id}`: WHIP publishing (RFC 9725);
+    /// - `GET /join/{roomId}`: the join page.
+    public func route(_ request: HTTPRequest) -> HTTPResult? {
+        let parts = request.path.split(separator: "/").map(String.init)
+        switch (request.method, parts.count) {
+        case ("GET", 2) where parts == ["v2", "rtc"]:
+            return hub.upgrade(request)
+        case ("GET", 2) where parts[0] == "join":
+            return .response(JoinPage.response(request))
+        case ("POST", 4) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
+            return .response(whipPublish(request, roomID: parts[2]))
+        case ("DELETE", 5) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
+            return .response(whipDelete(request, roomID: parts[2], resource: parts[4]))
+        case ("OPTIONS", 4) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
+            var response = HTTPResponse(status: 204, contentType: "text/plain", body: [])
+            response.headers.append(("Accept-Post", "application/sdp"))
+            return .response(response)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Signalling (hub thread, then the loop)
+
+    private func received(_ envelope: ClientEnvelope, from connection: ConnectionID) {
+        if case .join(let request) = envelope.message {
+            // Checked on the hub's thread: the token's signature and the room's row.
+            let now = Date().timeIntervalSince1970
+            let claims = verifier.verify(request.token, now: now)
+            let settings = (try? rooms.room(request.roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
+            rtc.loop.post { [self] in
+                perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
+                                      now: Date().timeIntervalSince1970))
+            }
+            return
+        }
+        rtc.loop.post { [self] in perform(registry.receive(envelope, from: connection, now: Date().timeIntervalSince1970)) }
+    }
+
+    private func disconnected(_ connection: ConnectionID) {
+        rtc.loop.post { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
+    }
+
+    /// Carries out what the registry decided (on the loop).
+    func perform(_ actions: [RoomAction]) {
+        var records: [RoomAction] = []
+        defer { persistence.execute(records) }
+        for action in actions {
+            switch action {
+            case .send(let connection, let envelope):
+                if !whip.deliver(envelope, to: connection) { gateway.send(envelope, to: connection) }
+            case .broadcast(let roomID, let envelope, let except):
+                for connection in registry.connections(roomID: roomID) where connection != except {
+                    if !whip.isWHIP(connection) { gateway.send(envelope, to: connection) }
+                }
+            case .close(let connection, let code, let reason):
+                if !whip.close(connection) { gateway.close(connection, code: code, reason: reason) }
+            case .media(let command):
+                media.handle(command, now: EventLoop.now())
+            case .persist, .webhook:
+                records.append(action)
+            }
+        }
+    }
+
+    /// What the media plane saw that the room should know: a speaker, a connection that died.
+    private func mediaStateChanged(_ roomID: String, _ participantID: String, _ change: MediaPlane.Change) {
+        let now = Date().timeIntervalSince1970
+        switch change {
+        case .activeSpeaker(let speaker):
+            perform(registry.setActiveSpeaker(roomID: roomID, participantID: speaker, now: now))
+        case .connectionLost:
+            perform(registry.removeParticipant(participantID: participantID, roomID: roomID, reason: .websocketDisconnected, now: now))
+        }
+    }
+
+    private func tick(_ now: Double) -> Double? {
+        perform(registry.tick(now: Date().timeIntervalSince1970))
+        let mediaDeadline = media.tick(now: now)
+        // The registry's deadlines are wall-clock; they are a second's resolution at most.
+        let roomsDeadline = registry.nextDeadline.map { now + max(0, $0 - Date().timeIntervalSince1970) }
+        return [mediaDeadline, roomsDeadline, now + 1].compactMap { $0 }.min()
+    }
+
+    // MARK: - WHIP (RFC 9725)
+
+    let whip = WHIPSessions()
+
+    private func whipPublish(_ request: HTTPRequest, roomID: String) -> HTTPResponse {
+        guard request.header("content-type")?.lowercased().hasPrefix("application/sdp") == true else {
+            return WHIPSessions.error(415, code: 3073, name: "ERROR_INVALID_PARAMETER", "a WHIP offer is application/sdp")
+        }
+        guard let token = request.header("authorization"), !token.isEmpty else {
+            return WHIPSessions.error(401, code: 4025, name: "UNAUTHORIZED_REQUEST", "the Authorization header with a Bearer token is missing")
+        }
+        let offer = String(decoding: request.body, as: UTF8.self)
+        let name = request.query["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "WHIP"
+        let now = Date().timeIntervalSince1970
+        let claims = verifier.verify(token, now: now)
+        let settings = (try? rooms.room(roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
+        let connection = whip.reserve()
+        let joinRequest = JoinRequest(token: token, roomID: roomID, name: name, mode: .sendAndReceive)
+        let result: Result<(participantID: String, sdp: String), WHIPSessions.Refusal>
+        do {
+            result = try rtc.loop.sync { [self] in
+                let actions = registry.join(connection: connection, request: joinRequest, requestID: nil, claims: claims, room: settings,
+                                            now: Date().timeIntervalSince1970)
+                perform(actions)
+                if let refusal = whip.refusal(of: connection) { return .failure(refusal) }
+                guard let participant = registry.participant(connection: connection) else {
+                    return .failure(.init(status: 403, code: 4008, name: "INVALID_PERMISSIONS", message: "the token cannot publish here"))
+                }
+                switch media.answerWHIP(roomID: participant.roomID, participantID: participant.participantID, connection: connection,
+                                        offer: offer, now: EventLoop.now()) {
+                case .success(let answer):
+                    return .success((participant.participantID, answer))
+                case .failure(let error):
+                    perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
+                    return .failure(.init(status: 400, code: 3073, name: "ERROR_INVALID_PARAMETER", message: "\(error)"))
+                }
+            }
+        } catch {
+            return WHIPSessions.error(503, code: 4000, name: "UNKNOWN_ERROR", "the room server is stopping")
+        }
+        switch result {
+        case .failure(let refusal):
+            whip.release(connection)
+            return WHIPSessions.error(refusal.status, code: refusal.code, name: refusal.name, refusal.message)
+        case .success(let (participantID, answer)):
+            whip.register(connection, roomID: roomID, participantID: participantID)
+            var response = HTTPResponse(status: 201, contentType: "application/sdp", body: Array(answer.utf8))
+            response.headers.append(("Location", "/v2/rooms/\(roomID)/whip/\(connection.rawValue)"))
+            response.headers.append(("ETag", "\"\(connection.rawValue)\""))
+            logger.info("WHIP publisher joined", ["roomId": .string(roomID), "participantId": .string(participantID)])
+            return response
+        }
+    }
+
+    private func whipDelete(_ request: HTTPRequest, roomID: String, resource: String) -> HTTPResponse {
+        guard let raw = UInt64(resource), let session = whip.session(ConnectionID(raw)), session.roomID == roomID else {
+            return WHIPSessions.error(404, code: 4000, name: "NOT_FOUND", "no WHIP session \(resource) in room \(roomID)")
+        }
+        // Only the token that made it may end it.
+        guard let token = request.header("authorization"), case .success = verifier.verify(token, now: Date().timeIntervalSince1970) else {
+            return WHIPSessions.error(401, code: 4002, name: "INVALID_TOKEN", "a valid token is needed to end a WHIP session")
+        }
+        let connection = ConnectionID(raw)
+        _ = try? rtc.loop.sync { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
+        whip.release(connection)
+        return HTTPResponse(status: 200, contentType: "text/plain", body: [])
+    }
+}
+
+extension RoomServer: LiveRooms {
+    public func end(roomID: String, reason: LeaveReason) -> String? {
+        try? rtc.loop.sync { [self] in
+            let session = registry.liveSessionID(roomID: roomID)
+            guard session != nil else { return nil }
+            perform(registry.endRoom(roomID: roomID, reason: reason, now: Date().timeIntervalSince1970))
+            return session
+        }
+    }
+
+    public func remove(participantID: String, roomID: String, reason: LeaveReason) -> Bool {
+        (try? rtc.loop.sync { [self] in
+            guard registry.activeParticipants(roomID: roomID).contains(where: { $0.participantID == participantID }) else { return false }
+            perform(registry.removeParticipant(participantID: participantID, roomID: roomID, reason: reason, now: Date().timeIntervalSince1970))
+            return true
+        }) ?? false
+    }
+
+    public func activeParticipants(roomID: String) -> [LiveParticipant]? {
+        try? rtc.loop.sync { [self] in registry.liveSessionID(roomID: roomID) == nil ? nil : registry.activeParticipants(roomID: roomID) }
+    }
+}

@@ -1,0 +1,94 @@
+import API
+import Crypto
+import Foundation
+import HTTP
+import JobSpec
+import Jobs
+import Net
+import Postgres
+import RoomServer
+import TestSupport
+import Transport
+
+/// The room server as `revue serve` runs it, in this process: the REST API and the room server on
+/// one HTTP port, WebRTC media on one UDP port, a fresh database. Tests make rooms and tokens
+/// with it, and open the join page in browsers.
+final class RoomServerHarness: @unchecked Sendable {
+    let auth = Authenticator(apiKey: "room-key", secret: "room-secret")
+    let pool: PostgresPool
+    let api: APIService
+    let rooms: RoomServer
+    let http: HTTPServer
+    let port: Int
+    let storage: TemporaryDirectory
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init() throws {
+        try LoopbackNamespace.require()
+        storage = try TemporaryDirectory(prefix: "rooms-storage")
+        pool = PostgresPool(try JobDatabase.make(), size: 6)
+        let holder = Holder()
+        http = HTTPServer { request, connection in holder.handle(request, connection) }
+        port = try http.start(host: "127.0.0.1", port: 0)
+        api = APIService(configuration: .init(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)", fixtureRooms: nil),
+                         pool: pool, signer: try RSAKeyPair.generate())
+        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: 0)), apiKey: auth.apiKey,
+                                                    secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
+        rooms.start()
+        api.attach(liveRooms: rooms)
+        holder.rooms = rooms
+        holder.api = api
+    }
+
+    deinit {
+        http.stop()
+        rooms.stop()
+    }
+
+    final class Holder: @unchecked Sendable {
+        var rooms: RoomServer?
+        var api: APIService?
+        func handle(_ request: HTTPRequest, _ connection: HTTPConnection) -> HTTPResult {
+            guard let rooms, let api else { return .response(.text(503, "starting")) }
+            return rooms.route(request) ?? api.handler(request, connection)
+        }
+    }
+
+    /// A new room; its id.
+    func makeRoom(customRoomID: String? = nil) throws -> String {
+        try RoomStore(pool: pool).create(RoomRequest(customRoomID: customRoomID)).id
+    }
+
+    /// A token for joining (role rtc).
+    func token(permissions: [TokenClaims.Permission] = [.allowJoin], roomID: String? = nil, participantID: String? = nil,
+               expiresIn: Double = 3600) throws -> String
+    {
+        try auth.token(roles: [.rtc], permissions: permissions, roomID: roomID, participantID: participantID, expiresIn: expiresIn)
+    }
+
+    /// The join page URL for a room.
+    func joinURL(room: String, token: String, name: String, mode: String? = nil) -> String {
+        var url = "\(base)/join/\(room)?token=\(token)&name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)"
+        if let mode { url += "&mode=\(mode)" }
+        return url
+    }
+}
+
+/// A camera and a microphone Chromium can be given (--use-file-for-fake-*): a y4m of one colour
+/// with a moving white square, and a wav of one tone, made with ffmpeg.
+struct FakeMedia {
+    let video: String
+    let audio: String
+
+    init(colour: String, tone: Int, in directory: TemporaryDirectory, name: String) throws {
+        video = directory.file("\(name).y4m")
+        audio = directory.file("\(name).wav")
+        let picture = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i",
+                                              "color=c=\(colour):s=640x360:r=30,drawbox=x='mod(t*120,560)':y=140:w=80:h=80:color=white:t=fill",
+                                              "-t", "4", "-pix_fmt", "yuv420p", video])
+        guard picture.status == 0 else { throw ToolError("ffmpeg y4m: \(picture.standardError)") }
+        let sound = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000", "-t", "8",
+                                            "-ac", "1", audio])
+        guard sound.status == 0 else { throw ToolError("ffmpeg wav: \(sound.standardError)") }
+    }
+}
