@@ -21,12 +21,16 @@ public final class RTCServer: @unchecked Sendable {
         public var listen: SocketAddress
         /// The address written in candidates (`--rtc-announce`); the bound one when nil.
         public var announce: IPAddress?
+        /// The port written in candidates, when peers reach the server through a port forward
+        /// (or a test's lossy proxy); the bound one when nil.
+        public var announcePort: UInt16?
         /// Seconds without an ICE check before a connection is ended (RFC 7675 §5.1).
         public var consentTimeout: Double
 
-        public init(listen: SocketAddress, announce: IPAddress? = nil, consentTimeout: Double = 30) {
+        public init(listen: SocketAddress, announce: IPAddress? = nil, announcePort: UInt16? = nil, consentTimeout: Double = 30) {
             self.listen = listen
             self.announce = announce
+            self.announcePort = announcePort
             self.consentTimeout = consentTimeout
         }
     }
@@ -81,7 +85,7 @@ public final class RTCServer: @unchecked Sendable {
         certificate = try DTLSCertificate()
         context = try DTLSContext(certificate: certificate)
         let ip = configuration.announce ?? socket.localAddress.ip
-        announcedAddress = SocketAddress(ip: ip, port: socket.localAddress.port)
+        announcedAddress = SocketAddress(ip: ip, port: configuration.announcePort ?? socket.localAddress.port)
         loop.watch(EventLoop.Watch(descriptor: socket.descriptor, onReadable: { [unowned self] in receiveAll() }))
         loop.onTick = { [unowned self] now in tick(now) }
     }

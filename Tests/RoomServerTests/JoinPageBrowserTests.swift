@@ -72,8 +72,28 @@ import Testing
             let pixel = try PNGPixels.pixel(of: shot, x: x, y: y)
             let distance = abs(pixel.0 - colour.0) + abs(pixel.1 - colour.1) + abs(pixel.2 - colour.2)
             #expect(distance < 90, "\(name)'s tile at \(x),\(y) is \(pixel), expected \(colour)")
-            try? FileManager.default.createDirectory(atPath: "/tmp/revue-shots", withIntermediateDirectories: true)
-            try Data(shot).write(to: URL(fileURLWithPath: "/tmp/revue-shots/\(name).png"))
         }
+
+        // send() over data channels: reliable and unreliable reach the other page with the sender's id.
+        let aliceID = try #require(try alicePage.evaluate("window.revue.participantId") as? String)
+        let channelsOpen = try Self.wait(15) {
+            try alicePage.evaluate("window.revue.send('hello reliable') === null && window.revue.send('hello unreliable', {reliable: false}) === null") as? Bool == true
+        }
+        #expect(channelsOpen, "the data channels did not open")
+        let delivered = try Self.wait(10) {
+            let texts = (try bobPage.evaluate("JSON.stringify(window.revue.messages)") as? String) ?? ""
+            return texts.contains("hello reliable") && texts.contains("hello unreliable")
+        }
+        let messages = (try bobPage.evaluate("JSON.stringify(window.revue.messages)") as? String) ?? ""
+        #expect(delivered, "Bob got \(messages)")
+        #expect(messages.contains("\"from\":\"\(aliceID)\""))
+        // 16 KiB is refused with 3072; 15 KiB goes.
+        let refused = try bobPage.evaluate("JSON.stringify(window.revue.send('x'.repeat(16 * 1024)))") as? String ?? ""
+        #expect(refused.contains("3072"), "\(refused)")
+        #expect(try bobPage.evaluate("window.revue.send('y'.repeat(15 * 1024 - 100)) === null") as? Bool == true)
+        let large = try Self.wait(10) {
+            (try alicePage.evaluate("window.revue.messages.some(m => m.text.length === 15 * 1024 - 100)") as? Bool) == true
+        }
+        #expect(large, "a 15 KiB message did not arrive")
     }
 }

@@ -23,7 +23,7 @@ final class RoomServerHarness: @unchecked Sendable {
     let storage: TemporaryDirectory
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init() throws {
+    init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil) throws {
         try LoopbackNamespace.require()
         storage = try TemporaryDirectory(prefix: "rooms-storage")
         pool = PostgresPool(try JobDatabase.make(), size: 6)
@@ -32,7 +32,7 @@ final class RoomServerHarness: @unchecked Sendable {
         port = try http.start(host: "127.0.0.1", port: 0)
         api = APIService(configuration: .init(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)", fixtureRooms: nil),
                          pool: pool, signer: try RSAKeyPair.generate())
-        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: 0)), apiKey: auth.apiKey,
+        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort), apiKey: auth.apiKey,
                                                     secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
         rooms.start()
         api.attach(liveRooms: rooms)
@@ -64,6 +64,13 @@ final class RoomServerHarness: @unchecked Sendable {
                expiresIn: Double = 3600) throws -> String
     {
         try auth.token(roles: [.rtc], permissions: permissions, roomID: roomID, participantID: participantID, expiresIn: expiresIn)
+    }
+
+    /// A REST call with a crawler token; the status and the JSON answer.
+    func call(_ method: String, _ path: String, _ body: JSONValue? = nil) throws -> (status: Int, json: JSONValue) {
+        let response = try TCP.http(method, base + path, body: body.map { APIJSON.encode($0) } ?? [],
+                                    headers: ["Authorization": try auth.token(), "Content-Type": "application/json"])
+        return (response.status, (try? JSONValue(parsing: response.body)) ?? .null)
     }
 
     /// The join page URL for a room.

@@ -1,0 +1,149 @@
+import Foundation
+import Net
+import TestSupport
+import Testing
+import Transport
+
+/// 3% of the publisher's packets dropped and 5% reordered on their way to the server (a UDP proxy
+/// in the test): the server NACKs the publisher, the lost packets come again, and the viewer's
+/// video never freezes for more than a second.
+@Suite(.serialized) struct LossyLinkTests {
+    @Test func lossAndReorderingAreRepairedWithoutFreezes() throws {
+        let serverPort = try UInt16(freePort())
+        let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 3, reorderPercent: 5, seed: 5)
+        let server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
+        proxy.start()
+        defer { proxy.stop() }
+        let room = try server.makeRoom()
+        let media = try TemporaryDirectory(prefix: "fake-media")
+        let red = try FakeMedia(colour: "0xD02020", tone: 440, in: media, name: "red")
+        let publisherBrowser = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments(video: red.video, audio: red.audio))
+        let viewerBrowser = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments())
+        let publisher = try publisherBrowser.open(server.joinURL(room: room, token: try server.token(), name: "Lossy"))
+        let viewer = try viewerBrowser.open(server.joinURL(room: room, token: try server.token(), name: "Viewer", mode: "RECV_ONLY"))
+        _ = try JoinPageBrowserTests.wait(10) { try viewer.evaluate("!!window.revue") as? Bool == true }
+        _ = try viewer.evaluate("window.revue.watch()")
+        let started = try JoinPageBrowserTests.wait(30) { (try viewer.evaluate("window.revue.frames") as? Int ?? 0) > 30 }
+        let seen = try JoinPageBrowserTests.stats(viewer)
+        #expect(started, "the viewer does not decode: \(seen)")
+        // Ten seconds through the lossy link.
+        _ = try viewer.evaluate("window.revue.longestFreeze = 0")
+        Thread.sleep(forTimeInterval: 10)
+        let freeze = try #require(try viewer.evaluate("Math.max(window.revue.longestFreeze, window.revue.currentFreeze)") as? Double)
+        print("measured: longest freeze \(Int(freeze)) ms; proxy dropped \(proxy.dropped), reordered \(proxy.reordered)")
+        #expect(freeze < 1000, "the viewer's video froze for \(freeze) ms")
+        #expect(proxy.dropped > 20 && proxy.reordered > 20, "the proxy dropped \(proxy.dropped) and reordered \(proxy.reordered)")
+        let outbound = ((try JoinPageBrowserTests.stats(publisher)["outbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "video" }
+        let nacks = outbound.map { $0["nackCount"] as? Int ?? 0 }.reduce(0, +)
+        let resent = outbound.map { $0["retransmittedPacketsSent"] as? Int ?? 0 }.reduce(0, +)
+        print("measured: the publisher got \(nacks) NACKs and resent \(resent) packets")
+        #expect(nacks > 0, "the server sent the publisher no NACK")
+        #expect(resent > 0, "the publisher resent nothing")
+    }
+
+    func freePort() throws -> Int {
+        let socket = try UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0))
+        return Int(socket.localAddress.port)
+    }
+}
+
+/// A UDP proxy in front of the room server: each client gets its own upstream socket (so the
+/// server sees one address per client, as through a NAT); RTP from clients to the server is
+/// dropped or reordered at the given rates, everything else passes.
+final class LossyUDPProxy: @unchecked Sendable {
+    let port: UInt16
+    private let front: UDPSocket
+    private let upstream: SocketAddress
+    private let dropPercent: UInt64
+    private let reorderPercent: UInt64
+    private var generator: SeededGenerator
+    private let lock = NSLock()
+    private var clients: [SocketAddress: UDPSocket] = [:]
+    private var held: [SocketAddress: [UInt8]] = [:]
+    private var running = true
+    private var thread: Thread?
+    private(set) var dropped = 0
+    private(set) var reordered = 0
+
+    init(upstream: SocketAddress, dropPercent: UInt64, reorderPercent: UInt64, seed: UInt64) throws {
+        front = try UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0))
+        port = front.localAddress.port
+        self.upstream = upstream
+        self.dropPercent = dropPercent
+        self.reorderPercent = reorderPercent
+        generator = SeededGenerator(seed: seed)
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        self.thread = thread
+        thread.start()
+    }
+
+    func stop() {
+        lock.lock()
+        running = false
+        lock.unlock()
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+
+    private func run() {
+        var batch = DatagramBatch()
+        while true {
+            lock.lock()
+            let go = running
+            let sockets = Array(clients)
+            lock.unlock()
+            guard go else { return }
+            var descriptors = [pollfd(fd: front.descriptor, events: Int16(POLLIN), revents: 0)]
+                + sockets.map { pollfd(fd: $0.value.descriptor, events: Int16(POLLIN), revents: 0) }
+            guard poll(&descriptors, nfds_t(descriptors.count), 20) > 0 else { continue }
+            if descriptors[0].revents != 0, front.receive(into: &batch) > 0 {
+                for index in 0..<batch.count {
+                    let (bytes, source) = batch.datagram(index)
+                    guard let source else { continue }
+                    forwardUp(Array(bytes), from: source)
+                }
+            }
+            for (offset, entry) in sockets.enumerated() where descriptors[offset + 1].revents != 0 {
+                while entry.value.receive(into: &batch) > 0 {
+                    for index in 0..<batch.count { front.send(Array(batch.datagram(index).bytes), to: entry.key) }
+                }
+            }
+        }
+    }
+
+    private func forwardUp(_ datagram: [UInt8], from client: SocketAddress) {
+        let socket: UDPSocket
+        if let existing = clients[client] {
+            socket = existing
+        } else {
+            guard let made = try? UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0)) else { return }
+            lock.lock()
+            clients[client] = made
+            lock.unlock()
+            socket = made
+        }
+        guard DatagramClass(datagram) == .rtp else {
+            socket.send(datagram, to: upstream)
+            return
+        }
+        let roll = generator.next() % 100
+        if roll < dropPercent {
+            dropped += 1
+            return
+        }
+        if let waiting = held.removeValue(forKey: client) {
+            // The held packet goes after this one: they arrive swapped.
+            socket.send(datagram, to: upstream)
+            socket.send(waiting, to: upstream)
+            return
+        }
+        if roll < dropPercent + reorderPercent {
+            reordered += 1
+            held[client] = datagram
+            return
+        }
+        socket.send(datagram, to: upstream)
+    }
+}
