@@ -104,8 +104,11 @@ let package = Package(
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
+        // recvmmsg/sendmmsg for bench/sfu's reference relay (glibc declares them only under _GNU_SOURCE).
+        .systemLibrary(name: "CSocketBatch", path: "bench/CSocketBatch"),
         .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
-                                                            "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport"],
+                                                            "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
+                                                            "CSocketBatch"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/

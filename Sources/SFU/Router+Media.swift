@@ -2,25 +2,31 @@ import RTP
 
 /// The media path: a publisher's packet in, one rewritten copy per consumer out.
 extension Router {
-    /// One parsed packet of `producer`: transport-wide and bandwidth bookkeeping, then RTX
-    /// unwrapping or media handling.
+    /// What every packet of a publisher connection tells its congestion feedback, whether or not
+    /// it belongs to a producer (probes, unknown payload types): its transport-wide number and
+    /// arrival for TWCC, its size and abs-send-time for the REMB estimate.
+    @inline(__always)
+    func recordTransport(_ packet: UnsafeBufferPointer<UInt8>, view: RTPHeaderView, elements: [ExtensionElement],
+                         publisher: PublisherPeer, now: Double)
+    {
+        if let element = elements.find(publisher.transportCCID), element.length >= 2 {
+            publisher.transportFeedback.record(UInt16(packet[element.start]) << 8 | UInt16(packet[element.start + 1]), at: now)
+        }
+        var sendTime: UInt32?
+        if let element = elements.find(publisher.absSendTimeID), element.length == 3 {
+            sendTime = UInt32(packet[element.start]) << 16 | UInt32(packet[element.start + 1]) << 8 | UInt32(packet[element.start + 2])
+        }
+        publisher.estimator.packet(size: packet.count, arrival: now, absSendTime: sendTime)
+        publisher.lastMediaSSRC = view.ssrc
+    }
+
+    /// One parsed packet of `producer`: RTX unwrapping or media handling.
     @inline(__always)
     func receive(_ packet: UnsafeBufferPointer<UInt8>, view: RTPHeaderView, elements: [ExtensionElement], producer: Producer,
                  now: Double, output: inout RouterOutput)
     {
         statistics.packetsReceived += 1
         statistics.bytesReceived += UInt64(packet.count)
-        if let publisher = publishers[producer.parameters.peer] {
-            if let element = elements.find(publisher.transportCCID), element.length >= 2 {
-                publisher.transportFeedback.record(UInt16(packet[element.start]) << 8 | UInt16(packet[element.start + 1]), at: now)
-            }
-            var sendTime: UInt32?
-            if let element = elements.find(publisher.absSendTimeID), element.length == 3 {
-                sendTime = UInt32(packet[element.start]) << 16 | UInt32(packet[element.start + 1]) << 8 | UInt32(packet[element.start + 2])
-            }
-            publisher.estimator.packet(size: packet.count, arrival: now, absSendTime: sendTime)
-            publisher.lastMediaSSRC = view.ssrc
-        }
         if let rtx = producer.parameters.rtxPayloadType, view.payloadType == rtx {
             receiveRetransmission(packet, view: view, elements: elements, producer: producer, now: now, output: &output)
             return
@@ -41,11 +47,13 @@ extension Router {
     private func receiveRetransmission(_ packet: UnsafeBufferPointer<UInt8>, view: RTPHeaderView, elements: [ExtensionElement],
                                        producer: Producer, now: Double, output: inout RouterOutput)
     {
-        guard view.payloadLength >= 2 else { return }
-        guard let stream = producer.repairedStream(ssrc: view.ssrc, packet: packet, elements: elements), let ssrc = stream.ssrc else {
+        // Placed (and its SSRC learned) even when it is a padding-only probe, so later probes
+        // without MID still demultiplex.
+        guard let stream = producer.repairedStream(ssrc: view.ssrc, packet: packet, elements: elements) else {
             statistics.packetsDropped += 1
             return
         }
+        guard view.payloadLength >= 2, let ssrc = stream.ssrc else { return }
         var buffer: [UInt8] = []
         swap(&buffer, &recoveryBuffer)
         defer { swap(&buffer, &recoveryBuffer) }

@@ -290,18 +290,25 @@ public final class Router {
 
     /// A publisher's RTP packet for a known producer; what to send is appended to `output`.
     public func receiveRTP(_ packet: [UInt8], fromProducer id: ProducerID, now: Double, into output: inout RouterOutput) {
-        guard let producer = producers[id] else {
+        packet.withUnsafeBufferPointer { receiveRTP($0, fromProducer: id, now: now, into: &output) }
+    }
+
+    /// The same for a packet in the caller's buffer (for example a `recvmmsg` slot), read in
+    /// place and not kept.
+    public func receiveRTP(_ packet: UnsafeBufferPointer<UInt8>, fromProducer id: ProducerID, now: Double,
+                           into output: inout RouterOutput)
+    {
+        guard let producer = producers[id], let view = RTPHeaderView(packet), !Self.isRTCP(view),
+              view.elements(in: packet, into: &elements)
+        else {
             statistics.packetsDropped += 1
             return
         }
-        packet.withUnsafeBufferPointer { buffer in
-            guard let view = RTPHeaderView(buffer), !Self.isRTCP(view), view.elements(in: buffer, into: &elements) else {
-                statistics.packetsDropped += 1
-                return
-            }
-            let elements = elements
-            receive(buffer, view: view, elements: elements, producer: producer, now: now, output: &output)
+        let elements = elements
+        if let publisher = publishers[producer.parameters.peer] {
+            recordTransport(packet, view: view, elements: elements, publisher: publisher, now: now)
         }
+        receive(packet, view: view, elements: elements, producer: producer, now: now, output: &output)
     }
 
     /// A publisher's RTP packet, demultiplexed here (RFC 8843 §9.2): by SSRC, then by the MID
@@ -312,26 +319,26 @@ public final class Router {
 
     /// A publisher's RTP packet, demultiplexed here; what to send is appended to `output`.
     public func receiveRTP(_ packet: [UInt8], fromPeer peer: PeerID, now: Double, into output: inout RouterOutput) {
-        guard let publisher = publishers[peer] else {
+        packet.withUnsafeBufferPointer { receiveRTP($0, fromPeer: peer, now: now, into: &output) }
+    }
+
+    /// The same for a packet in the caller's buffer, read in place and not kept.
+    public func receiveRTP(_ packet: UnsafeBufferPointer<UInt8>, fromPeer peer: PeerID, now: Double, into output: inout RouterOutput) {
+        guard let publisher = publishers[peer], let view = RTPHeaderView(packet), !Self.isRTCP(view),
+              view.elements(in: packet, into: &elements)
+        else {
             statistics.packetsDropped += 1
             return
         }
-        packet.withUnsafeBufferPointer { buffer in
-            guard let view = RTPHeaderView(buffer), !Self.isRTCP(view), view.elements(in: buffer, into: &elements) else {
-                statistics.packetsDropped += 1
-                return
-            }
-            let elements = elements
-            guard let producer = publisher.producerBySSRC[view.ssrc] ?? demultiplex(buffer, view: view, elements: elements, publisher) else {
-                statistics.packetsDropped += 1
-                return
-            }
-            receive(buffer, view: view, elements: elements, producer: producer, now: now, output: &output)
-            if publisher.producerBySSRC[view.ssrc] == nil,
-               producer.streams.contains(where: { $0.ssrc == view.ssrc || $0.rtxSSRC == view.ssrc })
-            {
-                publisher.producerBySSRC[view.ssrc] = producer
-            }
+        let elements = elements
+        recordTransport(packet, view: view, elements: elements, publisher: publisher, now: now)
+        guard let producer = publisher.producerBySSRC[view.ssrc] ?? demultiplex(packet, view: view, elements: elements, publisher) else {
+            statistics.packetsDropped += 1
+            return
+        }
+        receive(packet, view: view, elements: elements, producer: producer, now: now, output: &output)
+        if publisher.producerBySSRC[view.ssrc] == nil, producer.streams.contains(where: { $0.ssrc == view.ssrc || $0.rtxSSRC == view.ssrc }) {
+            publisher.producerBySSRC[view.ssrc] = producer
         }
     }
 

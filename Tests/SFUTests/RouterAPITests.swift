@@ -98,6 +98,22 @@ import Testing
         #expect(room.router.statistics.packetsDropped == 1)
     }
 
+    @Test func extensionIDsFromExtmapEntries() {
+        // As SDP's NegotiatedMedia.extensions lists them (Chromium's IDs in str0m's capture).
+        let entries: [(uri: String, id: UInt16)] = [
+            ("urn:ietf:params:rtp-hdrext:ssrc-audio-level", 1), ("http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time", 2),
+            ("http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01", 3), ("urn:ietf:params:rtp-hdrext:sdes:mid", 4),
+            ("urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id", 10), ("urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id", 11),
+            ("urn:3gpp:video-orientation", 13), ("urn:example:too-big", 300),
+        ]
+        let ids = HeaderExtensionIDs(entries.map { ($0.uri, $0.id) })
+        #expect(ids == HeaderExtensionIDs(mid: 4, rid: 10, repairedRID: 11, absSendTime: 2, audioLevel: 1, transportCC: 3,
+                                          others: ["urn:3gpp:video-orientation": 13]))
+        #expect(TrackCodec(name: "VP8") == .vp8)
+        #expect(TrackCodec(name: "h264") == .h264)
+        #expect(TrackCodec(name: "AV1") == .other("AV1"))
+    }
+
     @Test func qualityMapsToLayers() {
         let counts = [1, 2, 3]
         let expected: [PreferredQuality: [Int]] = [.low: [0, 0, 0], .med: [0, 1, 1], .high: [0, 1, 2]]

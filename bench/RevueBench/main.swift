@@ -24,8 +24,11 @@ do {
         let revue = arguments.count > 2 ? arguments[2] : "revue"
         let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
         try JobIsolationBench.run(fixtureDirectory: fixture, revue: revue, runs: runs)
+    case "sfu":
+        let outputs = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+        try SFUBench.run(outputs: outputs, only: arguments.count > 2 ? arguments[2] : nil)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE]\n".utf8))
         exit(2)
     }
 } catch {
