@@ -498,6 +498,13 @@ final class MediaPlane {
             if owner.publisher, let publisher = member.publisher, publisher.sctp == nil {
                 startDataChannels(publisher, connection: connection)
             }
+            // The keyframe asked for when the subscription began may have gone before the
+            // subscriber could decrypt it: ask again now that it can.
+            if !owner.publisher, let subscriber = member.subscriber, let router = routers[owner.key.roomID] {
+                for subscription in subscriber.subscriptions where subscription.kind != .audio {
+                    try? router.requestKeyframe(consumer: subscription.consumer.id, now: EventLoop.now())
+                }
+            }
         case .closed(let reason):
             logger.info("connection ended", ["participantId": .string(owner.key.participantID), "reason": .string(reason)])
             connectionOfPeer[peer] = nil

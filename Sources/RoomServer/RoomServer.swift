@@ -207,6 +207,9 @@ public final class RoomServer: @unchecked Sendable {
                 switch media.answerWHIP(roomID: participant.roomID, participantID: participant.participantID, connection: connection,
                                         offer: offer, now: EventLoop.now()) {
                 case .success(let answer):
+                    // A WHIP client has no signalling to say what it sends: its offer says it.
+                    let state = MediaState(mic: answer.contains("m=audio"), webcam: answer.contains("m=video"), screenShare: false)
+                    perform(registry.receive(ClientEnvelope(.mediaState(state)), from: connection, now: Date().timeIntervalSince1970))
                     return .success((participant.participantID, answer))
                 case .failure(let error):
                     perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
