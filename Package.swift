@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
-                                                          "Transport", "TestSupport"]),
+                                                          "Signaling", "WebSocket", "Transport", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
