@@ -377,6 +377,7 @@ public final class APIService: @unchecked Sendable {
             lines += ["# HELP revue_webhook_backlog Webhook deliveries not yet accepted by their receiver.",
                       "# TYPE revue_webhook_backlog gauge", "revue_webhook_backlog \(try backlog.decode("n", as: Int.self))"]
         }
+        lines += liveRooms?.metricLines() ?? []
         return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Array((lines.joined(separator: "\n") + "\n").utf8))
     }
 }

@@ -127,6 +127,35 @@ final class MediaPlane {
          routers.values.reduce(0) { $0 + $1.consumerIDs.count })
     }
 
+    /// Every router's counters since the server started (those of rooms that emptied included).
+    var routerTotals: RouterStatistics {
+        routers.values.reduce(retired) { MediaPlane.add($0, $1.statistics) }
+    }
+
+    /// The counters of routers that are gone.
+    private var retired = RouterStatistics()
+
+    static func add(_ a: RouterStatistics, _ b: RouterStatistics) -> RouterStatistics {
+        var sum = a
+        sum.packetsReceived += b.packetsReceived
+        sum.bytesReceived += b.bytesReceived
+        sum.packetsDropped += b.packetsDropped
+        sum.packetsSent += b.packetsSent
+        sum.bytesSent += b.bytesSent
+        sum.retransmissionsSent += b.retransmissionsSent
+        sum.retransmissionsMissed += b.retransmissionsMissed
+        sum.nacksReceived += b.nacksReceived
+        sum.nacksSent += b.nacksSent
+        sum.keyframeRequestsReceived += b.keyframeRequestsReceived
+        sum.keyframeRequestsSent += b.keyframeRequestsSent
+        sum.rtcpDropped += b.rtcpDropped
+        return sum
+    }
+
+    private func retire(_ roomID: String) {
+        if let router = routers.removeValue(forKey: roomID) { retired = MediaPlane.add(retired, router.statistics) }
+    }
+
     // MARK: - Commands from the registry
 
     func handle(_ command: MediaCommand, now: Double) {
@@ -171,7 +200,7 @@ final class MediaPlane {
             setReceiving(Key(roomID: roomID, participantID: participantID), kind: kind, on: true, now: now)
         case .roomClosed(let roomID):
             for key in members.keys where key.roomID == roomID { remove(key, now: now) }
-            routers[roomID] = nil
+            retire(roomID)
         }
     }
 
@@ -404,7 +433,7 @@ final class MediaPlane {
             }
         }
         for other in members.values where other.key.roomID == key.roomID { offerIfNeeded(other) }
-        if !members.keys.contains(where: { $0.roomID == key.roomID }) { routers[key.roomID] = nil }
+        if !members.keys.contains(where: { $0.roomID == key.roomID }) { retire(key.roomID) }
     }
 
     private func change(_ member: Member, to mode: ParticipantMode, now: Double) {

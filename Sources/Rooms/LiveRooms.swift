@@ -11,4 +11,10 @@ public protocol LiveRooms: AnyObject, Sendable {
     func remove(participantID: String, roomID: String, reason: LeaveReason) -> Bool
     /// The members of the room's live session, or nil when it has none.
     func activeParticipants(roomID: String) -> [LiveParticipant]?
+    /// Lines of Prometheus text about live rooms and their media (`/metrics`).
+    func metricLines() -> [String]
+}
+
+extension LiveRooms {
+    public func metricLines() -> [String] { [] }
 }
