@@ -18,6 +18,15 @@ public struct AnswerBuilder: Sendable {
     public var sctpPort: UInt16
     /// The largest data channel message Revue receives (RFC 8841 §6).
     public var maxMessageSize: UInt64
+    /// Whose answer this is: the server's (ICE-lite, `setup:passive`: the DTLS server), or a
+    /// client's answering the server's subscriber offer (Revue's recorder and SDK: a full ICE
+    /// agent, `setup:active`: the DTLS client).
+    public var role: Role = .server
+
+    public enum Role: Sendable, Equatable {
+        case server
+        case client
+    }
 
     /// A builder for one connection's answers.
     public init(capabilities: Capabilities = .revue, transport: TransportParameters, sessionID: UInt64, sessionVersion: UInt64 = 1,
@@ -91,7 +100,7 @@ public struct AnswerBuilder: Sendable {
         }
 
         var answer = SessionDescription(origin: Origin(sessionID: sessionID, sessionVersion: sessionVersion), media: sections)
-        answer.iceLite = true
+        answer.iceLite = role == .server
         if bundle != nil, !accepted.isEmpty { answer.groups = [MediaGroup(semantics: "BUNDLE", mids: accepted)] }
         answer.msidSemantic = MSIDSemantic(semantic: "WMS", identifiers: ["*"])
         let negotiation = Negotiation(media: summaries, bundle: answer.bundleGroup ?? [], remoteICELite: offer.iceLite)
@@ -154,15 +163,17 @@ public struct AnswerBuilder: Sendable {
         }
         let remoteSetup = remote.setup ?? .active
         switch remoteSetup {
-        case .passive:
+        case .passive where role == .server:
             throw NegotiationError(mid: mid, "the offer says a=setup:passive, which would make Revue the DTLS client; the server is always the DTLS server (RFC 5763 §5)")
+        case .active where role == .client:
+            throw NegotiationError(mid: mid, "the offer says a=setup:active, which would make a client the DTLS server; Revue's server is always the DTLS server")
         case .holdconn:
             return .rejected("the offer says a=setup:holdconn")
-        case .active, .actpass:
+        case .active, .actpass, .passive:
             break
         }
         section.mid = mid
-        transport.apply(to: &section, setup: .passive)
+        transport.apply(to: &section, setup: role == .server ? .passive : .active)
         if section.isRTP {
             section.direction = direction
             section.rtcpMux = true
