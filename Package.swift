@@ -26,6 +26,7 @@ let package = Package(
         systemLibrary("COpenSSL", pkgConfig: "openssl", apt: ["libssl-dev"]),
         systemLibrary("CLibPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: ["libfreetype-dev"]),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         .systemLibrary(name: "CLinux"),
 
         // MARK: Platform: small Swift owners of C objects
@@ -77,14 +78,17 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
                                                 "Mix", "Encode", "Outputs", "Log", "Platform"]),
 
+        // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
+        .target(name: "Storage", dependencies: ["CCurl", "Crypto", "JobSpec", "Outputs"]),
+
         // MARK: Services: HTTP, jobs, the REST API
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
-        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
+        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "Storage"]),
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
         .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
-                                           "Outputs", "LibAV", "Jobs", "Platform", "HTTP", "Crypto", "API"]),
+                                           "Outputs", "LibAV", "Jobs", "Platform", "HTTP", "Crypto", "API", "Storage"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
@@ -96,7 +100,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
-                    dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
+                    dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
@@ -120,6 +124,7 @@ let package = Package(
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Media", "Layout", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
