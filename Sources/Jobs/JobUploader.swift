@@ -117,7 +117,9 @@ struct JobUploader {
             if error.isInterrupted { return Failure(message: error.description, isInterrupted: true) }
             try uploads.failed(jobID: job.id, partPath: part.path, target: target, error: error.description)
             logger.error("an upload failed", ["part": .string(part.path), "error": .string(error.description)])
-            return Failure(message: "the recording could not be uploaded to \(storage.name(key)): \(error); the recording is kept at \(part.path)",
+            let hint = ["SignatureDoesNotMatch", "InvalidAccessKeyId", "AccessDenied"].contains(error.code ?? "")
+                ? " (check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's policy)" : ""
+            return Failure(message: "the recording could not be uploaded: \(error)\(hint); the recording is kept at \(part.path)",
                            isInterrupted: false)
         }
     }
@@ -138,7 +140,7 @@ struct JobUploader {
         } catch {
             try uploads.failed(jobID: job.id, partPath: part.path, target: .presigned, error: error.description)
             logger.error("the presigned upload failed", ["part": .string(part.path), "error": .string(error.description)])
-            return "the recording could not be uploaded to its preSignedUrl (\(upload.redactedURL)): \(error); the recording is kept at \(part.path)"
+            return "the recording could not be uploaded to its preSignedUrl: \(error); the recording is kept at \(part.path)"
         }
     }
 }

@@ -25,7 +25,7 @@ public struct PresignedUpload {
     public func upload(path: String, sleep: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
                        now: () -> Double = { Date().timeIntervalSince1970 }) throws(StorageError) -> String
     {
-        let operation = "PUT \(path) to the presigned URL \(redactedURL)"
+        let operation = "PUT to \(redactedURL)"
         guard let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value else {
             throw .localFile(operation, "the local file \(path) does not exist")
         }

@@ -48,8 +48,9 @@ public final class RcloneS3: @unchecked Sendable {
         try RcloneS3.waitForPort(port)
         if anonymousReader {
             let reader = try PostgresCluster.freeLoopbackPort()
+            // No directory cache: the other server adds objects on disk behind this one's back.
             processes.append(try Subprocess(RcloneS3.binary, ["serve", "s3", "--config", "/dev/null", "--addr", "127.0.0.1:\(reader)",
-                                                               "--cache-dir", root.file("cache-reader"), root.file("data")],
+                                                               "--cache-dir", root.file("cache-reader"), "--dir-cache-time", "0s", root.file("data")],
                                             standardOutput: .discard, standardError: .file(root.file("reader.err"))))
             try RcloneS3.waitForPort(reader)
             readerPort = reader
