@@ -33,6 +33,10 @@ static inline CURLcode revue_curl_getinfo_long(CURL *handle, CURLINFO info, long
 }
 /// CURL_GLOBAL_DEFAULT is a macro.
 static inline long revue_curl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+/// CURL_SSLVERSION_TLSv1_2 is an anonymous enum constant: at least TLS 1.2.
+static inline long revue_curl_sslversion_tls12(void) { return CURL_SSLVERSION_TLSv1_2; }
+/// CURLVERSION_NOW is a macro.
+static inline curl_version_info_data *revue_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 /// CURL_READFUNC_ABORT is a macro.
 static inline size_t revue_curl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 

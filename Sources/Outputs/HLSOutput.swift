@@ -13,6 +13,7 @@ import LibAV
 /// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
 ///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
+/// - A `mirror` gets every file as it becomes whole, in that order (HLS to a bucket, live).
 public final class HLSOutput: PacketSink, @unchecked Sendable {
     public let directory: String
     public var name: String { "hls:\(directory)" }

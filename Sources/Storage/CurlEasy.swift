@@ -66,6 +66,7 @@ final class CurlEasy {
         set(revue_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
         set(revue_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(transfer.connectTimeout * 1000)), "CURLOPT_CONNECTTIMEOUT_MS")
         set(revue_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
+        set(revue_curl_setopt_long(handle, CURLOPT_SSLVERSION, revue_curl_sslversion_tls12()), "CURLOPT_SSLVERSION")
         if transfer.timeout > 0 { set(revue_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(transfer.timeout * 1000)), "CURLOPT_TIMEOUT_MS") }
         set(revue_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1024), "CURLOPT_LOW_SPEED_LIMIT")
         set(revue_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, transfer.lowSpeedTime), "CURLOPT_LOW_SPEED_TIME")
@@ -123,11 +124,10 @@ private let curlWrite: revue_curl_data_callback = { buffer, size, count, pointer
     guard let buffer, let pointer else { return 0 }
     let context = Unmanaged<CurlEasy.Context>.fromOpaque(pointer).takeUnretainedValue()
     let length = size * count
-    if context.received.count + length > context.limit {
-        context.overflowed = true
-        return 0
-    }
-    buffer.withMemoryRebound(to: UInt8.self, capacity: length) { context.received.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
+    // Past the limit the answer is read and dropped: a big body is not a failed request.
+    let kept = max(0, min(length, context.limit - context.received.count))
+    if kept < length { context.overflowed = true }
+    buffer.withMemoryRebound(to: UInt8.self, capacity: length) { context.received.append(contentsOf: UnsafeBufferPointer(start: $0, count: kept)) }
     return length
 }
 

@@ -28,8 +28,14 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     private var firstFailure: String?
     private var thread: Thread?
     private let schedule: RetrySchedule
+    private var stored = 0
+
     /// Files stored so far (for tests and logs).
-    public private(set) var uploaded = 0
+    public var uploaded: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return stored
+    }
 
     public init(client: S3Client, prefix: String, schedule: RetrySchedule = RetrySchedule(maxAttempts: 6)) {
         self.client = client
@@ -93,7 +99,7 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
                 firstFailure = outcome
                 queue.removeAll()
             } else {
-                uploaded += 1
+                stored += 1
             }
             condition.broadcast()
             condition.unlock()

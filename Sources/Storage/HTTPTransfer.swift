@@ -58,7 +58,7 @@ public struct HTTPTransfer: Sendable {
     /// A transfer slower than 1 KB/s for this many seconds is abandoned.
     public var lowSpeedTime: Int = 30
     public var caFile: String?
-    /// The most response body kept (S3 answers are small XML; GETs in tests may be bigger).
+    /// The most response body kept; the rest is read and dropped (S3 answers are small XML).
     public var maxResponseBytes = 64 * 1024 * 1024
 
     public init(method: String, url: String, headers: [(String, String)] = [], body: Body = .none, signing: Signing? = nil,
