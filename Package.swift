@@ -29,6 +29,7 @@ let package = Package(
         // No pkgConfig: usrsctp.pc adds -DINET -DINET6, which SwiftPM refuses with a warning; the
         // header needs neither, and it is on the default search path.
         .systemLibrary(name: "CUsrsctp", providers: [.apt(["libusrsctp-dev"])]),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CEpoll"),
 
@@ -85,12 +86,15 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
                                                 "Mix", "Encode", "Outputs", "Log", "Platform"]),
 
+        // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
+        .target(name: "Storage", dependencies: ["CCurl", "Crypto", "JobSpec", "Outputs"]),
+
         // MARK: Services: HTTP, jobs, the REST API
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
         .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
         // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
         .target(name: "Signaling", dependencies: ["JobSpec"]),
-        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs"]),
+        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
@@ -100,7 +104,7 @@ let package = Package(
 
         // MARK: The tool
         .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
-                                           "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API"]),
+                                           "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
@@ -116,7 +120,7 @@ let package = Package(
                                                   "WebSocket"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
-                    dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType"]),
+                    dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
@@ -143,6 +147,7 @@ let package = Package(
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Media", "Layout", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestSupport"]),
@@ -150,7 +155,7 @@ let package = Package(
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
                                                      "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API", "Storage", "Crypto", "HTTP"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),

@@ -8,6 +8,7 @@ import Log
 import Postgres
 import Rooms
 import Signaling
+import Storage
 
 /// The REST API v2 (`../shared/spec/PLATFORM_API.md`, docs/API.md, docs/ROOMS.md): recordings,
 /// HLS and livestreams (start, stop/end, list, get, delete), rooms (create, list, get, validate,
@@ -22,12 +23,26 @@ public final class APIService: @unchecked Sendable {
         public var publicURL: String
         /// Room X exists if the fixture `fixtureRooms/X` does.
         public var fixtureRooms: FixtureRooms?
+        /// The bucket recordings with an `awsDirPath` go to, for their URLs (nil: none).
+        public var objectStorage: ObjectStorageConfig?
+        /// Seconds a signed `/files/` URL stays valid.
+        public var fileURLLifetime: Int
 
-        public init(authenticator: Authenticator, storage: String, publicURL: String, fixtureRooms: FixtureRooms?) {
+        public init(authenticator: Authenticator, storage: String, publicURL: String, fixtureRooms: FixtureRooms?,
+                    objectStorage: ObjectStorageConfig? = nil, fileURLLifetime: Int = 86_400)
+        {
             self.authenticator = authenticator
             self.storage = storage
             self.publicURL = publicURL
             self.fixtureRooms = fixtureRooms
+            self.objectStorage = objectStorage
+            self.fileURLLifetime = fileURLLifetime
+        }
+
+        /// How files are named in answers and webhooks: signed with a key derived from the API secret.
+        public var urls: JobURLs {
+            JobURLs(publicURL: publicURL, signer: FileURLSigner(apiSecret: authenticator.secret, lifetime: fileURLLifetime),
+                    storage: objectStorage.map(S3Client.init(config:)))
         }
     }
 
@@ -42,13 +57,13 @@ public final class APIService: @unchecked Sendable {
 
     public init(configuration: Configuration, pool: PostgresPool, signer: RSAKeyPair) {
         self.configuration = configuration
-        let views = JobViews(publicURL: configuration.publicURL)
+        let views = JobViews(urls: configuration.urls)
         self.views = views
         store = JobStore(pool: pool, webhookData: { job, event, base in views.webhookData(job, event: event, base: base) })
         rooms = RoomStore(pool: pool)
         sessions = SessionStore(pool: pool)
         self.signer = signer
-        files = FileServer(root: configuration.storage)
+        files = FileServer(root: configuration.storage, signer: configuration.urls.signer)
     }
 
     private let liveLock = NSLock()
@@ -173,6 +188,10 @@ public final class APIService: @unchecked Sendable {
         try Authenticator.check(grant, roomID: job.roomID)
         if configuration.fixtureRooms?.path(of: job.roomID) != nil { try store.ensureRoom(job.roomID) }
         guard try rooms.room(job.roomID) != nil else { throw ServiceError.invalidRoom(job.roomID) }
+        if let path = job.awsDirPath, !path.isEmpty, configuration.objectStorage == nil {
+            logger.warning("a start has an awsDirPath but no object storage is configured (REVUE_S3_BUCKET); its files stay local",
+                           ["roomId": .string(job.roomID)])
+        }
         let created = try store.create(job)
         var response = kind == .hls ? JSON.response(200, views.hls(created)) : JSON.response(200, APIService.startedMessage(kind))
         response.headers.append(("Revue-Job-Id", created.idText))

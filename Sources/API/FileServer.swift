@@ -1,14 +1,25 @@
 import Foundation
 import HTTP
+import Jobs
 
 /// Serves recordings and HLS files from the storage directory under `/files/`, with byte
-/// ranges (RFC 9110 §14) so players can seek in an MP4.
+/// ranges (RFC 9110 §14) so players can seek in an MP4. Only through a signed URL
+/// (`FileURLSigner`): without a signature, with a wrong one or an expired one the answer is 403.
 struct FileServer {
     let root: String
+    let signer: FileURLSigner
     static let servedFolders: Set<String> = ["recordings", "hls"]
 
-    func serve(_ request: HTTPRequest, relativePath: String) -> HTTPResponse {
-        let components = relativePath.split(separator: "/")
+    func serve(_ request: HTTPRequest, relativePath: String, now: Date = Date()) -> HTTPResponse {
+        let granted: String
+        do {
+            granted = try signer.verify(relativePath.split(separator: "/").map(String.init), now: now)
+        } catch {
+            var response = JSON.error(ServiceError(status: 403, code: 4000, name: "FORBIDDEN", message: error.description))
+            response.headers.append(("Access-Control-Allow-Origin", "*"))
+            return response
+        }
+        let components = granted.split(separator: "/")
         // Only outputs are served; a job's events and logs under jobs/ stay private.
         guard let top = components.first, FileServer.servedFolders.contains(String(top)),
               !components.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") })

@@ -7,14 +7,16 @@ import Jobs
 struct JobViews {
     let urls: JobURLs
 
-    init(publicURL: String) {
-        urls = JobURLs(publicURL: publicURL)
+    init(urls: JobURLs) {
+        self.urls = urls
     }
 
     func recording(_ job: Job) -> RecordingView {
-        let files = job.parts.filter { $0.kind == .mp4 }.map { FileView(part: $0, fileURL: urls.file($0.path)) }
-        let latest = JobURLs.latestRecording(job).map { FileView(part: $0, fileURL: urls.file($0.path)) }
-        return RecordingView(common: common(job), file: latest, files: files)
+        func file(_ part: JobPart) -> FileView {
+            let (path, url) = urls.location(of: part)
+            return FileView(part: part, filePath: path, fileURL: url)
+        }
+        return RecordingView(common: common(job), file: JobURLs.latestRecording(job).map(file), files: job.parts.filter { $0.kind == .mp4 }.map(file))
     }
 
     func hls(_ job: Job) -> HLSView {

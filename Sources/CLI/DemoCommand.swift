@@ -117,7 +117,10 @@ enum DemoCommand: RevueCommand {
         if let hls = try get("/v2/hls/\(hlsID)", as: HLSView.self), let playlist = hls.playbackHlsUrl {
             Console.print("hls \(hls.common.status): playlist \(playlist)")
             Console.print("  live window \(hls.livestreamUrl ?? "")")
-            let local = services.storage + "/" + playlist.replacingOccurrences(of: base + "/files/", with: "")
+            // The URL is signed (`/files/s/EXPIRES/SIGNATURE/hls/…`, docs/STORAGE.md): the storage path follows the signature.
+            var components = playlist.replacingOccurrences(of: base + "/files/", with: "").split(separator: "/").map(String.init)
+            if components.first == "s" { components.removeFirst(min(3, components.count)) }
+            let local = services.storage + "/" + components.joined(separator: "/")
             Console.print("  file \(local)")
             let directory = URL(fileURLWithPath: local).deletingLastPathComponent().path
             let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".m4s") }

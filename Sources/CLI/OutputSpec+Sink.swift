@@ -2,16 +2,19 @@ import Foundation
 import JobSpec
 import Log
 import Outputs
+import Storage
 
 extension OutputSpec {
     /// Builds the output's sink, behind a queue of its own: files block the pipeline when they
     /// fall behind (nothing is lost), a stream drops to the next keyframe (it stays live).
-    func makeSink(streams: StreamLayout, onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink {
+    /// `bucketMirror`: HLS files also go to that bucket as they are written.
+    func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink {
         switch self {
         case .mp4(let path):
             return QueuedSink(try MP4FileOutput(path: path, streams: streams), policy: .block)
         case .hls(let directory, let segmentDuration, let window):
-            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window)
+            let mirror = bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
+            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window, mirror: mirror)
             output.onPlayable = onPlayable
             return QueuedSink(output, policy: .block)
         case .rtmp(let destination):

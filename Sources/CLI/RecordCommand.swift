@@ -112,7 +112,7 @@ enum RecordCommand: RevueCommand {
         let pipeline = try RecordingPipeline(config: spec.config)
         var sinks: [(OutputSpec, QueuedSink)] = []
         for output in spec.outputs {
-            let sink = try output.makeSink(streams: pipeline.streams, onPlayable: {
+            let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, onPlayable: {
                 events?.write(JobRunEvent(event: .playable))
                 if events == nil { Console.error("hls: playable (3 segments published)") }
             })

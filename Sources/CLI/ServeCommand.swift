@@ -70,8 +70,10 @@ final class Services: @unchecked Sendable {
         server = HTTPServer(handler: { request, connection in handler.handle(request, connection) })
         let boundPort = try server.start(host: host, port: port)
         publicURL = arguments.value("public-url") ?? "http://\(host):\(boundPort)"
+        let objectStorage = try ServiceSetup.objectStorage()
         let configuration = APIService.Configuration(authenticator: try ServiceSetup.authenticator(home: home), storage: storage,
-                                                     publicURL: publicURL, fixtureRooms: fixtureRooms)
+                                                     publicURL: publicURL, fixtureRooms: fixtureRooms, objectStorage: objectStorage,
+                                                     fileURLLifetime: try ServiceSetup.fileURLLifetime())
         api = APIService(configuration: configuration, pool: pool, signer: signer)
         try api.registerFixtureRooms()
         if arguments.flag("no-rooms") || arguments.spec.options.first(where: { $0.name == "rtc-listen" }) == nil {
@@ -99,7 +101,7 @@ final class Services: @unchecked Sendable {
         worker = runWorker
             ? Worker(store: api.store, configuration: Worker.Configuration(
                 workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
-                fixtureRooms: fixtureRooms, executable: ServiceSetup.executable))
+                fixtureRooms: fixtureRooms, executable: ServiceSetup.executable, objectStorage: objectStorage))
             : nil
         startThread("webhooks") { [self] in dispatcher.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) }
         if let worker { startThread("worker") { [self] in worker.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) } }

@@ -2,6 +2,7 @@ import API
 import Net
 import Crypto
 import Foundation
+import JobSpec
 import Jobs
 import Log
 import Migrations
@@ -79,6 +80,25 @@ enum ServiceSetup {
     /// The webhook signing key: `REVUE_WEBHOOK_KEY` (a PEM file), or HOME/webhook-signing-key.pem, made on first start.
     static func signer(home: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RSAKeyPair {
         try RSAKeyPair.loadOrCreate(at: environment["REVUE_WEBHOOK_KEY"] ?? home + "/webhook-signing-key.pem")
+    }
+
+    /// The server's object storage from the environment (docs/STORAGE.md), or nil when
+    /// `REVUE_S3_BUCKET` is not set. Never from flags: the secret would show in `ps`.
+    static func objectStorage(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ObjectStorageConfig? {
+        do {
+            return try ObjectStorageConfig.fromEnvironment(environment)
+        } catch {
+            throw UsageError("object storage: \(error)")
+        }
+    }
+
+    /// `REVUE_FILE_URL_TTL`: seconds a signed `/files/` URL stays valid (default a day).
+    static func fileURLLifetime(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        guard let text = environment["REVUE_FILE_URL_TTL"], !text.isEmpty else { return 86_400 }
+        guard let seconds = Int(text), seconds >= 60, seconds <= 31_536_000 else {
+            throw UsageError("REVUE_FILE_URL_TTL must be 60 to 31536000 seconds, not '\(text)'")
+        }
+        return seconds
     }
 
     static func hostAndPort(_ text: String, command: String) throws(UsageError) -> (String, Int) {

@@ -2,6 +2,7 @@ import Fixture
 import Foundation
 import Jobs
 import Postgres
+import Storage
 
 /// `revue worker`: a worker alone.
 enum WorkerCommand: RevueCommand {
@@ -26,13 +27,17 @@ enum WorkerCommand: RevueCommand {
         let home = ServiceSetup.home(arguments)
         let storage = URL(fileURLWithPath: arguments.value("storage") ?? home + "/storage").standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
-        let urls = JobURLs(publicURL: arguments.value("public-url") ?? "http://127.0.0.1:8080")
+        // File URLs in webhooks are signed with the API's secret (the same REVUE_API_SECRET, or the same HOME).
+        let objectStorage = try ServiceSetup.objectStorage()
+        let signer = FileURLSigner(apiSecret: try ServiceSetup.authenticator(home: home).secret, lifetime: try ServiceSetup.fileURLLifetime())
+        let urls = JobURLs(publicURL: arguments.value("public-url") ?? "http://127.0.0.1:8080", signer: signer,
+                           storage: objectStorage.map(S3Client.init(config:)))
         let store = JobStore(pool: PostgresPool(database.connectionString, size: 4),
                              webhookData: { job, event, base in urls.webhookData(job, event: event, base: base) })
         let worker = Worker(store: store, configuration: Worker.Configuration(
             workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
             fixtureRooms: arguments.value("fixture-rooms").map { FixtureRooms(directory: URL(fileURLWithPath: $0).standardizedFileURL.path) },
-            executable: ServiceSetup.executable))
+            executable: ServiceSetup.executable, objectStorage: objectStorage))
         StopSignal.install()
         worker.run(shouldStop: { StopSignal.requested })
         return 0

@@ -13,9 +13,12 @@ public struct JobPart: Sendable, Codable, Equatable {
     public var duration: Double?
     public var width: Int?
     public var height: Int?
+    /// Where it is in the server's bucket: the object key of an uploaded MP4 (set once the upload
+    /// is complete), or the key prefix an HLS part is mirrored to live. Nil: only on local disk.
+    public var objectKey: String?
 
     public init(attempt: Int, kind: PartKind, path: String, status: Status, size: Int64? = nil, duration: Double? = nil,
-                width: Int? = nil, height: Int? = nil)
+                width: Int? = nil, height: Int? = nil, objectKey: String? = nil)
     {
         self.attempt = attempt
         self.kind = kind
@@ -25,6 +28,7 @@ public struct JobPart: Sendable, Codable, Equatable {
         self.duration = duration
         self.width = width
         self.height = height
+        self.objectKey = objectKey
     }
 
     /// The last path component: `part-1.mp4` (the platform's `fileId`).

@@ -9,10 +9,13 @@ public struct JobRequest: Sendable, Equatable {
     /// Livestream destinations; empty for other kinds.
     public var outputs: [LivestreamOutput]
     public var webhookURL: String?
+    /// The object key prefix in the server's bucket: the recording goes to `bucket/awsDirPath/<file name>`.
     public var awsDirPath: String?
+    /// A presigned S3 PUT URL the recording is uploaded to when it finishes (a capability: never echoed).
+    public var preSignedURL: String?
 
     public init(kind: JobKind, roomID: String, config: RecordingConfig = RecordingConfig(), outputs: [LivestreamOutput] = [],
-                webhookURL: String? = nil, awsDirPath: String? = nil)
+                webhookURL: String? = nil, awsDirPath: String? = nil, preSignedURL: String? = nil)
     {
         self.kind = kind
         self.roomID = roomID
@@ -20,6 +23,7 @@ public struct JobRequest: Sendable, Equatable {
         self.outputs = outputs
         self.webhookURL = webhookURL
         self.awsDirPath = awsDirPath
+        self.preSignedURL = preSignedURL
     }
 
     /// Validates a request body. Errors name the field; their category picks the error code.
@@ -45,6 +49,18 @@ public struct JobRequest: Sendable, Equatable {
         if let path = body["awsDirPath"], !path.isNull {
             guard let text = path.stringValue else { throw SpecError("awsDirPath must be a string") }
             awsDirPath = text
+            if !text.isEmpty {
+                let segments = text.split(separator: "/", omittingEmptySubsequences: false)
+                guard text.utf8.count <= 512, !segments.contains(where: { $0 == "." || $0 == ".." }),
+                      !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" })
+                else { throw SpecError("awsDirPath must be an object key prefix: at most 512 bytes, no '.' or '..' segments, no control characters") }
+            }
+        }
+        if let url = body["preSignedUrl"], !url.isNull {
+            guard let text = url.stringValue, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                  !(parsed.host ?? "").isEmpty
+            else { throw SpecError("preSignedUrl must be an http:// or https:// URL with a host (a presigned S3 PUT URL)") }
+            preSignedURL = text
         }
     }
 }

@@ -26,9 +26,12 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     public var eventsPath: String?
     /// The run exits when this process (its worker) dies.
     public var parentPID: Int32?
+    /// HLS outputs also go to this bucket, live (docs/STORAGE.md). It holds the storage's
+    /// secret, which is why the spec file is readable only by its user.
+    public var bucketMirror: BucketMirrorSpec?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
-                eventsPath: String? = nil, parentPID: Int32? = nil)
+                eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil)
     {
         self.source = source
         self.config = config
@@ -36,12 +39,14 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
         self.job = job
         self.eventsPath = eventsPath
         self.parentPID = parentPID
+        self.bucketMirror = bucketMirror
     }
 
-    /// The same spec without secrets (stream keys), for logs and the run's `configured` event.
+    /// The same spec without secrets (stream keys, the storage's secret key), for logs and the run's `configured` event.
     public var redacted: PipelineSpec {
         var copy = self
         copy.outputs = outputs.map(\.redacted)
+        if let mirror = bucketMirror { copy.bucketMirror?.storage = mirror.storage.redacted }
         return copy
     }
 

@@ -13,6 +13,8 @@ public struct Job: Sendable, Equatable {
     public var outputs: [LivestreamOutput]
     public var webhookURL: String?
     public var awsDirPath: String?
+    /// A presigned PUT URL the recording goes to when it finishes (never shown by the API).
+    public var preSignedURL: String?
     public var workerID: String?
     public var leaseExpiresAt: Date?
     public var attempts: Int

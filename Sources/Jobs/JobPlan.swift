@@ -12,10 +12,13 @@ struct JobPlan {
     static let segmentDuration = 2.0
     static let liveWindow = 6
 
-    init(job: Job, fixture: String, storage: String, eventsPath: String, parentPID: Int32) {
+    /// `objectStorage`: an HLS job with an `awsDirPath` also puts its files in that bucket, live,
+    /// under `awsDirPath/part-N/`.
+    init(job: Job, fixture: String, storage: String, eventsPath: String, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil) {
         let id = job.idText
         var outputs: [OutputSpec] = []
         var parts: [JobPart] = []
+        var mirror: BucketMirrorSpec?
         func recording() {
             let path = "recordings/\(id)/part-\(job.attempts).mp4"
             outputs.append(.mp4(path: storage + "/" + path))
@@ -27,7 +30,13 @@ struct JobPlan {
         case .hls:
             let path = "hls/\(id)/part-\(job.attempts)"
             outputs.append(.hls(directory: storage + "/" + path, segmentDuration: JobPlan.segmentDuration, window: JobPlan.liveWindow))
-            parts.append(JobPart(attempt: job.attempts, kind: .hls, path: path, status: .writing))
+            var part = JobPart(attempt: job.attempts, kind: .hls, path: path, status: .writing)
+            if let objectStorage, let prefix = JobUploader.prefix(job) {
+                let key = JobUploader.key(prefix, part.fileName)
+                mirror = BucketMirrorSpec(storage: objectStorage, prefix: key)
+                part.objectKey = key
+            }
+            parts.append(part)
             if job.config.alsoRecords { recording() }
         case .livestream:
             outputs += job.outputs.map { .rtmp($0) }
@@ -37,6 +46,6 @@ struct JobPlan {
         // A room's fixture plays live and loops until the job is stopped.
         spec = PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixture, passes: nil, realtime: true)), config: job.config,
                             outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts), eventsPath: eventsPath,
-                            parentPID: parentPID)
+                            parentPID: parentPID, bucketMirror: mirror)
     }
 }

@@ -21,7 +21,7 @@ public final class JobStore: @unchecked Sendable {
     /// `JobState.active` as an SQL list, for `state IN …` (made from the enum, not from input).
     public static let activeStates = "(" + JobState.active.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
     static let columns = """
-        id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path,
+        id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path, pre_signed_url,
         worker_id, lease_expires_at, attempts, stop_requested_at, error_code, error_message, parts::text AS parts,
         progress::text AS progress, created_at, updated_at, started_at, playable_at, stopped_at
         """
@@ -62,11 +62,11 @@ public final class JobStore: @unchecked Sendable {
                 let outputs = String(decoding: try JSONEncoder().encode(new.outputs), as: UTF8.self)
                 let rows = try connection.query(
                     """
-                    INSERT INTO jobs (id, kind, room_id, session_id, config, outputs, webhook_url, aws_dir_path)
-                    VALUES ($1, $2::job_kind, $3, $4, $5::jsonb, $6::jsonb, $7, $8) RETURNING \(JobStore.columns)
+                    INSERT INTO jobs (id, kind, room_id, session_id, config, outputs, webhook_url, aws_dir_path, pre_signed_url)
+                    VALUES ($1, $2::job_kind, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9) RETURNING \(JobStore.columns)
                     """,
                     [UUID(), new.kind.rawValue, new.roomID, session ?? JobStore.newSessionID(), APIJSON.text(new.config), outputs, new.webhookURL,
-                     new.awsDirPath])
+                     new.awsDirPath, new.preSignedURL])
                 let job = try JobStore.job(from: rows[0])
                 try record(connection, job: job, from: nil, to: .starting, webhook: "\(new.kind.webhookPrefix)-starting",
                            workerID: nil, detail: "created")
@@ -405,7 +405,7 @@ public final class JobStore: @unchecked Sendable {
         return Job(
             id: try row.decode("id"), kind: kind, roomID: try row.decode("room_id"), sessionID: try row.decode("session_id"),
             state: state, config: config, outputs: outputs ?? [], webhookURL: try row.decodeIfPresent("webhook_url"),
-            awsDirPath: try row.decodeIfPresent("aws_dir_path"), workerID: try row.decodeIfPresent("worker_id"),
+            awsDirPath: try row.decodeIfPresent("aws_dir_path"), preSignedURL: try row.decodeIfPresent("pre_signed_url"), workerID: try row.decodeIfPresent("worker_id"),
             leaseExpiresAt: try row.decodeIfPresent("lease_expires_at"), attempts: try row.decode("attempts"),
             stopRequestedAt: try row.decodeIfPresent("stop_requested_at"), errorCode: try row.decodeIfPresent("error_code"),
             errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress,

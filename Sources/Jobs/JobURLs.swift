@@ -1,16 +1,39 @@
+import Foundation
 import JobSpec
 import Outputs
+import Storage
 
-/// The URLs of a job's files, under `publicURL/files/`: what the API answers and what webhooks
-/// carry. Workers and the API must agree on `publicURL` (`REVUE_PUBLIC_URL`).
+/// The URLs of a job's files: what the API answers and what webhooks carry. Workers and the API
+/// must agree on `publicURL` (`REVUE_PUBLIC_URL`) and sign with the same key (the API secret).
+///
+/// - A file on local storage is `publicURL/files/s/EXPIRES/SIGNATURE/path` (`FileURLSigner`).
+/// - An MP4 uploaded to the bucket is a presigned GET of its object (or its public URL when
+///   `REVUE_S3_PUBLIC_URL` is set), and its `filePath` is the object key.
+/// - HLS mirrored to the bucket is the object URL of its playlists (a public bucket or a CDN
+///   in front of it; segment URIs cannot carry a signature).
 public struct JobURLs: Sendable {
     public let publicURL: String
+    public let signer: FileURLSigner
+    public let storage: S3Client?
+    private let now: @Sendable () -> Date
 
-    public init(publicURL: String) {
+    public init(publicURL: String, signer: FileURLSigner, storage: S3Client? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.publicURL = publicURL
+        self.signer = signer
+        self.storage = storage
+        self.now = now
     }
 
-    public func file(_ path: String) -> String { publicURL + "/files/" + path }
+    /// The signed URL of a file in the storage directory.
+    public func file(_ path: String) -> String { publicURL + "/files/" + signer.signedPath(path, now: now()) }
+
+    /// `filePath` and `fileUrl` of an MP4 part: the object once it is uploaded, else the local file.
+    public func location(of part: JobPart) -> (path: String, url: String) {
+        if part.kind == .mp4, let key = part.objectKey, let storage {
+            return (key, storage.downloadURL(key, now: now()))
+        }
+        return (part.path, file(OutputPart.mediaFile(part.kind, at: part.path)))
+    }
 
     /// The latest recording that is not lost.
     public static func latestRecording(_ job: Job) -> JobPart? { job.latestPart(.mp4) }
@@ -18,18 +41,21 @@ public struct JobURLs: Sendable {
     /// The HLS URLs of the latest HLS part: the whole event and the live window.
     public func hls(_ job: Job) -> (playback: String, live: String)? {
         guard let part = job.parts.last(where: { $0.kind == .hls }) else { return nil }
+        if let prefix = part.objectKey, let storage {
+            return (storage.objectURL(prefix + "/" + HLSOutput.indexName), storage.objectURL(prefix + "/" + HLSOutput.liveName))
+        }
+        // One signature covers the part's directory, so both playlists and their segments open with it.
         return (file(OutputPart.mediaFile(.hls, at: part.path)), file(OutputPart.livePlaylist(at: part.path)))
     }
 
-    /// The event's extra webhook data: the file of `recording-stopped`, the URLs of
-    /// `hls-started` and `hls-playable`.
+    /// The event's extra webhook data: the file of `recording-stopped` (and of `recording-failed`,
+    /// where it is the local file that was kept), the URLs of `hls-started` and `hls-playable`.
     public func webhookData(_ job: Job, event: String, base: WebhookPayload.Data) -> WebhookPayload.Data {
         var data = base
         switch event {
-        case "recording-stopped":
+        case "recording-stopped", "recording-failed":
             if let part = JobURLs.latestRecording(job) {
-                data.filePath = part.path
-                data.fileUrl = file(part.path)
+                (data.filePath, data.fileUrl) = location(of: part)
             }
         case "hls-started", "hls-playable":
             if let urls = hls(job) {

@@ -1,9 +1,9 @@
 import JobSpec
 import Crypto
 import Foundation
-import HTTP
 import Log
 import Postgres
+import Storage
 
 /// Delivers the webhook outbox (`webhook_deliveries`): each row is POSTed with its RSA-SHA256
 /// signature in `videosdk-signature`, retried with exponential backoff until the receiver
@@ -98,7 +98,7 @@ public final class WebhookDispatcher: @unchecked Sendable {
             let outcome: String?
             do {
                 let signature = try signer.sign(body)
-                let response = try HTTPClient.post(url, body: body, headers: [
+                let response = try WebhookDispatcher.post(url, body: body, headers: [
                     ("Content-Type", "application/json"),
                     ("videosdk-signature", Data(signature).base64EncodedString()),
                     ("Revue-Delivery-Id", id.uuidString.lowercased()),
@@ -130,6 +130,21 @@ public final class WebhookDispatcher: @unchecked Sendable {
             }
         }
         return attempted
+    }
+
+    /// One POST through libcurl (`HTTPTransfer`): http or https only, TLS 1.2+ with the chain
+    /// verified against the system's authorities (or `caFile`, which replaces them) and the
+    /// name against the URL's host, no redirects followed, `timeout` for the whole exchange. The
+    /// URL is sent as written; one with spaces or control characters is refused rather than sent.
+    static func post(_ url: String, body: [UInt8], headers: [(String, String)], timeout: Double, caFile: String?) throws -> HTTPTransfer.Response {
+        guard !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
+            throw StorageError.transport("POST \(url)", "the URL has spaces or control characters")
+        }
+        var transfer = HTTPTransfer(method: "POST", url: url, headers: headers + [("User-Agent", "revue")], body: .bytes(body), caFile: caFile)
+        transfer.timeout = timeout
+        transfer.connectTimeout = min(timeout, 10)
+        transfer.maxResponseBytes = 65_536
+        return try transfer.perform(operation: "POST \(url)")
     }
 
     /// When the next head-of-line row falls due (rows queued behind an undelivered one to the

@@ -5,6 +5,7 @@ import Log
 import Outputs
 import Platform
 import Postgres
+import Storage
 import Synchronization
 
 /// Takes jobs from PostgreSQL and runs each in a child process (`revue record --spec FILE`), so
@@ -23,6 +24,9 @@ import Synchronization
 /// - When the worker itself is asked to stop, it takes no new jobs, lets each child finish its
 ///   part, and hands the jobs back for another worker to continue.
 /// - A child dies with the worker (PR_SET_PDEATHSIG), so a job never runs twice.
+/// - A finished job's files are uploaded (awsDirPath, preSignedUrl) before it is STOPPED, on a
+///   thread of their own with the lease renewed; a job taken over mid-upload resumes it from the
+///   parts the database says are done (docs/STORAGE.md).
 public final class Worker: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var workerID: String
@@ -35,9 +39,11 @@ public final class Worker: @unchecked Sendable {
         public var fixtureRooms: FixtureRooms?
         /// The `revue` executable that runs a job.
         public var executable: String
+        /// The bucket for jobs with an `awsDirPath` (nil: none; such jobs keep their files local).
+        public var objectStorage: ObjectStorageConfig?
 
         public init(workerID: String, maxJobs: Int = 4, lease: Double = 10, heartbeatInterval: Double = 3, storage: String,
-                    fixtureRooms: FixtureRooms?, executable: String)
+                    fixtureRooms: FixtureRooms?, executable: String, objectStorage: ObjectStorageConfig? = nil)
         {
             self.workerID = workerID
             self.maxJobs = maxJobs
@@ -46,6 +52,7 @@ public final class Worker: @unchecked Sendable {
             self.storage = storage
             self.fixtureRooms = fixtureRooms
             self.executable = executable
+            self.objectStorage = objectStorage
         }
     }
 
@@ -68,6 +75,11 @@ public final class Worker: @unchecked Sendable {
     /// Jobs claimed and not yet running (their earlier parts are being repaired): their leases
     /// are renewed too, and a lease lost meanwhile stops them from starting.
     private var preparing: [UUID: Bool] = [:]
+    /// Jobs whose files are being uploaded (true while this worker still holds them).
+    private var uploading: [UUID: Bool] = [:]
+    private let stopping = Atomic<Bool>(false)
+    private let uploads: UploadStore
+    private let objectStorage: S3Client?
     private let lock = NSLock()
     private let heartbeatsEnded = Atomic<Bool>(false)
     private var nextLeaseCheck = Date.distantPast
@@ -76,6 +88,8 @@ public final class Worker: @unchecked Sendable {
     public init(store: JobStore, configuration: Configuration) {
         self.store = store
         self.configuration = configuration
+        uploads = UploadStore(pool: store.pool)
+        objectStorage = configuration.objectStorage.map(S3Client.init(config:))
         logger = Logger(label: "worker", fields: ["workerId": .string(configuration.workerID)])
     }
 
@@ -136,7 +150,7 @@ public final class Worker: @unchecked Sendable {
     private var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return running.count + preparing.count
+        return running.count + preparing.count + uploading.count
     }
 
     /// The next expiry of a lease held by another worker, checked every few seconds.
@@ -165,9 +179,10 @@ public final class Worker: @unchecked Sendable {
         jobLogger.info("claimed job", ["kind": .string(job.kind.rawValue), "roomId": .string(job.roomID),
                                        "previousWorker": .string(claim.previousWorker ?? "")])
         var parts = finishEarlierParts(job.parts, logger: jobLogger)
-        if job.stopRequestedAt != nil || job.state == .stopping {
-            // Stopped before (or while) a worker ran it: nothing more to record.
-            finish(job.id, event: .finished, parts: parts, detail: "stopped", logger: jobLogger)
+        if job.stopRequestedAt != nil || job.state == .stopping || (try? uploads.hasUnfinished(jobID: job.id)) == true {
+            // Stopped before (or while) a worker ran it: nothing more to record, but perhaps
+            // files to upload (a worker that died mid-upload left them).
+            finishRecorded(job, parts: parts, detail: "stopped", logger: jobLogger)
             return
         }
         guard let fixture = configuration.fixtureRooms?.path(of: job.roomID) else {
@@ -187,7 +202,8 @@ public final class Worker: @unchecked Sendable {
         let eventsPath = "\(directory)/attempt-\(job.attempts).events"
         let logPath = "\(directory)/attempt-\(job.attempts).log"
         let specPath = "\(directory)/attempt-\(job.attempts).spec.json"
-        let plan = JobPlan(job: job, fixture: fixture, storage: configuration.storage, eventsPath: eventsPath, parentPID: getpid())
+        let plan = JobPlan(job: job, fixture: fixture, storage: configuration.storage, eventsPath: eventsPath, parentPID: getpid(),
+                           objectStorage: configuration.objectStorage)
         parts += plan.parts
         do {
             try store.setParts(jobID: job.id, workerID: configuration.workerID, parts: parts)
@@ -303,12 +319,61 @@ public final class Worker: @unchecked Sendable {
             return
         }
         if clean || entry.stopSentAt != nil {
-            finish(entry.job.id, event: .finished, parts: parts, detail: "attempt \(entry.job.attempts) finished", logger: logger)
+            finishRecorded(entry.job, parts: parts, detail: "attempt \(entry.job.attempts) finished", logger: logger)
         } else {
             let tail = ((try? String(contentsOfFile: entry.log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
             finish(entry.job.id, event: .failed, parts: parts, detail: "the pipeline ended: \(termination)", logger: logger,
                    error: (entry.job.kind.failureCode, "the pipeline ended with \(termination): \(tail.suffix(400))"))
         }
+    }
+
+    /// Ends a job whose recording is over: uploads its files first when it has any to upload
+    /// (on a thread of its own, the lease renewed by the heartbeat), then STOPPED, or FAILED with
+    /// the upload's reason and the local files kept.
+    private func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger) {
+        guard JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
+            finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger)
+            return
+        }
+        let id = job.id
+        lock.lock()
+        uploading[id] = true
+        lock.unlock()
+        let uploader = JobUploader(storage: objectStorage, uploads: uploads, storageRoot: configuration.storage,
+                                   workerID: configuration.workerID, logger: logger)
+        let thread = Thread { [self] in
+            // Stops between parts when the worker is stopping or the heartbeat found the job lost.
+            let shouldStop = { [self] in
+                lock.lock()
+                defer { lock.unlock() }
+                return uploading[id] != true || stopping.load(ordering: .relaxed)
+            }
+            try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
+            let outcome = uploader.run(job, parts: parts, shouldStop: shouldStop)
+            lock.lock()
+            let stillHeld = uploading[id] == true
+            lock.unlock()
+            switch outcome {
+            case .done(let uploaded):
+                finish(id, event: .finished, parts: uploaded, detail: "\(detail); files uploaded", logger: logger)
+            case .failed(let kept, let reason):
+                finish(id, event: .failed, parts: kept, detail: "upload failed", logger: logger, error: (job.kind.failureCode, reason))
+            case .interrupted(let sofar) where stillHeld:
+                do {
+                    try store.release(jobID: id, workerID: configuration.workerID, parts: sofar)
+                    logger.info("handed the job back mid-upload; the next holder resumes it")
+                } catch {
+                    logger.error("could not hand the job back", ["error": .string("\(error)")])
+                }
+            case .interrupted:
+                logger.warning("lost the job mid-upload; its next holder resumes the upload")
+            }
+            lock.lock()
+            uploading[id] = nil
+            lock.unlock()
+        }
+        thread.name = "upload \(job.idText)"
+        thread.start()
     }
 
     private func finish(_ id: UUID, event: JobStateMachine.Event, parts: [JobPart], detail: String, logger: Logger,
@@ -340,6 +405,7 @@ public final class Worker: @unchecked Sendable {
         lock.lock()
         let entries = running.map { ($0.key, $0.value.progress as JobProgress?, $0.value.process as Subprocess?) }
             + preparing.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
+            + uploading.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
         lock.unlock()
         for (id, progress, process) in entries {
             do {
@@ -354,6 +420,7 @@ public final class Worker: @unchecked Sendable {
                     lock.lock()
                     running[id] = nil
                     if preparing[id] != nil { preparing[id] = false }
+                    if uploading[id] != nil { uploading[id] = false }
                     lock.unlock()
                     process?.signal(SIGKILL)
                     process?.wait()
@@ -366,6 +433,7 @@ public final class Worker: @unchecked Sendable {
 
     /// Stops taking jobs; each child finishes its part; the jobs are handed back.
     private func shutDown() {
+        stopping.store(true, ordering: .relaxed)
         lock.lock()
         for id in running.keys {
             running[id]?.handingBack = true

@@ -13,6 +13,7 @@ import LibAV
 /// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
 ///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
+/// - A `mirror` gets every file as it becomes whole, in that order (HLS to a bucket, live).
 public final class HLSOutput: PacketSink, @unchecked Sendable {
     public let directory: String
     public var name: String { "hls:\(directory)" }
@@ -30,12 +31,14 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     /// Called once, when the playlists are first published.
     public var onPlayable: @Sendable () -> Void = {}
+    /// Where every file also goes, in the order it is written (a bucket for a CDN).
+    public let mirror: HLSFileMirror?
 
     public static let indexName = "index.m3u8"
     public static let liveName = "live.m3u8"
 
     public init(directory: String, streams: StreamLayout, segmentDuration: Double = 2, window: Int = 6, minimumSegments: Int = 3,
-                clock: @escaping @Sendable () -> Date = { Date() }) throws
+                mirror: HLSFileMirror? = nil, clock: @escaping @Sendable () -> Date = { Date() }) throws
     {
         guard segmentDuration >= 0.5, window >= minimumSegments, minimumSegments >= 1 else {
             throw OutputError(fault: .input, output: "hls:\(directory)",
@@ -46,6 +49,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         self.window = window
         self.minimumSegments = minimumSegments
         self.clock = clock
+        self.mirror = mirror
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         muxer = try FragmentedMP4Muxer(streams: streams)
         try writeAtomically(muxer.initialization, to: HLSPlaylist.mapURI)
@@ -55,6 +59,9 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     public var writtenSegments: [HLSSegment] { segments }
 
     public func write(_ packet: EncodedPacket) throws {
+        if let failure = mirror?.failure {
+            throw OutputError(fault: .destination, output: name, message: "the bucket mirror failed: \(failure)")
+        }
         let time = muxer.time(of: packet)
         if let start = segmentStart {
             let due = time - start >= segmentDuration - 0.001
@@ -79,6 +86,11 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         // The muxer's trailer (an mfra index) belongs to no segment.
         _ = try muxer.finish()
         try publish(ended: true)
+        do {
+            try mirror?.finish()
+        } catch {
+            throw OutputError(fault: .destination, output: name, message: "the bucket mirror failed: \(error)")
+        }
     }
 
     private func closeSegment(end: Double) throws {
@@ -102,17 +114,18 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     private func publish(ended: Bool) throws {
         let target = HLSPlaylist.targetDuration(nominal: segmentDuration, segments: segments)
         try writeAtomically(Array(HLSPlaylist.index(segments: segments, targetDuration: target, ended: ended).utf8),
-                            to: HLSOutput.indexName)
+                            to: HLSOutput.indexName, isPlaylist: true)
         try writeAtomically(Array(HLSPlaylist.live(segments: segments, window: window, targetDuration: target, ended: ended).utf8),
-                            to: HLSOutput.liveName)
+                            to: HLSOutput.liveName, isPlaylist: true)
         if !isPublished {
             isPublished = true
             onPlayable()
         }
     }
 
-    /// Writes a file under a temporary name and renames it into place.
-    private func writeAtomically(_ bytes: [UInt8], to name: String) throws {
+    /// Writes a file under a temporary name and renames it into place, then hands it to the
+    /// mirror (only whole files, in the order they became whole).
+    private func writeAtomically(_ bytes: [UInt8], to name: String, isPlaylist: Bool = false) throws {
         let path = directory + "/" + name
         let temporary = path + ".tmp"
         do {
@@ -123,5 +136,6 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         guard rename(temporary, path) == 0 else {
             throw OutputError(fault: .destination, output: self.name, message: "cannot rename \(name): \(String(cString: strerror(errno)))")
         }
+        mirror?.written(name: name, bytes: bytes, isPlaylist: isPlaylist)
     }
 }

@@ -158,27 +158,63 @@ import Testing
         #expect((badHook.json as? [String: Any])?["code"] as? Int == 4011)
     }
 
-    @Test func filesAreServedWithRanges() throws {
+    /// Files are served only through signed URLs, with ranges; a missing, wrong or expired
+    /// signature is 403, and a signature for one file opens no other.
+    @Test func filesAreServedThroughSignedURLsWithRanges() throws {
         defer { server.stop() }
         try FileManager.default.createDirectory(atPath: storage.file("recordings/j"), withIntermediateDirectories: true)
         let bytes = (0..<1000).map { UInt8($0 % 256) }
         try Data(bytes).write(to: URL(fileURLWithPath: storage.file("recordings/j/part-1.mp4")))
-        let whole = try TCP.http("GET", base + "/files/recordings/j/part-1.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: storage.file("recordings/j/part-2.mp4")))
+        let urls = api.configuration.urls
+        let signed = urls.file("recordings/j/part-1.mp4")
+        #expect(signed.hasPrefix(base + "/files/s/"))
+        let whole = try TCP.http("GET", signed)
         #expect(whole.status == 200)
         #expect(whole.body == bytes)
         #expect(whole.headers["content-type"] == "video/mp4")
-        let range = try TCP.http("GET", base + "/files/recordings/j/part-1.mp4", headers: ["Range": "bytes=10-19"])
+        let range = try TCP.http("GET", signed, headers: ["Range": "bytes=10-19"])
         #expect(range.status == 206)
         #expect(range.body == Array(bytes[10...19]))
         #expect(range.headers["content-range"] == "bytes 10-19/1000")
-        #expect(try TCP.http("GET", base + "/files/recordings/j/part-1.mp4", headers: ["Range": "bytes=-5"]).body == Array(bytes[995...]))
-        #expect(try TCP.http("GET", base + "/files/recordings/j/part-1.mp4", headers: ["Range": "bytes=5000-"]).status == 416)
-        #expect(try TCP.http("GET", base + "/files/../etc/passwd").status == 404)
-        #expect(try TCP.http("GET", base + "/files/recordings/j/missing.mp4").status == 404)
-        // A job's logs and events are not outputs: they are not served.
+        #expect(try TCP.http("GET", signed, headers: ["Range": "bytes=-5"]).body == Array(bytes[995...]))
+        #expect(try TCP.http("GET", signed, headers: ["Range": "bytes=5000-"]).status == 416)
+
+        // No signature, a wrong one, an expired one, or a signature for another file: 403.
+        #expect(try TCP.http("GET", base + "/files/recordings/j/part-1.mp4").status == 403)
+        let parts = signed.dropFirst((base + "/files/").count).split(separator: "/").map(String.init)
+        let wrong = parts[2].last == "0" ? String(parts[2].dropLast()) + "1" : String(parts[2].dropLast()) + "0"
+        #expect(try TCP.http("GET", base + "/files/s/\(parts[1])/\(wrong)/recordings/j/part-1.mp4").status == 403)
+        #expect(try TCP.http("GET", base + "/files/s/\(parts[1])/\(parts[2])/recordings/j/part-2.mp4").status == 403)
+        #expect(try TCP.http("GET", base + "/files/s/\((Int(parts[1]) ?? 0) + 1)/\(parts[2])/recordings/j/part-1.mp4").status == 403)
+        let expired = JobURLs(publicURL: base, signer: urls.signer, now: { Date().addingTimeInterval(-90_000) })
+        let old = try TCP.http("GET", expired.file("recordings/j/part-1.mp4"))
+        #expect(old.status == 403)
+        #expect(String(decoding: old.body, as: UTF8.self).contains("expired"))
+        let otherKey = JobURLs(publicURL: base, signer: FileURLSigner(apiSecret: "another secret"))
+        #expect(try TCP.http("GET", otherKey.file("recordings/j/part-1.mp4")).status == 403)
+
+        // Signed or not, only outputs are served: no escapes, no logs.
+        #expect(try TCP.http("GET", urls.file("recordings/j/missing.mp4")).status == 404)
+        #expect(try TCP.http("GET", urls.file("recordings/../../etc/passwd")).status == 404)
         try FileManager.default.createDirectory(atPath: storage.file("jobs/j"), withIntermediateDirectories: true)
         try Data("log".utf8).write(to: URL(fileURLWithPath: storage.file("jobs/j/attempt-1.log")))
-        #expect(try TCP.http("GET", base + "/files/jobs/j/attempt-1.log").status == 404)
+        #expect(try TCP.http("GET", urls.file("jobs/j/attempt-1.log")).status == 404)
+    }
+
+    /// One signature covers an HLS part's directory, so a playlist's relative segment URIs open.
+    @Test func anHLSPartsSignatureCoversItsSegments() throws {
+        defer { server.stop() }
+        try FileManager.default.createDirectory(atPath: storage.file("hls/j/part-1"), withIntermediateDirectories: true)
+        try Data("#EXTM3U\n".utf8).write(to: URL(fileURLWithPath: storage.file("hls/j/part-1/index.m3u8")))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: storage.file("hls/j/part-1/seg_00000.m4s")))
+        try FileManager.default.createDirectory(atPath: storage.file("hls/j/part-2"), withIntermediateDirectories: true)
+        try Data([4]).write(to: URL(fileURLWithPath: storage.file("hls/j/part-2/seg_00000.m4s")))
+        let playlist = api.configuration.urls.file("hls/j/part-1/index.m3u8")
+        #expect(try TCP.http("GET", playlist).headers["cache-control"] == "no-cache")
+        let segment = String(playlist.dropLast("index.m3u8".count)) + "seg_00000.m4s"
+        #expect(try TCP.http("GET", segment).body == [1, 2, 3])
+        #expect(try TCP.http("GET", segment.replacingOccurrences(of: "part-1", with: "part-2")).status == 403)
     }
 
     @Test func thePublicKeyAndMetricsAreServed() throws {

@@ -1,3 +1,4 @@
+import CCurl
 import CFFmpeg
 import CFreeType
 import CLibPQ
@@ -9,6 +10,17 @@ import Testing
 
 /// Every C library links and is at least the version Revue is written against (Debian 12).
 @Suite struct CLibrariesTests {
+    /// CURLOPT_AWS_SIGV4 needs libcurl 7.75; Debian 12 has 7.88, built with OpenSSL.
+    @Test func libcurlSignsSigV4AndSpeaksTLS() {
+        guard let info = revue_curl_version_info() else {
+            Issue.record("curl_version_info returned nothing")
+            return
+        }
+        #expect(info.pointee.version_num >= 0x07_4B_00)
+        #expect(info.pointee.ssl_version.map { String(cString: $0) }?.hasPrefix("OpenSSL/") == true)
+        #expect(revue_curl_global_default() != 0)
+    }
+
     @Test func ffmpegLibrariesAreFFmpeg5OrNewer() {
         #expect(avformat_version() >> 16 >= 59)
         #expect(avcodec_version() >> 16 >= 59)

@@ -33,7 +33,7 @@ import Testing
         let server = try StaticHTTPServer(directory: root.path)
         let browser = try HeadlessChromium()
         let recording = try Subprocess(RevueBinary.path, [
-            "record", "--fixture", TestFixtures.path("example"), "--loop", "4", "--realtime", "--output", "hls:" + root.file("hls"),
+            "record", "--fixture", TestFixtures.path("example"), "--loop", "0", "--realtime", "--output", "hls:" + root.file("hls"),
             "--log-level", "error",
         ], standardOutput: .discard, standardError: .file(root.file("record.log")))
         // live.m3u8 appears once three segments exist.
@@ -49,6 +49,9 @@ import Testing
         #expect(last - first > 3, "live currentTime went \(first) → \(last); events \(liveSamples.last?.events ?? "")")
         #expect(recording.poll() == nil, "the recording was still running while the browser played")
 
+        // Looped until stopped, so a slow page load (about 10 s in the loopback-only namespace)
+        // cannot outlast it; SIGTERM ends it cleanly with #EXT-X-ENDLIST.
+        recording.signal(SIGTERM)
         #expect(recording.wait().status == 0)
         let index = try String(contentsOfFile: root.file("hls/index.m3u8"), encoding: .utf8)
         #expect(index.hasSuffix("#EXT-X-ENDLIST\n"))

@@ -18,7 +18,8 @@ final class ServiceCluster: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
     var storage: String { root.file("storage") }
 
-    init(rooms: [String]) throws {
+    /// `extraEnvironment` is added to every process's environment (object storage, for one).
+    init(rooms: [String], extraEnvironment: [String: String] = [:]) throws {
         databaseURL = try JobDatabase.make()
         root = try TemporaryDirectory(prefix: "cluster")
         port = try PostgresCluster.freeLoopbackPort()
@@ -35,6 +36,7 @@ final class ServiceCluster: @unchecked Sendable {
         environment["REVUE_HOME"] = root.file("home")
         environment["REVUE_LOG_FORMAT"] = "json"
         environment["REVUE_PUBLIC_URL"] = "http://127.0.0.1:\(port)"
+        environment.merge(extraEnvironment) { $1 }
         self.environment = environment
     }
 
@@ -72,6 +74,26 @@ final class ServiceCluster: @unchecked Sendable {
                                     headers: ["Authorization": try token(), "Content-Type": "application/json"], timeout: 30)
         let json = try? JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
         return (response.status, json as? [String: Any], json as? String)
+    }
+
+    /// A job as the REST API answers it (`GET /v2/recordings/ID`, `/v2/hls/ID`).
+    func get(_ resource: String, _ id: String) throws -> [String: Any] {
+        let response = try TCP.http("GET", base + "/v2/\(resource)/\(id)", headers: ["Authorization": try token()], timeout: 30)
+        return (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+    }
+
+    /// Waits until one job is STOPPED or FAILED; returns its state.
+    func waitForEnd(_ id: UUID, timeout: Double) throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let row = try jobs().first(where: { (try? $0.decode("id", as: UUID.self)) == id }),
+               let state = try? row.decode("state", as: String.self), state == "STOPPED" || state == "FAILED"
+            {
+                return state
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        return nil
     }
 
     /// Jobs as the database has them.

@@ -48,7 +48,10 @@ import Testing
         let bodies = accepted.compactMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }
         #expect(bodies.map { $0["webhookType"] as? String } == ["recording-starting", "recording-started", "recording-stopping", "recording-stopped"])
         let stopped = bodies.last?["data"] as? [String: Any]
-        #expect((stopped?["fileUrl"] as? String)?.hasPrefix(cluster.base + "/files/recordings/") == true)
+        // A signed URL (docs/STORAGE.md) that opens the file.
+        let fileURL = try #require(stopped?["fileUrl"] as? String)
+        #expect(fileURL.hasPrefix(cluster.base + "/files/s/") && fileURL.contains("/recordings/"), "\(fileURL)")
+        #expect(try TCP.http("GET", fileURL, headers: ["Range": "bytes=0-7"]).status == 206)
         #expect(stopped?["meetingId"] as? String == "r1")
 
         // The key the API serves verifies every signature with openssl.

@@ -21,6 +21,8 @@ import Testing
         #expect(request.config.quality == .low)
         #expect(request.webhookURL == "https://hooks.example/x")
         #expect(request.awsDirPath == "a/b")
+        let upload = try Self.request(#"{"roomId": "r1", "preSignedUrl": "https://b.s3.amazonaws.com/k.mp4?X-Amz-Signature=ab"}"#, kind: .recording)
+        #expect(upload.preSignedURL == "https://b.s3.amazonaws.com/k.mp4?X-Amz-Signature=ab")
     }
 
     @Test(arguments: [
@@ -31,6 +33,9 @@ import Testing
         (#"{"roomId": "r1", "outputs": [{"url": "rtmp://x", "streamKey": 5}]}"#, .livestream, .livestreamConfig, "outputs[0].streamKey"),
         (#"{"roomId": "r1", "webhookUrl": "ftp://x"}"#, .recording, .invalidRequest, "webhookUrl must be an http://"),
         (#"{"roomId": "r1", "awsDirPath": 3}"#, .recording, .invalidRequest, "awsDirPath must be a string"),
+        (#"{"roomId": "r1", "awsDirPath": "a/../b"}"#, .recording, .invalidRequest, "awsDirPath must be an object key prefix"),
+        (#"{"roomId": "r1", "preSignedUrl": "s3://bucket/key"}"#, .recording, .invalidRequest, "preSignedUrl must be an http://"),
+        (#"{"roomId": "r1", "preSignedUrl": 7}"#, .recording, .invalidRequest, "preSignedUrl must be an http://"),
         (#"{"roomId": "r1", "config": {"theme": "NEON"}}"#, .hls, .invalidRequest, "config.theme"),
     ])
     func badRequestsSayWhyAndWhichFamily(json: String, kind: JobKind, category: SpecError.Category, message: String) {

@@ -21,9 +21,10 @@ public struct FileView: Codable, Sendable, Equatable {
     public var status: String
     public var meta: Meta
 
-    public init(part: JobPart, fileURL: String) {
+    /// `filePath` defaults to the part's local path; an uploaded part gives its object key.
+    public init(part: JobPart, filePath: String? = nil, fileURL: String) {
         id = part.fileName
-        filePath = part.path
+        self.filePath = filePath ?? part.path
         fileUrl = fileURL
         size = part.size ?? 0
         type = "video"

@@ -1,0 +1,304 @@
+import Foundation
+import HTTP
+import JobSpec
+import Jobs
+import Platform
+import Postgres
+import Storage
+import TestSupport
+import Testing
+
+/// Recordings and HLS to a real S3 server (`rclone serve s3`, which checks SigV4 and
+/// Content-MD5), through real `revue serve` and `revue worker` processes. docs/STORAGE.md.
+@Suite(.serialized) struct StorageEndToEndTests {
+    /// Collects webhook bodies by event.
+    final class Receiver: @unchecked Sendable {
+        let lock = NSLock()
+        var bodies: [[String: Any]] = []
+        let server: HTTPServer
+        let port: Int
+
+        init() throws {
+            let holder = Holder()
+            server = HTTPServer { request, _ in
+                holder.receiver?.accept(request.body)
+                return .response(.text(200, "ok"))
+            }
+            port = try server.start(host: "127.0.0.1", port: 0)
+            holder.receiver = self
+        }
+
+        final class Holder: @unchecked Sendable { var receiver: Receiver? }
+
+        var url: String { "http://127.0.0.1:\(port)/hooks" }
+
+        func accept(_ body: [UInt8]) {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return }
+            lock.withLock { bodies.append(object) }
+        }
+
+        /// The `data` of the first webhook of `event` for `job`, waiting for it to arrive.
+        func data(_ event: String, job: String, timeout: Double = 30) -> [String: Any]? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                let found = lock.withLock {
+                    bodies.first { $0["webhookType"] as? String == event && ($0["data"] as? [String: Any])?["jobId"] as? String == job }
+                }
+                if let data = found?["data"] as? [String: Any] { return data }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            return nil
+        }
+    }
+
+    static func sha256(_ path: String) throws -> String {
+        let result = try Subprocess.run("sha256sum", [path])
+        return String(result.standardOutput.prefix(64))
+    }
+
+    /// Downloads a URL with curl (as a user would); returns the HTTP status.
+    static func download(_ url: String, to path: String, range: String? = nil) throws -> String {
+        try Subprocess.run("curl", ["-s", "-o", path, "-w", "%{http_code}"] + (range.map { ["-r", $0] } ?? []) + [url]).standardOutput
+    }
+
+    static func startRecording(_ cluster: ServiceCluster, _ body: [String: Any]) throws -> UUID {
+        let response = try TCP.http("POST", cluster.base + "/v2/recordings/start", body: Array(try JSONSerialization.data(withJSONObject: body)),
+                                    headers: ["Authorization": try cluster.token(), "Content-Type": "application/json"], timeout: 30)
+        guard response.status == 200, let id = response.headers["revue-job-id"].flatMap(UUID.init(uuidString:)) else {
+            throw ToolError("start failed: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return id
+    }
+
+    static func waitForState(_ cluster: ServiceCluster, _ id: UUID, _ state: String, timeout: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try cluster.jobs().contains(where: { (try? $0.decode("id", as: UUID.self)) == id && (try? $0.decode("state", as: String.self)) == state }) {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        throw ToolError("job \(id) never reached \(state)")
+    }
+
+    /// A recording with `awsDirPath` lands at `bucket/awsDirPath/part-1.mp4` with the local
+    /// file's SHA-256, and the `fileUrl` of the REST answer and of the webhook downloads it.
+    @Test func aRecordingWithAwsDirPathLandsInTheBucket() throws {
+        let s3 = try RcloneS3()
+        let receiver = try Receiver()
+        defer { receiver.server.stop() }
+        let cluster = try ServiceCluster(rooms: ["r1"], extraEnvironment: s3.environment)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a")
+        let id = try Self.startRecording(cluster, ["roomId": "r1", "awsDirPath": "/customers/acme/2026-12/", "webhookUrl": receiver.url,
+                                                   "config": ["quality": "low"]])
+        try Self.waitForState(cluster, id, "STARTED")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": "r1"]).0 == 200)
+        #expect(try cluster.waitForEnd(id, timeout: 60) == "STOPPED")
+
+        let local = cluster.storage + "/recordings/\(id.uuidString.lowercased())/part-1.mp4"
+        let key = "customers/acme/2026-12/part-1.mp4"
+        #expect(FileManager.default.fileExists(atPath: s3.file(key)))
+        let localHash = try Self.sha256(local)
+        #expect(try Self.sha256(s3.file(key)) == localHash)
+
+        let recording = try cluster.get("recordings", id.uuidString.lowercased())
+        let file = try #require(recording["file"] as? [String: Any])
+        #expect(file["filePath"] as? String == key)
+        let fileURL = try #require(file["fileUrl"] as? String)
+        #expect(fileURL.hasPrefix(s3.endpoint + "/\(s3.bucket)/\(key)?X-Amz-Algorithm=AWS4-HMAC-SHA256"), "\(fileURL)")
+        let directory = try TemporaryDirectory(prefix: "s3-download")
+        #expect(try Self.download(fileURL, to: directory.file("rest.mp4")) == "200")
+        #expect(try Self.sha256(directory.file("rest.mp4")) == localHash)
+        // The presigned GET is a real one: with its signature changed, the server refuses it.
+        #expect(try Self.download(String(fileURL.dropLast()) + (fileURL.hasSuffix("0") ? "1" : "0"), to: "/dev/null") == "403")
+
+        let stopped = try #require(receiver.data("recording-stopped", job: id.uuidString.lowercased()))
+        #expect(stopped["filePath"] as? String == key)
+        #expect(try Self.download(try #require(stopped["fileUrl"] as? String), to: directory.file("hook.mp4")) == "200")
+        #expect(try Self.sha256(directory.file("hook.mp4")) == localHash)
+        #expect(try Tool.decodeFully(directory.file("hook.mp4")).status == 0)
+    }
+
+    /// With credentials the server refuses, a presigned PUT, and a tampered presigned PUT, at
+    /// once: the first and last fail with what the server said, keep their local file and
+    /// serve it through a signed URL (with ranges; 403 without a valid signature); the presigned
+    /// one lands.
+    @Test func refusedUploadsFailClearlyAndKeepTheRecording() throws {
+        let s3 = try RcloneS3()
+        let receiver = try Receiver()
+        defer { receiver.server.stop() }
+        var environment = s3.environment
+        environment["AWS_SECRET_ACCESS_KEY"] = "a-secret-the-server-does-not-know"
+        let cluster = try ServiceCluster(rooms: ["r1", "r2", "r3"], extraEnvironment: environment)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a")
+        // The customer's backend presigns with the real keys; the worker never sees them.
+        let customer = S3Client(config: ObjectStorageConfig(endpoint: s3.endpoint, region: "us-east-1", bucket: s3.bucket,
+                                                            addressingStyle: .path, accessKeyID: s3.accessKeyID,
+                                                            secretAccessKey: s3.secretAccessKey))
+        let good = customer.presignedURL(method: "PUT", key: "uploads/good.mp4", expires: 600, now: Date())
+        let tampered = customer.presignedURL(method: "PUT", key: "uploads/bad.mp4", expires: 600, now: Date())
+            .replacingOccurrences(of: "uploads/bad.mp4", with: "uploads/elsewhere.mp4")
+        let wrongKeys = try Self.startRecording(cluster, ["roomId": "r1", "awsDirPath": "rec", "webhookUrl": receiver.url, "config": ["quality": "low"]])
+        let presigned = try Self.startRecording(cluster, ["roomId": "r2", "preSignedUrl": good, "webhookUrl": receiver.url, "config": ["quality": "low"]])
+        let refused = try Self.startRecording(cluster, ["roomId": "r3", "preSignedUrl": tampered, "webhookUrl": receiver.url, "config": ["quality": "low"]])
+        for id in [wrongKeys, presigned, refused] { try Self.waitForState(cluster, id, "STARTED") }
+        Thread.sleep(forTimeInterval: 3)
+        for room in ["r1", "r2", "r3"] { #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": room]).0 == 200) }
+        #expect(try cluster.waitForEnd(wrongKeys, timeout: 90) == "FAILED")
+        #expect(try cluster.waitForEnd(presigned, timeout: 90) == "STOPPED")
+        #expect(try cluster.waitForEnd(refused, timeout: 90) == "FAILED")
+
+        func local(_ id: UUID) -> String { cluster.storage + "/recordings/\(id.uuidString.lowercased())/part-1.mp4" }
+        // The presigned PUT landed, byte for byte.
+        #expect(try Self.sha256(s3.file("uploads/good.mp4")) == (try Self.sha256(local(presigned))))
+        #expect(!FileManager.default.fileExists(atPath: s3.file("uploads/elsewhere.mp4")))
+        #expect(!FileManager.default.fileExists(atPath: s3.file("rec/part-1.mp4")))
+
+        for (id, reason) in [(wrongKeys, "403 SignatureDoesNotMatch"), (refused, "preSignedUrl")] {
+            let text = id.uuidString.lowercased()
+            let recording = try cluster.get("recordings", text)
+            #expect(recording["status"] as? String == "RECORDING_FAILED")
+            let error = try #require(recording["error"] as? [String: Any])
+            let message = error["message"] as? String ?? ""
+            #expect(error["code"] as? Int == 5001)
+            #expect(message.contains(reason) && message.contains("the recording is kept at recordings/\(text)/part-1.mp4"), "\(message)")
+            #expect(!message.contains("X-Amz-Signature"), "the presigned URL's signature is not repeated")
+            print("storage: \(reason) job failed with: \(message)")
+            let failed = try #require(receiver.data("recording-failed", job: text))
+            #expect(failed["errorMessage"] as? String == message)
+            // Nothing is lost: the local file plays, and the signed URL in the answer serves it.
+            #expect(try Tool.decodeFully(local(id)).status == 0)
+            let file = try #require(recording["file"] as? [String: Any])
+            #expect(file["filePath"] as? String == "recordings/\(text)/part-1.mp4")
+            let url = try #require(file["fileUrl"] as? String)
+            #expect(failed["fileUrl"] as? String != nil)
+            let directory = try TemporaryDirectory(prefix: "kept")
+            #expect(try Self.download(url, to: directory.file("whole.mp4")) == "200")
+            #expect(try Self.sha256(directory.file("whole.mp4")) == (try Self.sha256(local(id))))
+            #expect(try Self.download(url, to: directory.file("range.bin"), range: "100-1123") == "206")
+            #expect((try? FileManager.default.attributesOfItem(atPath: directory.file("range.bin"))[.size] as? Int) == 1024)
+        }
+        #expect(try Tool.decodeFully(local(refused)).status == 0)
+        let rclone403 = s3.logLines(containing: "Access Denied")
+        #expect(!rclone403.isEmpty, "the server itself refused the uploads")
+
+        // /files/ answers 403 without a signature, with a wrong one and with an expired one.
+        let path = "recordings/\(wrongKeys.uuidString.lowercased())/part-1.mp4"
+        let signer = FileURLSigner(apiSecret: "cluster-secret")
+        let signed = JobURLs(publicURL: cluster.base, signer: signer).file(path)
+        #expect(try TCP.http("GET", signed, headers: ["Range": "bytes=0-99"]).status == 206)
+        #expect(try TCP.http("GET", cluster.base + "/files/" + path).status == 403)
+        #expect(try TCP.http("GET", JobURLs(publicURL: cluster.base, signer: FileURLSigner(apiSecret: "guess")).file(path)).status == 403)
+        let expired = JobURLs(publicURL: cluster.base, signer: signer, now: { Date().addingTimeInterval(-86_401) }).file(path)
+        let expiredAnswer = try TCP.http("GET", expired)
+        #expect(expiredAnswer.status == 403)
+        #expect(String(decoding: expiredAnswer.body, as: UTF8.self).contains("expired"))
+    }
+
+    /// An HLS job with `awsDirPath` puts its segments and playlists in the bucket as they are
+    /// cut; headless Chromium plays `livestreamUrl`, the bucket's URL, while the job is live.
+    @Test func hlsInTheBucketPlaysInChromiumWhileLive() throws {
+        let s3 = try RcloneS3(anonymousReader: true)
+        let reader = try #require(s3.readerEndpoint)
+        var environment = s3.environment
+        environment["REVUE_S3_PUBLIC_URL"] = reader + "/" + s3.bucket
+        let cluster = try ServiceCluster(rooms: ["r1"], extraEnvironment: environment)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a")
+        let started = try TCP.http("POST", cluster.base + "/v2/hls/start",
+                                   body: Array(try JSONSerialization.data(withJSONObject: ["roomId": "r1", "awsDirPath": "live/show", "config": ["quality": "low"]])),
+                                   headers: ["Authorization": try cluster.token(), "Content-Type": "application/json"], timeout: 30)
+        let id = try #require(started.headers["revue-job-id"].flatMap(UUID.init(uuidString:)))
+        try Self.waitForState(cluster, id, "PLAYABLE", timeout: 60)
+        let hls = try cluster.get("hls", id.uuidString.lowercased())
+        let live = try #require(hls["livestreamUrl"] as? String)
+        #expect(live == reader + "/\(s3.bucket)/live/show/part-1/live.m3u8")
+        #expect(hls["playbackHlsUrl"] as? String == reader + "/\(s3.bucket)/live/show/part-1/index.m3u8")
+
+        let page = try TemporaryDirectory(prefix: "bucket-hls")
+        try FileManager.default.copyItem(atPath: TestFixtures.path("hls-player.html"), toPath: page.file("player.html"))
+        let server = try StaticHTTPServer(directory: page.path)
+        let browser = try HeadlessChromium()
+        let tab = try browser.open(server.url("player.html?src=" + (live.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? live)))
+        let samples = try BrowserHLSTests.watch(tab, seconds: 8)
+        #expect(samples.allSatisfy { $0.error == nil }, "\(samples.compactMap(\.error))")
+        let first = samples.first { $0.currentTime > 0 }?.currentTime ?? 0
+        let last = samples.last?.currentTime ?? 0
+        #expect(last - first > 3, "live currentTime went \(first) → \(last); events \(samples.last?.events ?? "")")
+        #expect(try cluster.jobs().first?.decode("state", as: String.self) == "PLAYABLE", "still live while it played")
+        // Every segment the bucket's live playlist names is in the bucket.
+        let playlist = try String(contentsOfFile: s3.file("live/show/part-1/live.m3u8"), encoding: .utf8)
+        for line in playlist.split(separator: "\n") where line.hasSuffix(".m4s") {
+            #expect(FileManager.default.fileExists(atPath: s3.file("live/show/part-1/\(line)")), "\(line)")
+        }
+
+        #expect(try cluster.call("POST", "/v2/hls/stop", ["roomId": "r1"]).0 == 200)
+        #expect(try cluster.waitForEnd(id, timeout: 60) == "STOPPED")
+        let index = try String(contentsOfFile: s3.file("live/show/part-1/index.m3u8"), encoding: .utf8)
+        #expect(index.hasSuffix("#EXT-X-ENDLIST\n"))
+        #expect(index == (try String(contentsOfFile: cluster.storage + "/hls/\(id.uuidString.lowercased())/part-1/index.m3u8", encoding: .utf8)))
+    }
+
+    /// A 200 MB file goes up in 25 parts of 8 MiB; the worker is killed mid-upload; the job's
+    /// next holder finishes the upload and sends only the parts that were not done (counted in
+    /// rclone's log, one `put multipart upload` line per part PUT it received).
+    ///
+    /// The 200 MB part is made by the test (random bytes, written where the job's part would be)
+    /// rather than recorded: recording 200 MB in real time would take many minutes.
+    @Test func aLargeUploadSurvivesItsWorkerBeingKilled() throws {
+        let s3 = try RcloneS3(bandwidthLimit: "30M")
+        var environment = s3.environment
+        environment["REVUE_S3_PART_SIZE"] = String(8 * 1024 * 1024)
+        let cluster = try ServiceCluster(rooms: ["r1"], extraEnvironment: environment)
+        try cluster.startAPI()
+        // A recording started and stopped while no worker runs: STOPPING, nothing recorded yet.
+        let id = try Self.startRecording(cluster, ["roomId": "r1", "awsDirPath": "big"])
+        #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": "r1"]).0 == 200)
+        let text = id.uuidString.lowercased()
+        let path = "recordings/\(text)/part-1.mp4"
+        try FileManager.default.createDirectory(atPath: cluster.storage + "/recordings/\(text)", withIntermediateDirectories: true)
+        let size = 200 * 1024 * 1024
+        let made = try Subprocess.run("sh", ["-c", "head -c \(size) /dev/urandom > '\(cluster.storage)/\(path)'"])
+        #expect(made.status == 0)
+        let database = try PostgresConnection(cluster.databaseURL)
+        try database.query("UPDATE jobs SET parts = $2::jsonb WHERE id = $1",
+                           [id, "[{\"attempt\": 1, \"kind\": \"mp4\", \"path\": \"\(path)\", \"status\": \"complete\", \"size\": \(size)}]"])
+
+        let first = try cluster.startWorker("worker-a")
+        func partsDone() throws -> Int {
+            try database.query("SELECT count(*) AS n FROM upload_parts WHERE job_id = $1", [id])[0].decode("n", as: Int.self)
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while try partsDone() < 5 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        first.signal(SIGKILL)
+        first.wait()
+        Thread.sleep(forTimeInterval: 1)
+        let doneBefore = try partsDone()
+        let sentBefore = s3.logLines(containing: "put multipart upload").count
+        #expect(doneBefore >= 5 && doneBefore < 25, "killed mid-upload, after \(doneBefore) of 25 parts")
+        #expect(try database.query("SELECT state FROM jobs WHERE id = $1", [id])[0].decode("state", as: String.self) == "STOPPING")
+
+        try cluster.startWorker("worker-b")
+        #expect(try cluster.waitForEnd(id, timeout: 180) == "STOPPED")
+        let sentAfter = s3.logLines(containing: "put multipart upload").count
+        print("storage: 200 MB in 25 parts; worker-a stored \(doneBefore) before it was killed; worker-b sent \(sentAfter - sentBefore) part PUTs")
+        #expect(sentAfter - sentBefore == 25 - doneBefore, "worker-b sent \(sentAfter - sentBefore) part PUTs for \(25 - doneBefore) missing parts")
+        let byWorker = try database.query(
+            "SELECT worker_id, count(*) AS n FROM upload_parts WHERE job_id = $1 GROUP BY worker_id ORDER BY worker_id", [id]).map {
+            (try $0.decode("worker_id", as: String.self), try $0.decode("n", as: Int.self))
+        }
+        #expect(byWorker.map(\.0) == ["worker-a", "worker-b"] && byWorker.map(\.1) == [doneBefore, 25 - doneBefore], "\(byWorker)")
+        #expect(try Self.sha256(s3.file("big/part-1.mp4")) == (try Self.sha256(cluster.storage + "/" + path)))
+        let upload = try database.query("SELECT state, attempts, etag FROM uploads WHERE job_id = $1", [id])[0]
+        #expect(try upload.decode("state", as: String.self) == "complete")
+        #expect(try upload.decode("attempts", as: Int.self) == 2)
+        #expect(try upload.decode("etag", as: String.self).hasSuffix("-25"))
+        let recording = try cluster.get("recordings", text)
+        #expect((recording["file"] as? [String: Any])?["filePath"] as? String == "big/part-1.mp4")
+        let details = try cluster.events(id).compactMap { try $0.decodeIfPresent("detail", as: String.self) }
+        #expect(details.contains("attempt 2: taken over from worker-a (its lease ended)"), "\(details)")
+    }
+}

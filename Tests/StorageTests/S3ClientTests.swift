@@ -1,0 +1,147 @@
+import Crypto
+import Foundation
+import JobSpec
+import Platform
+import Storage
+import TestSupport
+import Testing
+
+/// The S3 client against a real S3 server (`rclone serve s3`, which checks SigV4 and Content-MD5).
+@Suite struct S3ClientTests {
+    final class MemoryJournal: UploadJournal {
+        var uploadID: String?
+        var parts: [UploadedPart] = []
+        func began(uploadID: String, partSize: Int) throws {
+            self.uploadID = uploadID
+            parts = []
+        }
+        func partDone(_ part: UploadedPart) throws { parts.append(part) }
+    }
+
+    static func config(_ server: RcloneS3, secret: String? = nil, partSize: Int = ObjectStorageConfig.minimumPartSize) -> ObjectStorageConfig {
+        ObjectStorageConfig(endpoint: server.endpoint, region: "us-east-1", bucket: server.bucket, addressingStyle: .path,
+                            accessKeyID: server.accessKeyID, secretAccessKey: secret ?? server.secretAccessKey, partSize: partSize)
+    }
+
+    static func curl(_ arguments: [String]) throws -> Subprocess.Result {
+        try Subprocess.run("curl", ["-s", "-S"] + arguments)
+    }
+
+    @Test func aPutObjectLandsAndItsPresignedURLDownloadsIt() throws {
+        let server = try RcloneS3()
+        let client = S3Client(config: Self.config(server))
+        var generator = SeededGenerator(seed: 7)
+        let bytes = generator.bytes(300_000)
+        let etag = try client.putObject(key: "a/b/c.bin", bytes: bytes, contentType: "application/octet-stream")
+        #expect(etag == Hex.encode(MD5.hash(bytes)))
+        #expect(FileManager.default.contents(atPath: server.file("a/b/c.bin")).map(Array.init) == bytes)
+        #expect(try client.getObject(key: "a/b/c.bin").body == bytes)
+
+        // A presigned GET needs no credentials; the same URL with one signature digit changed is refused.
+        let directory = try TemporaryDirectory(prefix: "presigned")
+        let url = client.presignedURL(method: "GET", key: "a/b/c.bin", expires: 300, now: Date())
+        let good = try Self.curl(["-o", directory.file("got"), "-w", "%{http_code}", url])
+        #expect(good.standardOutput == "200")
+        #expect(FileManager.default.contents(atPath: directory.file("got")).map(Array.init) == bytes)
+        let tampered = String(url.dropLast()) + (url.hasSuffix("0") ? "1" : "0")
+        #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", tampered]).standardOutput == "403")
+        let expired = client.presignedURL(method: "GET", key: "a/b/c.bin", expires: 1, now: Date().addingTimeInterval(-60))
+        #expect(try Self.curl(["-o", "/dev/null", "-w", "%{http_code}", expired]).standardOutput != "200")
+    }
+
+    @Test func aWrongSecretIsRefusedWithTheServersReasonAndNotRetried() throws {
+        let server = try RcloneS3()
+        let client = S3Client(config: Self.config(server, secret: "not-the-secret"))
+        var sleeps = 0
+        let uploader = ObjectUploader(client: client, sleep: { _ in sleeps += 1 })
+        let directory = try TemporaryDirectory(prefix: "wrong-secret")
+        try Data(repeating: 1, count: 1000).write(to: URL(fileURLWithPath: directory.file("f.mp4")))
+        let error = #expect(throws: StorageError.self) {
+            try uploader.upload(path: directory.file("f.mp4"), key: "x/f.mp4", contentType: "video/mp4", resume: nil, journal: MemoryJournal())
+        }
+        #expect(error?.status == 403)
+        #expect(error?.code == "SignatureDoesNotMatch")
+        #expect(error?.description.contains("PUT s3://\(server.bucket)/x/f.mp4: the server answered 403 SignatureDoesNotMatch") == true,
+                "\(String(describing: error))")
+        #expect(sleeps == 0)
+        #expect(!FileManager.default.fileExists(atPath: server.file("x/f.mp4")))
+    }
+
+    /// A 12 MB file in 5 MiB parts: stopped after its first part, then resumed from the journal
+    /// by another uploader, which sends only the two parts that are missing.
+    @Test func aMultipartUploadResumesWithoutResendingDoneParts() throws {
+        let server = try RcloneS3()
+        let client = S3Client(config: Self.config(server))
+        let directory = try TemporaryDirectory(prefix: "multipart")
+        var generator = SeededGenerator(seed: 12)
+        let bytes = generator.bytes(12_000_000)
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.file("big.mp4")))
+        let journal = MemoryJournal()
+        var checks = 0
+        let first = ObjectUploader(client: client, shouldStop: {
+            checks += 1
+            return checks > 1
+        })
+        let stopped = #expect(throws: StorageError.self) {
+            try first.upload(path: directory.file("big.mp4"), key: "rec/big.mp4", contentType: "video/mp4", resume: nil, journal: journal)
+        }
+        #expect(stopped?.isInterrupted == true)
+        #expect(journal.parts.map(\.number) == [1])
+        let uploadID = try #require(journal.uploadID)
+
+        let second = ObjectUploader(client: client)
+        let object = try second.upload(path: directory.file("big.mp4"), key: "rec/big.mp4", contentType: "video/mp4",
+                                       resume: MultipartProgress(uploadID: uploadID, partSize: client.config.partSize, parts: journal.parts),
+                                       journal: journal)
+        #expect(object.parts == 3)
+        #expect(object.partsSent == 2)
+        #expect(journal.parts.map(\.number) == [1, 2, 3])
+        #expect(object.etag.hasSuffix("-3"))
+        let stored = try #require(FileManager.default.contents(atPath: server.file("rec/big.mp4")))
+        #expect(SHA256.hexHash(Array(stored)) == SHA256.hexHash(bytes))
+        #expect(server.logLines(containing: "put multipart upload").count == 3)
+    }
+
+    @Test func aPresignedPutLandsAndATamperedOneIsRefused() throws {
+        let server = try RcloneS3()
+        let client = S3Client(config: Self.config(server))
+        let directory = try TemporaryDirectory(prefix: "presigned-put")
+        var generator = SeededGenerator(seed: 3)
+        let bytes = generator.bytes(2_000_000)
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.file("r.mp4")))
+        let url = client.presignedURL(method: "PUT", key: "up/r.mp4", expires: 300, now: Date())
+        try PresignedUpload(url: url).upload(path: directory.file("r.mp4"))
+        #expect(FileManager.default.contents(atPath: server.file("up/r.mp4")).map(Array.init) == bytes)
+
+        let tampered = PresignedUpload(url: url.replacingOccurrences(of: "up/r.mp4", with: "up/other.mp4"))
+        var sleeps = 0
+        let error = #expect(throws: StorageError.self) { try tampered.upload(path: directory.file("r.mp4"), sleep: { _ in sleeps += 1 }) }
+        #expect(error?.status == 403, "\(String(describing: error))")
+        #expect(error?.description.contains("X-Amz-Signature") == false, "the signature is not repeated in messages")
+        #expect(sleeps == 0)
+        #expect(!FileManager.default.fileExists(atPath: server.file("up/other.mp4")))
+    }
+
+    /// Files reach the bucket in the order the HLS output wrote them, and a playlist superseded
+    /// in the queue is skipped, never a segment.
+    @Test func theHLSMirrorKeepsSegmentsBeforeTheirPlaylists() throws {
+        let server = try RcloneS3()
+        let mirror = HLSBucketMirror(client: S3Client(config: Self.config(server)), prefix: "live/part-1")
+        mirror.written(name: "init.mp4", bytes: [1, 2, 3], isPlaylist: false)
+        for segment in 0..<5 {
+            mirror.written(name: String(format: "seg_%05d.m4s", segment), bytes: Array(repeating: UInt8(segment), count: 50_000), isPlaylist: false)
+            mirror.written(name: "index.m3u8", bytes: Array("#EXTM3U\n#\(segment)\n".utf8), isPlaylist: true)
+        }
+        try mirror.finish()
+        #expect(mirror.failure == nil)
+        let created = server.logLines(containing: "CREATE OBJECT").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let segments = created.filter { $0.contains("seg_") }
+        #expect(segments == (0..<5).map { String(format: "live/part-1/seg_%05d.m4s", $0) }, "\(created)")
+        // Each playlist that was sent came after every segment it could name.
+        for (position, key) in created.enumerated() where key.hasSuffix("index.m3u8") {
+            #expect(position > 0)
+        }
+        #expect(created.last == "live/part-1/index.m3u8")
+        #expect(FileManager.default.contents(atPath: server.file("live/part-1/index.m3u8")).map { String(decoding: $0, as: UTF8.self) } == "#EXTM3U\n#4\n")
+    }
+}
