@@ -97,13 +97,16 @@ let package = Package(
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
+        // The client side of a room: Revue's recorder (and SDK) joining through signalling.
+        .target(name: "RoomClient", dependencies: ["CLinux", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
+                                                  "Net", "JobSpec", "Log"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
                                                   "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log"]),
 
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
+        .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "RoomServer", "RoomClient", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
@@ -136,7 +139,7 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "SDP", "DTLS", "Net", "HTTP", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "SDP", "DTLS", "ICE", "Net", "HTTP", "TestSupport"]),
         .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestSupport"],
                     exclude: ["Interop/aiortc_sctp_peer.py"]),
         .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestSupport"]),
@@ -157,7 +160,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API", "Storage", "Crypto", "HTTP"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
-                                                          "Signaling", "WebSocket", "Transport", "TestSupport"]),
+                                                          "Signaling", "WebSocket", "Transport", "Media", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

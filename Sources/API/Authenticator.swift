@@ -59,11 +59,13 @@ public struct Authenticator: Sendable {
 
     /// A token for development (`revue token`).
     public func token(roles: [TokenClaims.Role] = [.crawler], permissions: [TokenClaims.Permission] = [.allowJoin], roomID: String? = nil,
-                      participantID: String? = nil, expiresIn: Double = 3600, now: Date = Date()) throws -> String
+                      participantID: String? = nil, expiresIn: Double = 3600, recorder: Bool = false, now: Date = Date()) throws -> String
     {
         let issued = now.timeIntervalSince1970.rounded(.down)
         let claims = TokenClaims(apikey: apiKey, permissions: permissions, version: 2, roomId: roomID, participantId: participantID,
                                  roles: roles, iat: issued, exp: issued + expiresIn.rounded())
-        return try JSONWebToken.sign(claims: claims, secret: secret)
+        var signed = claims
+        if recorder { signed.recorder = true }
+        return try JSONWebToken.sign(claims: signed, secret: secret)
     }
 }

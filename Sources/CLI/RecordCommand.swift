@@ -7,6 +7,8 @@ import Layout
 import LibAV
 import Outputs
 import Jobs
+import MediaSource
+import RoomClient
 import Pipeline
 import Platform
 
@@ -99,7 +101,8 @@ enum RecordCommand: RevueCommand {
     static func record(_ spec: PipelineSpec, showProgress: Bool) throws -> Int32 {
         if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
         let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
-        let source: FixtureSource
+        let source: any MediaSource
+        var live: LiveRoomSource?
         let realtime: Bool
         switch spec.source {
         case .fixture(let fixtureSpec):
@@ -108,7 +111,13 @@ enum RecordCommand: RevueCommand {
             source = FixtureSource(FixtureReplay(fixture: fixture, pacing: fixtureSpec.realtime ? .realtime : .asFastAsPossible,
                                                  passes: fixtureSpec.passes))
             realtime = fixtureSpec.realtime
+        case .room(let room):
+            let joined = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token))
+            live = joined
+            source = joined
+            realtime = true
         }
+        defer { live?.leave() }
         let pipeline = try RecordingPipeline(config: spec.config)
         var sinks: [(OutputSpec, QueuedSink)] = []
         for output in spec.outputs {
@@ -121,6 +130,16 @@ enum RecordCommand: RevueCommand {
             pipeline.add(sink: sink)
         }
         events?.write(JobRunEvent(event: .configured, spec: spec.redacted))
+        if let events {
+            var shown: [JobRunEvent.Tile] = []
+            let fps = Double(pipeline.composer.framesPerSecond)
+            pipeline.composer.onLayout = { layout, index in
+                let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
+                guard tiles != shown else { return }
+                shown = tiles
+                events.write(JobRunEvent(event: .layout, tiles: tiles, at: Double(index) / fps))
+            }
+        }
         var reportedStart = false
         var lastProgress: (time: Date, frames: Int64)?
         var failure: Error?

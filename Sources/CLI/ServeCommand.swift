@@ -98,11 +98,11 @@ final class Services: @unchecked Sendable {
         }
         dispatcher = WebhookDispatcher(pool: pool, signer: signer,
                                        caFile: ProcessInfo.processInfo.environment["REVUE_WEBHOOK_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 })
-        worker = runWorker
-            ? Worker(store: api.store, configuration: Worker.Configuration(
-                workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
-                fixtureRooms: fixtureRooms, executable: ServiceSetup.executable, objectStorage: objectStorage))
-            : nil
+        var workerConfiguration = Worker.Configuration(
+            workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
+            fixtureRooms: fixtureRooms, executable: ServiceSetup.executable, objectStorage: objectStorage)
+        if rooms != nil { workerConfiguration.liveRooms = ServiceSetup.liveRoomAccess(publicURL: publicURL, authenticator: configuration.authenticator) }
+        worker = runWorker ? Worker(store: api.store, configuration: workerConfiguration) : nil
         startThread("webhooks") { [self] in dispatcher.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) }
         if let worker { startThread("worker") { [self] in worker.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) } }
     }

@@ -109,6 +109,16 @@ enum ServiceSetup {
         return (String(parts[0]), port)
     }
 
+    /// How a worker joins live rooms: the room server's signalling at the API's public URL, and
+    /// hidden recorder tokens signed with the API secret.
+    static func liveRoomAccess(publicURL: String, authenticator: Authenticator) -> Worker.Configuration.LiveRoomAccess {
+        let base = publicURL.hasPrefix("https://") ? "wss://" + publicURL.dropFirst(8) : "ws://" + publicURL.replacingOccurrences(of: "http://", with: "")
+        return Worker.Configuration.LiveRoomAccess(signalingURL: base + "/v2/rtc", token: { roomID, participantID in
+            try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 600,
+                                    recorder: true)
+        })
+    }
+
     /// `HOST:PORT` as a socket address.
     static func socketAddress(_ text: String, flag: String, command: String) throws(UsageError) -> SocketAddress {
         guard let address = SocketAddress(text) else { throw UsageError("--\(flag) needs HOST:PORT with an IP address, not '\(text)'", command: command) }

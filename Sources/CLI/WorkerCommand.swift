@@ -34,10 +34,14 @@ enum WorkerCommand: RevueCommand {
                            storage: objectStorage.map(S3Client.init(config:)))
         let store = JobStore(pool: PostgresPool(database.connectionString, size: 4),
                              webhookData: { job, event, base in urls.webhookData(job, event: event, base: base) })
-        let worker = Worker(store: store, configuration: Worker.Configuration(
+        var configuration = Worker.Configuration(
             workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
             fixtureRooms: arguments.value("fixture-rooms").map { FixtureRooms(directory: URL(fileURLWithPath: $0).standardizedFileURL.path) },
-            executable: ServiceSetup.executable, objectStorage: objectStorage))
+            executable: ServiceSetup.executable, objectStorage: objectStorage)
+        // Live rooms are joined at the API's public URL, where the room server runs.
+        configuration.liveRooms = ServiceSetup.liveRoomAccess(publicURL: arguments.value("public-url") ?? "http://127.0.0.1:8080",
+                                                              authenticator: try ServiceSetup.authenticator(home: home))
+        let worker = Worker(store: store, configuration: configuration)
         StopSignal.install()
         worker.run(shouldStop: { StopSignal.requested })
         return 0

@@ -2,6 +2,30 @@
 public enum MediaSourceSpec: Sendable, Equatable {
     /// A recorded room (`capture.pcap` + `manifest.json`) replayed through the pipeline.
     case fixture(FixtureSourceSpec)
+    /// A live room on Revue's room server, joined as a hidden `RECV_ONLY` recorder.
+    case room(RoomSourceSpec)
+
+    /// The same source without secrets (the token), for logs and events.
+    public var redacted: MediaSourceSpec {
+        guard case .room(var room) = self else { return self }
+        room.token = "***"
+        return .room(room)
+    }
+}
+
+/// A live room: where its signalling is, which room, and the token to join with (a secret,
+/// minted by the worker for this job).
+public struct RoomSourceSpec: Sendable, Codable, Equatable {
+    /// `ws://host:port/v2/rtc`.
+    public var signalingURL: String
+    public var roomID: String
+    public var token: String
+
+    public init(signalingURL: String, roomID: String, token: String) {
+        self.signalingURL = signalingURL
+        self.roomID = roomID
+        self.token = token
+    }
 }
 
 /// A fixture and how to replay it.
@@ -20,13 +44,14 @@ public struct FixtureSourceSpec: Sendable, Codable, Equatable {
 }
 
 extension MediaSourceSpec: Codable {
-    private enum CodingKeys: String, CodingKey { case type, fixture }
-    private enum Tag: String, Codable { case fixture }
+    private enum CodingKeys: String, CodingKey { case type, fixture, room }
+    private enum Tag: String, Codable { case fixture, room }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(Tag.self, forKey: .type) {
         case .fixture: self = .fixture(try container.decode(FixtureSourceSpec.self, forKey: .fixture))
+        case .room: self = .room(try container.decode(RoomSourceSpec.self, forKey: .room))
         }
     }
 
@@ -36,6 +61,9 @@ extension MediaSourceSpec: Codable {
         case .fixture(let fixture):
             try container.encode(Tag.fixture, forKey: .type)
             try container.encode(fixture, forKey: .fixture)
+        case .room(let room):
+            try container.encode(Tag.room, forKey: .type)
+            try container.encode(room, forKey: .room)
         }
     }
 }

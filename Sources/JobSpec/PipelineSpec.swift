@@ -46,6 +46,7 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     public var redacted: PipelineSpec {
         var copy = self
         copy.outputs = outputs.map(\.redacted)
+        copy.source = source.redacted
         if let mirror = bucketMirror { copy.bucketMirror?.storage = mirror.storage.redacted }
         return copy
     }

@@ -30,6 +30,9 @@ public struct TokenClaims: Sendable, Codable, Equatable {
     public var iat: Double?
     /// Expiry, seconds since 1970.
     public var exp: Double?
+    /// Revue's own claim: the holder is a recorder, which joins hidden from the others (only the
+    /// server and its workers, which hold the secret, can mint it).
+    public var recorder: Bool?
 
     public init(apikey: String, permissions: [Permission]? = nil, version: Int? = 2, roomId: String? = nil, participantId: String? = nil,
                 roles: [Role]? = nil, iat: Double? = nil, exp: Double? = nil)
@@ -88,6 +91,10 @@ public struct TokenClaims: Sendable, Codable, Equatable {
         iat = try number("iat")
         version = try number("version").map { Int($0) }
         roomId = try text("roomId")
+        if let field = value["recorder"], !field.isNull {
+            guard let flag = field.boolValue else { throw .token("recorder is not true or false") }
+            recorder = flag
+        }
         participantId = try text("participantId")
         if let list = value["roles"], !list.isNull {
             guard let items = list.arrayValue else { throw .role("roles is not a list") }

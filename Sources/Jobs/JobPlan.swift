@@ -14,7 +14,7 @@ struct JobPlan {
 
     /// `objectStorage`: an HLS job with an `awsDirPath` also puts its files in that bucket, live,
     /// under `awsDirPath/part-N/`.
-    init(job: Job, fixture: String, storage: String, eventsPath: String, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil) {
+    init(job: Job, source: MediaSourceSpec, storage: String, eventsPath: String, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil) {
         let id = job.idText
         var outputs: [OutputSpec] = []
         var parts: [JobPart] = []
@@ -44,7 +44,7 @@ struct JobPlan {
         }
         self.parts = parts
         // A room's fixture plays live and loops until the job is stopped.
-        spec = PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixture, passes: nil, realtime: true)), config: job.config,
+        spec = PipelineSpec(source: source, config: job.config,
                             outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts), eventsPath: eventsPath,
                             parentPID: parentPID, bucketMirror: mirror)
     }

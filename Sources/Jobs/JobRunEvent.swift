@@ -15,6 +15,8 @@ public struct JobRunEvent: Sendable, Codable, Equatable {
         case progress
         /// One output failed (the others go on).
         case outputFailed
+        /// Who is on screen changed (`tiles`): a join, a leave, a camera, a share, a rename.
+        case layout
     }
 
     public var event: Kind
@@ -22,13 +24,34 @@ public struct JobRunEvent: Sendable, Codable, Equatable {
     public var output: String?
     public var error: String?
     public var spec: PipelineSpec?
+    public var tiles: [Tile]?
+    /// Media time of the event, for `layout`.
+    public var at: Double?
 
-    public init(event: Kind, progress: JobProgress? = nil, output: String? = nil, error: String? = nil, spec: PipelineSpec? = nil) {
+    /// One tile of a layout, as the events file tells it.
+    public struct Tile: Sendable, Codable, Equatable {
+        public var participantID: String
+        public var name: String
+        /// `camera`, `cameraOff` or `screenShare`.
+        public var content: String
+
+        public init(participantID: String, name: String, content: String) {
+            self.participantID = participantID
+            self.name = name
+            self.content = content
+        }
+    }
+
+    public init(event: Kind, progress: JobProgress? = nil, output: String? = nil, error: String? = nil, spec: PipelineSpec? = nil,
+                tiles: [Tile]? = nil, at: Double? = nil)
+    {
         self.event = event
         self.progress = progress
         self.output = output
         self.error = error
         self.spec = spec
+        self.tiles = tiles
+        self.at = at
     }
 
     /// Appends events to a file, a line each, flushed as written.

@@ -55,7 +55,11 @@ public final class JobStore: @unchecked Sendable {
                 let active = try connection.query("SELECT 1 FROM jobs WHERE room_id = $1 AND state IN \(JobStore.activeStates) LIMIT 1",
                                                   [new.roomID])
                 var session = try roomRow.decodeIfPresent("session_id", as: String.self)
-                if session == nil || active.isEmpty {
+                // A room with a live session records that session (the room server wrote it).
+                if let live = try connection.query("SELECT id FROM sessions WHERE room_id = $1 AND ended_at IS NULL", [new.roomID]).first {
+                    session = try live.decode("id", as: String.self)
+                    try connection.query("UPDATE rooms SET session_id = $2, updated_at = now() WHERE id = $1", [new.roomID, session])
+                } else if session == nil || active.isEmpty {
                     session = JobStore.newSessionID()
                     try connection.query("UPDATE rooms SET session_id = $2, updated_at = now() WHERE id = $1", [new.roomID, session])
                 }

@@ -41,6 +41,22 @@ public final class Worker: @unchecked Sendable {
         public var executable: String
         /// The bucket for jobs with an `awsDirPath` (nil: none; such jobs keep their files local).
         public var objectStorage: ObjectStorageConfig?
+        /// Live rooms: the room server's signalling URL and how to mint a recorder's token for a
+        /// room (nil: only fixture rooms are recorded).
+        public var liveRooms: LiveRoomAccess?
+
+        /// What a worker needs to record live rooms.
+        public struct LiveRoomAccess: Sendable {
+            /// `ws://host:port/v2/rtc`.
+            public var signalingURL: String
+            /// A hidden recorder's token for (room, participant id).
+            public var token: @Sendable (String, String) throws -> String
+
+            public init(signalingURL: String, token: @escaping @Sendable (String, String) throws -> String) {
+                self.signalingURL = signalingURL
+                self.token = token
+            }
+        }
 
         public init(workerID: String, maxJobs: Int = 4, lease: Double = 10, heartbeatInterval: Double = 3, storage: String,
                     fixtureRooms: FixtureRooms?, executable: String, objectStorage: ObjectStorageConfig? = nil)
@@ -185,9 +201,15 @@ public final class Worker: @unchecked Sendable {
             finishRecorded(job, parts: parts, detail: "stopped", logger: jobLogger)
             return
         }
-        guard let fixture = configuration.fixtureRooms?.path(of: job.roomID) else {
+        // A fixture room plays its fixture; any other room is joined live.
+        let source: MediaSourceSpec
+        if let fixture = configuration.fixtureRooms?.path(of: job.roomID) {
+            source = .fixture(FixtureSourceSpec(directory: fixture, passes: nil, realtime: true))
+        } else if let live = configuration.liveRooms, let token = try? live.token(job.roomID, "recorder-\(job.idText.prefix(8))") {
+            source = .room(RoomSourceSpec(signalingURL: live.signalingURL, roomID: job.roomID, token: token))
+        } else {
             finish(job.id, event: .failed, parts: parts, detail: "no media source for room \(job.roomID)", logger: jobLogger,
-                   error: (job.kind.failureCode, "room \(job.roomID) has no media source on this worker"))
+                   error: (job.kind.failureCode, "room \(job.roomID) has no media source on this worker (no fixture, and no room server)"))
             return
         }
         lock.lock()
@@ -202,7 +224,7 @@ public final class Worker: @unchecked Sendable {
         let eventsPath = "\(directory)/attempt-\(job.attempts).events"
         let logPath = "\(directory)/attempt-\(job.attempts).log"
         let specPath = "\(directory)/attempt-\(job.attempts).spec.json"
-        let plan = JobPlan(job: job, fixture: fixture, storage: configuration.storage, eventsPath: eventsPath, parentPID: getpid(),
+        let plan = JobPlan(job: job, source: source, storage: configuration.storage, eventsPath: eventsPath, parentPID: getpid(),
                            objectStorage: configuration.objectStorage)
         parts += plan.parts
         do {
@@ -214,7 +236,7 @@ public final class Worker: @unchecked Sendable {
                                                         withIntermediateDirectories: true)
             }
             try plan.spec.write(to: specPath)
-            let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "warning"]
+            let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "info"]
             let process = try Subprocess(configuration.executable, arguments, standardOutput: .file(logPath), standardError: .file(logPath))
             lock.lock()
             running[job.id] = Running(job: job, process: process, parts: parts, events: JobRunEvent.Reader(path: eventsPath), log: logPath)

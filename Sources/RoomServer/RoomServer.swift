@@ -298,6 +298,11 @@ extension RoomServer: LiveRooms {
             + metric("revue_sfu_plis_sent_total", "counter", "Keyframe requests the SFU sent publishers.", totals.keyframeRequestsSent)
     }
 
+    /// The id of the room's ongoing session, the one a recording started now belongs to.
+    public func liveSessionID(roomID: String) -> String? {
+        (try? rtc.loop.sync { [self] in registry.liveSessionID(roomID: roomID) }) ?? nil
+    }
+
     public func activeParticipants(roomID: String) -> [LiveParticipant]? {
         try? rtc.loop.sync { [self] in registry.liveSessionID(roomID: roomID) == nil ? nil : registry.activeParticipants(roomID: roomID) }
     }

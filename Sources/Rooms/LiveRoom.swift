@@ -25,6 +25,8 @@ struct LiveRoom: Sendable {
         var blocked: Set<StreamKind> = []
         var pinState: PinState = .none
         var joinedAt: Double
+        /// A recorder: in the room, receiving, but not listed, announced or logged.
+        var hidden = false
 
         var info: ParticipantInfo {
             ParticipantInfo(participantID: id, name: name, mode: mode, metaData: metaData, media: media, pinState: pinState)

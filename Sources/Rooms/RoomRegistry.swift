@@ -88,7 +88,7 @@ public struct RoomRegistry: Sendable {
     /// The members of a room's live session, in join order.
     public func activeParticipants(roomID: String) -> [LiveParticipant] {
         guard let room = rooms[roomID], let session = room.session else { return [] }
-        return room.members.map { live($0, in: room, session: session) }
+        return room.members.filter { !$0.hidden }.map { live($0, in: room, session: session) }
     }
 
     /// The member on a connection (nil for one not joined, or waiting for entry).
@@ -172,8 +172,10 @@ public struct RoomRegistry: Sendable {
             }
             return actions
         }
+        // A recorder is hidden when its token says so (only the server can sign that) and it asks.
+        let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
         admit(LiveRoom.Member(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
-                              permissions: admitted.permissions, metaData: request.metaData, joinedAt: now),
+                              permissions: admitted.permissions, metaData: request.metaData, joinedAt: now, hidden: hidden),
               roomID: roomID, requestID: requestID, now: now, into: &actions)
         return actions
     }
@@ -235,18 +237,22 @@ public struct RoomRegistry: Sendable {
             actions.append(.persist(.sessionStarted(sessionID: session.id, roomID: roomID, at: now)))
             actions.append(.webhook(RoomWebhookEvent(kind: .sessionStarted, roomID: roomID, sessionID: session.id, start: now)))
         }
-        let others = room.members.map(\.info)
+        let others = room.members.filter { !$0.hidden }.map(\.info)
         room.members.append(joiner)
         rooms[roomID] = room
         seats[joiner.connection] = Seat(roomID: roomID, participantID: joiner.id, waiting: false)
-        actions.append(.persist(.participantJoined(sessionID: session.id, roomID: roomID, participantID: joiner.id, name: joiner.name, at: now)))
-        actions.append(.webhook(RoomWebhookEvent(kind: .participantJoined, roomID: roomID, sessionID: session.id, participantID: joiner.id,
-                                                 participantName: joiner.name, start: now)))
+        if !joiner.hidden {
+            actions.append(.persist(.participantJoined(sessionID: session.id, roomID: roomID, participantID: joiner.id, name: joiner.name, at: now)))
+            actions.append(.webhook(RoomWebhookEvent(kind: .participantJoined, roomID: roomID, sessionID: session.id, participantID: joiner.id,
+                                                     participantName: joiner.name, start: now)))
+        }
         actions.append(.media(.participantJoined(roomID: roomID, participantID: joiner.id, connection: joiner.connection, mode: joiner.mode)))
         let joined = JoinedRoom(participantID: joiner.id, roomID: roomID, sessionID: session.id, mode: joiner.mode, participants: others,
                                 you: joiner.info, presenterID: room.presenterID, activeSpeakerID: room.activeSpeakerID)
         actions.append(.send(joiner.connection, ServerEnvelope(.joined(joined), id: requestID)))
-        actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantJoined(joiner.info)), except: joiner.connection))
+        if !joiner.hidden {
+            actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantJoined(joiner.info)), except: joiner.connection))
+        }
         // Requests that waited for someone who can answer them.
         if joiner.holds(.allowJoin) {
             for waiter in room.waiting {
@@ -284,9 +290,11 @@ public struct RoomRegistry: Sendable {
         if wasPresenter { room.presenterID = nil }
         if wasSpeaker { room.activeSpeakerID = nil }
         rooms[roomID] = room
-        actions.append(.persist(.participantLeft(sessionID: session.id, roomID: roomID, participantID: participantID, at: now, reason: reason)))
-        actions.append(.webhook(RoomWebhookEvent(kind: .participantLeft, roomID: roomID, sessionID: session.id, participantID: participantID,
-                                                 participantName: member.name, start: member.joinedAt, end: now)))
+        if !member.hidden {
+            actions.append(.persist(.participantLeft(sessionID: session.id, roomID: roomID, participantID: participantID, at: now, reason: reason)))
+            actions.append(.webhook(RoomWebhookEvent(kind: .participantLeft, roomID: roomID, sessionID: session.id, participantID: participantID,
+                                                     participantName: member.name, start: member.joinedAt, end: now)))
+        }
         actions.append(.media(.participantLeft(roomID: roomID, participantID: participantID)))
         if tellThem {
             actions.append(.send(member.connection, ServerEnvelope(.roomLeft(reason: reason), id: replyID)))
@@ -296,7 +304,9 @@ public struct RoomRegistry: Sendable {
             endSession(roomID: roomID, now: now, into: &actions)
             return
         }
-        actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantLeft(participantID: participantID, reason: reason)), except: except))
+        if !member.hidden {
+            actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantLeft(participantID: participantID, reason: reason)), except: except))
+        }
         if wasPresenter { actions.append(.broadcast(roomID: roomID, ServerEnvelope(.presenterChanged(participantID: nil)), except: except)) }
         if wasSpeaker { actions.append(.broadcast(roomID: roomID, ServerEnvelope(.speakerChanged(participantID: nil)), except: except)) }
     }
@@ -348,7 +358,7 @@ public struct RoomRegistry: Sendable {
         var actions: [RoomAction] = []
         for member in room.members {
             seats[member.connection] = nil
-            if let session = room.session {
+            if let session = room.session, !member.hidden {
                 actions.append(.persist(.participantLeft(sessionID: session.id, roomID: roomID, participantID: member.id, at: now, reason: reason)))
                 actions.append(.webhook(RoomWebhookEvent(kind: .participantLeft, roomID: roomID, sessionID: session.id, participantID: member.id,
                                                          participantName: member.name, start: member.joinedAt, end: now)))

@@ -105,6 +105,8 @@ final class SCTPTestLink {
         collect(opened.actions, from: role)
         let peer: SCTPAssociation.Role = role == .client ? .server : .client
         run { self.events(peer).contains { if case .opened(let channel) = $0 { channel.id == opened.channel.id } else { false } } }
+        // And the opener has the DATA_CHANNEL_ACK (RFC 8832 §5.2), so it may send at once.
+        run { self.association(role).channel(opened.channel.id)?.state == .open }
         return opened.channel
     }
 

@@ -6,6 +6,7 @@ import JobSpec
 import Jobs
 import Net
 import Postgres
+import Synchronization
 import RoomServer
 import TestSupport
 import Transport
@@ -41,8 +42,48 @@ final class RoomServerHarness: @unchecked Sendable {
     }
 
     deinit {
+        workerStop.stopped.store(true, ordering: .relaxed)
+        workerThread?.cancel()
         http.stop()
         rooms.stop()
+    }
+
+    /// Set once to stop the worker; a class so the worker's thread can hold it.
+    final class StopFlag: Sendable {
+        let stopped = Atomic<Bool>(false)
+    }
+    private let workerStop = StopFlag()
+    private var workerThread: Thread?
+    private let workerFinished = DispatchSemaphore(value: 0)
+    private(set) var worker: Worker?
+
+    /// A worker in this process (its jobs run as `revue record` children), recording live rooms
+    /// through this server's signalling.
+    func startWorker() {
+        var configuration = Worker.Configuration(workerID: "harness-worker", maxJobs: 4, storage: storage.path, fixtureRooms: nil,
+                                                 executable: RevueBinary.path)
+        let auth = self.auth
+        configuration.liveRooms = Worker.Configuration.LiveRoomAccess(signalingURL: "ws://127.0.0.1:\(port)/v2/rtc", token: { room, participant in
+            try auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, participantID: participant, expiresIn: 600, recorder: true)
+        })
+        let worker = Worker(store: api.store, configuration: configuration)
+        self.worker = worker
+        let stop = workerStop
+        let finished = workerFinished
+        let thread = Thread {
+            worker.run(shouldStop: { stop.stopped.load(ordering: .relaxed) })
+            finished.signal()
+        }
+        workerThread = thread
+        thread.start()
+    }
+
+    /// Stops the worker and waits for it: it hands its jobs back after their children finish.
+    func stopWorker() {
+        guard workerThread != nil else { return }
+        workerStop.stopped.store(true, ordering: .relaxed)
+        _ = workerFinished.wait(timeout: .now() + 60)
+        workerThread = nil
     }
 
     final class Holder: @unchecked Sendable {
