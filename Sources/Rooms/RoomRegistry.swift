@@ -56,6 +56,8 @@ public struct RoomRegistry: Sendable {
     public let configuration: Configuration
     var rooms: [String: LiveRoom] = [:]
     var seats: [ConnectionID: Seat] = [:]
+    /// The running jobs' latest states per room, for those who join while they run.
+    var jobStates: [String: [JobKind: ServerMessage]] = [:]
     let makeID: @Sendable (IdentifierKind) -> String
 
     /// `makeID` makes session and participant ids; tests pass a counter.
@@ -236,6 +238,7 @@ public struct RoomRegistry: Sendable {
             room.pastStays = [:]
             actions.append(.persist(.sessionStarted(sessionID: session.id, roomID: roomID, at: now)))
             actions.append(.webhook(RoomWebhookEvent(kind: .sessionStarted, roomID: roomID, sessionID: session.id, start: now)))
+            actions.append(.job(.sessionStarted(roomID: roomID, sessionID: session.id)))
         }
         let others = room.members.filter { !$0.hidden }.map(\.info)
         room.members.append(joiner)
@@ -250,6 +253,9 @@ public struct RoomRegistry: Sendable {
         let joined = JoinedRoom(participantID: joiner.id, roomID: roomID, sessionID: session.id, mode: joiner.mode, participants: others,
                                 you: joiner.info, presenterID: room.presenterID, activeSpeakerID: room.activeSpeakerID)
         actions.append(.send(joiner.connection, ServerEnvelope(.joined(joined), id: requestID)))
+        for (_, state) in (jobStates[roomID] ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            actions.append(.send(joiner.connection, ServerEnvelope(state)))
+        }
         if !joiner.hidden {
             actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantJoined(joiner.info)), except: joiner.connection))
         }
@@ -300,8 +306,14 @@ public struct RoomRegistry: Sendable {
             actions.append(.send(member.connection, ServerEnvelope(.roomLeft(reason: reason), id: replyID)))
             actions.append(.close(member.connection, code: SignalingCloseCode.normal, reason: reason.name))
         }
-        guard !room.members.isEmpty || !endSessionIfEmpty else {
+        if endSessionIfEmpty && room.members.isEmpty {
             endSession(roomID: roomID, now: now, into: &actions)
+            return
+        }
+        if endSessionIfEmpty && !member.hidden && room.members.allSatisfy(\.hidden) {
+            // The last participant left and only recorders remain: the session is over, and
+            // they leave with it (1006), so their jobs finish their files.
+            actions += endRoom(roomID: roomID, reason: .roomClose, requester: nil, now: now)
             return
         }
         if !member.hidden {
@@ -330,6 +342,7 @@ public struct RoomRegistry: Sendable {
         guard var room = rooms[roomID], let session = room.session else { return }
         actions.append(.persist(.sessionEnded(sessionID: session.id, roomID: roomID, at: now)))
         actions.append(.webhook(RoomWebhookEvent(kind: .sessionEnded, roomID: roomID, sessionID: session.id, start: session.start, end: now)))
+        actions.append(.job(.sessionEnded(roomID: roomID, sessionID: session.id)))
         actions.append(.media(.roomClosed(roomID: roomID)))
         room.session = nil
         room.presenterID = nil

@@ -37,6 +37,7 @@ final class RoomServerHarness: @unchecked Sendable {
                                                     secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
         rooms.start()
         api.attach(liveRooms: rooms)
+        rooms.attach(jobs: api)
         holder.rooms = rooms
         holder.api = api
     }
@@ -76,6 +77,14 @@ final class RoomServerHarness: @unchecked Sendable {
         }
         workerThread = thread
         thread.start()
+    }
+
+    /// Delivers the webhooks queued in the database, as `revue serve` does, until the harness
+    /// goes away.
+    func startWebhooks() throws {
+        let dispatcher = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate(), timeout: 5)
+        let stop = workerStop
+        Thread { dispatcher.run(shouldStop: { stop.stopped.load(ordering: .relaxed) }) }.start()
     }
 
     /// Stops the worker and waits for it: it hands its jobs back after their children finish.
