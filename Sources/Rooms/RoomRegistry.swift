@@ -140,8 +140,13 @@ public struct RoomRegistry: Sendable {
         }
         let roomID = admitted.room.id
         var actions: [RoomAction] = []
+        // A recorder is hidden when its token says so (only the server can sign that) and it asks.
+        let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
         if let live = rooms[roomID], live.memberIndex(admitted.participantID) != nil || live.waiterIndex(admitted.participantID) != nil {
-            switch configuration.duplicatePolicy {
+            // A recorder that rejoins after a network blip replaces its old self, whose socket
+            // the server may not have seen die yet.
+            let recorderRejoins = hidden && live.memberIndex(admitted.participantID).map { live.members[$0].hidden } == true
+            switch recorderRejoins ? .replaceExisting : configuration.duplicatePolicy {
             case .refuseNew:
                 return Self.refuseJoin(SignalingError(.duplicateParticipant, "participant \(admitted.participantID) is already in room \(roomID)"),
                                        connection: connection, id: requestID)
@@ -174,8 +179,6 @@ public struct RoomRegistry: Sendable {
             }
             return actions
         }
-        // A recorder is hidden when its token says so (only the server can sign that) and it asks.
-        let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
         admit(LiveRoom.Member(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
                               permissions: admitted.permissions, metaData: request.metaData, joinedAt: now, hidden: hidden),
               roomID: roomID, requestID: requestID, now: now, into: &actions)
