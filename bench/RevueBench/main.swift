@@ -12,9 +12,25 @@ do {
         let passes = arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200
         try IngestBench.run(fixtureDirectory: fixture, passes: passes)
     case "record-vs-ffmpeg":
-        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
-        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
-        try RecordBench.run(fixtureDirectory: fixture, runs: runs)
+        // record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline OTHER-REVUE]
+        let flags = Array(arguments.dropFirst())
+        var positional: [String] = []
+        var libvpx = false
+        var baseline: String?
+        var index = 0
+        while index < flags.count {
+            switch flags[index] {
+            case "--libvpx": libvpx = true
+            case "--baseline" where index + 1 < flags.count:
+                baseline = flags[index + 1]
+                index += 1
+            default: positional.append(flags[index])
+            }
+            index += 1
+        }
+        guard positional.count >= 2 else { throw BenchError("usage: record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE]") }
+        try RecordBench.run(fixtureDirectory: positional[0], revue: positional[1], runs: positional.count > 2 ? Int(positional[2]) ?? 5 : 5,
+                            libvpxReference: libvpx, baseline: baseline)
     case "outputs":
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
@@ -25,7 +41,7 @@ do {
         let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
         try JobIsolationBench.run(fixtureDirectory: fixture, revue: revue, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
         exit(2)
     }
 } catch {
