@@ -45,6 +45,11 @@ public final class RecordingPipeline: @unchecked Sendable {
     private var session = IngestSession(tracks: [])
     private var videoDecoders: [UInt32: VideoTrackDecoder] = [:]
     private var audioDecoders: [UInt32: AudioTrackDecoder] = [:]
+    /// Video frames received and not decoded yet, per SSRC, in decode order. A frame is decoded
+    /// when it is nearly due on the output (`decodeAhead`), not when it arrives: decoded, it
+    /// would wait out the playout delay as a picture (345 KB at 640x360, 1.4 MB at 720p; 15 of
+    /// them per camera), encoded it is a few kilobytes.
+    private var undecoded: [UInt32: [EncodedFrame]] = [:]
     private var sinks: [any PacketSink] = []
     private var source: (any MediaSource)?
     /// When each SSRC was last asked for a keyframe (at most one request a second).
@@ -54,6 +59,9 @@ public final class RecordingPipeline: @unchecked Sendable {
     private var now = 0.0
     private let logger: Logger
     public private(set) var packetsWritten = 0
+    /// Sees each composited picture (and its index) just before it is encoded, for tests and
+    /// benchmarks; the planes are valid only during the call.
+    public var onCanvas: ((PlanarImage, Int64) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
 
     /// Seconds between receiver reports (RFC 3550 §6.2 allows 5 s; feedback to a live sender
@@ -61,6 +69,8 @@ public final class RecordingPipeline: @unchecked Sendable {
     public static let receiverReportInterval = 1.0
     /// The least time between two keyframe requests for one stream.
     public static let keyframeRequestInterval = 1.0
+    /// How far ahead of the output video is decoded (seconds of media time).
+    public static let decodeAhead = 0.1
 
     /// The encoded streams, for building sinks before `run`.
     public var streams: StreamLayout {
@@ -80,9 +90,12 @@ public final class RecordingPipeline: @unchecked Sendable {
         composer = try RoomComposer(config: config, text: text, audioBlock: audioEncoder.frameSize,
                                     audioStart: Int64(audioEncoder.primingSamples))
         videoEncoder = config.mode == .videoAndAudio ? try VideoEncoder(preset: preset) : nil
-        composer.onPicture = { [unowned self] picture, _ in
+        composer.onPicture = { [unowned self] index, draw in
             guard let videoEncoder = self.videoEncoder else { return }
-            try self.deliver(videoEncoder.encode(picture))
+            try self.deliver(videoEncoder.encode { image in
+                draw(image)
+                self.onCanvas?(image, index)
+            })
         }
         composer.onAudio = { [unowned self] samples, start in
             try self.deliver(self.audioEncoder.encode(interleaved: samples, startSample: start))
@@ -140,6 +153,7 @@ public final class RecordingPipeline: @unchecked Sendable {
             if !reports.isEmpty { source?.send(.receiverReport(reports)) }
         }
         composer.extend(to: time - playoutDelay)
+        decodeVideo(until: time - playoutDelay + RecordingPipeline.decodeAhead)
         try composer.advance(until: time - playoutDelay)
     }
 
@@ -166,6 +180,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// written, and every sink finishes its file.
     public func finish() throws {
         handle(session.finish())
+        decodeVideo(until: .infinity)
         try composer.finish()
         if let videoEncoder { try deliver(videoEncoder.finish()) }
         try deliver(audioEncoder.finish())
@@ -204,6 +219,8 @@ public final class RecordingPipeline: @unchecked Sendable {
 
     private func stopReceiving(_ ssrc: UInt32) {
         handle(session.remove(ssrc: ssrc))
+        // What arrived before the end is still shown until the end applies.
+        decodeVideo(until: .infinity, only: ssrc)
         videoDecoders[ssrc] = nil
         audioDecoders[ssrc] = nil
         keyframeRequests[ssrc] = nil
@@ -219,9 +236,8 @@ public final class RecordingPipeline: @unchecked Sendable {
         for event in events {
             switch event {
             case .frame(let frame):
-                if let decoder = videoDecoders[frame.track.ssrc] {
-                    for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: frame.track.ssrc) }
-                    if decoder.needsKeyframe { requestKeyframe(frame.track.ssrc) }
+                if videoDecoders[frame.track.ssrc] != nil {
+                    undecoded[frame.track.ssrc, default: []].append(frame)
                 } else if let decoder = audioDecoders[frame.track.ssrc] {
                     for chunk in decoder.decode(frame) { composer.add(audio: chunk, ssrc: frame.track.ssrc) }
                 }
@@ -237,6 +253,24 @@ public final class RecordingPipeline: @unchecked Sendable {
             case .requestKeyframe(let ssrc):
                 requestKeyframe(ssrc)
             }
+        }
+    }
+
+    /// Decodes every waiting video frame up to the last one (in decode order) whose media time
+    /// is at most `limit`, so a frame shown before one decoded earlier (H.264 B-frames) is
+    /// decoded in time too.
+    private func decodeVideo(until limit: Double, only: UInt32? = nil) {
+        for ssrc in only.map({ [$0] }) ?? Array(undecoded.keys) {
+            guard let frames = undecoded[ssrc], let last = frames.lastIndex(where: { $0.mediaTime <= limit }) else { continue }
+            guard let decoder = videoDecoders[ssrc] else {
+                undecoded[ssrc] = nil
+                continue
+            }
+            for frame in frames[...last] {
+                for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: ssrc) }
+                if decoder.needsKeyframe { requestKeyframe(ssrc) }
+            }
+            undecoded[ssrc] = last + 1 == frames.count ? nil : Array(frames[(last + 1)...])
         }
     }
 

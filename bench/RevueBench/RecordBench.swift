@@ -18,8 +18,10 @@ import Platform
 /// decoders, crops and scales each to its tile with the `scale` filter's default scaler, places
 /// the tiles with `xstack` and `pad`, mixes with `amix`, and encodes with libx264 `veryfast` at
 /// the same bitrate, VBV and GOP, AAC 128k, into a faststart MP4. Every other setting (threads
-/// included) is ffmpeg's default. Revue loops back to back (`--loop-gap 0`), as `-stream_loop`
-/// does, so both make the same length of media from the same packets.
+/// included) is ffmpeg's default. For the looped case the files hold the streams that many
+/// times over (`-stream_loop` would be the natural flag, but ffmpeg 5.1 plays a raw H.264 file
+/// once whatever it says, and the reference would decode and scale a sixth of the video), and
+/// Revue loops back to back (`--loop-gap 0`), so both make the same media from the same packets.
 enum RecordBench {
     /// One contestant: a name and the command for `passes` passes over the fixture.
     struct Contestant {
@@ -38,7 +40,8 @@ enum RecordBench {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if ProcessInfo.processInfo.environment["REVUE_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: work) } }
         LibAVLog.setLevel()
-        let inputs = try extract(fixture, to: work)
+        let loopedPasses = max(1, Int((60 / fixture.captureDuration).rounded()))
+        let inputs = [1: try extract(fixture, repeats: 1, to: work + "/1"), loopedPasses: try extract(fixture, repeats: loopedPasses, to: work + "/\(loopedPasses)")]
         let preset = OutputPreset.preset(for: RecordingConfig())
 
         var contestants = [Contestant(name: "Revue") { passes, output in revueCommand(revue, fixtureDirectory, passes, output) }]
@@ -46,14 +49,13 @@ enum RecordBench {
             contestants.append(Contestant(name: "baseline") { passes, output in revueCommand(baseline, fixtureDirectory, passes, output) })
         }
         contestants.append(Contestant(name: "ffmpeg") { passes, output in
-            ("ffmpeg", ffmpegArguments(fixture, inputs, passes: passes, flavour: .defaults) + [output])
+            ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .defaults) + [output])
         })
         if libvpxReference {
             contestants.append(Contestant(name: "ffmpeg libvpx+bilinear") { passes, output in
-                ("ffmpeg", ffmpegArguments(fixture, inputs, passes: passes, flavour: .libvpxBilinear) + [output])
+                ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .libvpxBilinear) + [output])
             })
         }
-        let loopedPasses = max(1, Int((60 / fixture.captureDuration).rounded()))
         let modes = [Mode(name: "as it is", passes: 1), Mode(name: "looped to \(String(format: "%.0f", Double(loopedPasses) * fixture.captureDuration)) s", passes: loopedPasses)]
 
         print(String(format: "record-vs-ffmpeg: %@ at %@, %d alternating runs per mode; Revue %@", fixtureDirectory,
@@ -120,14 +122,13 @@ enum RecordBench {
         case libvpxBilinear
     }
 
-    /// The ffmpeg command for the same layout and output; `-stream_loop` repeats each input.
-    static func ffmpegArguments(_ fixture: Fixture, _ inputs: Extracted, passes: Int, flavour: Flavour) -> [String] {
+    /// The ffmpeg command for the same layout and output.
+    static func ffmpegArguments(_ fixture: Fixture, _ inputs: Extracted, flavour: Flavour) -> [String] {
         let configuration = RecordingConfig()
         let preset = OutputPreset.preset(for: configuration)
         let participants = fixture.manifest.participants.map { LayoutParticipant(id: $0.id, name: $0.name) }
         let layout = LayoutEngine.layout(participants: participants, activeSpeaker: nil,
                                          configuration: LayoutConfiguration(configuration, canvas: preset.size))
-        let loop = passes > 1 ? ["-stream_loop", "\(passes - 1)"] : []
         var arguments = ["-nostdin", "-v", "error", "-y"]
         var filters: [String] = []
         var videoLabels: [String] = []
@@ -137,9 +138,9 @@ enum RecordBench {
             guard let video = inputs.video[participant.id], let tile = layout.tiles.first(where: { $0.participantID == participant.id })
             else { continue }
             switch (video.codec, flavour) {
-            case (.vp8, .libvpxBilinear): arguments += loop + ["-c:v", "libvpx", "-i", video.path]
-            case (.vp8, .defaults): arguments += loop + ["-i", video.path]
-            default: arguments += loop + ["-r", "30", "-i", video.path]
+            case (.vp8, .libvpxBilinear): arguments += ["-c:v", "libvpx", "-i", video.path]
+            case (.vp8, .defaults): arguments += ["-i", video.path]
+            default: arguments += ["-r", "30", "-i", video.path]
             }
             let placement = ContentPlacement.place(source: Size(width: 640, height: 360), in: tile.rect, mode: .fill)
             let flags = flavour == .libvpxBilinear ? ":flags=bilinear" : ""
@@ -152,7 +153,7 @@ enum RecordBench {
         var audioLabels: [String] = []
         for participant in fixture.manifest.participants {
             guard let audio = inputs.audio[participant.id] else { continue }
-            arguments += loop + ["-i", audio]
+            arguments += ["-i", audio]
             audioLabels.append("[\(index):a]")
             index += 1
         }
@@ -180,8 +181,10 @@ enum RecordBench {
         var audio: [String: String] = [:]
     }
 
-    /// Writes each participant's video as IVF or Annex B, and audio as Ogg Opus.
-    static func extract(_ fixture: Fixture, to directory: String) throws -> Extracted {
+    /// Writes each participant's video as IVF or Annex B, and audio as Ogg Opus, each stream
+    /// `repeats` times over, back to back.
+    static func extract(_ fixture: Fixture, repeats: Int, to directory: String) throws -> Extracted {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var session = IngestSession(tracks: fixture.trackInfos)
         var frames: [UInt32: [EncodedFrame]] = [:]
         for packet in fixture.packets {
@@ -196,23 +199,25 @@ enum RecordBench {
             switch track.codec {
             case .vp8:
                 let path = directory + "/\(track.participantID).ivf"
-                try ElementaryStream.writeIVF(trackFrames.map(\.data), repeats: 1, to: path)
+                try ElementaryStream.writeIVF(trackFrames.map(\.data), repeats: repeats, to: path)
                 extracted.video[track.participantID] = (path, .vp8)
             case .h264:
                 let path = directory + "/\(track.participantID).h264"
-                try ElementaryStream.writeAnnexB(trackFrames.map(\.data), repeats: 1, to: path)
+                try ElementaryStream.writeAnnexB(trackFrames.map(\.data), repeats: repeats, to: path)
                 extracted.video[track.participantID] = (path, .h264)
             case .opus:
                 let path = directory + "/\(track.participantID).ogg"
-                try writeOggOpus(trackFrames, channels: track.channels, to: path)
+                try writeOggOpus(trackFrames, channels: track.channels, repeats: repeats,
+                                 passLength: Int64((fixture.captureDuration * 48_000).rounded()), to: path)
                 extracted.audio[track.participantID] = path
             }
         }
         return extracted
     }
 
-    /// Opus packets into an Ogg file, with the OpusHead header (RFC 7845 §5.1).
-    static func writeOggOpus(_ frames: [EncodedFrame], channels: Int, to path: String) throws {
+    /// Opus packets into an Ogg file, with the OpusHead header (RFC 7845 §5.1); each repeat
+    /// starts `passLength` samples after the one before.
+    static func writeOggOpus(_ frames: [EncodedFrame], channels: Int, repeats: Int, passLength: Int64, to path: String) throws {
         let muxer = try OutputFormatContext(format: "ogg", url: path)
         guard let parameters = avcodec_parameters_alloc() else { throw BenchError("out of memory") }
         defer {
@@ -232,11 +237,13 @@ enum RecordBench {
         try muxer.addStream(parameters: parameters, timeBase: timeBase)
         try muxer.open(url: path)
         let base = frames.first?.rtpTimestamp ?? 0
-        for frame in frames {
-            let packet = try Packet(copying: frame.data)
-            packet.pts = frame.rtpTimestamp - base
-            packet.dts = packet.pts
-            try muxer.write(packet, streamIndex: 0, from: timeBase)
+        for pass in 0..<Int64(repeats) {
+            for frame in frames {
+                let packet = try Packet(copying: frame.data)
+                packet.pts = frame.rtpTimestamp - base + pass * passLength
+                packet.dts = packet.pts
+                try muxer.write(packet, streamIndex: 0, from: timeBase)
+            }
         }
         try muxer.finish()
     }

@@ -31,6 +31,15 @@ do {
         guard positional.count >= 2 else { throw BenchError("usage: record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE]") }
         try RecordBench.run(fixtureDirectory: positional[0], revue: positional[1], runs: positional.count > 2 ? Int(positional[2]) ?? 5 : 5,
                             libvpxReference: libvpx, baseline: baseline)
+    case "encode-quality":
+        // encode-quality FIXTURE PASSES REVUE...
+        guard arguments.count >= 4, let passes = Int(arguments[2]) else { throw BenchError("usage: encode-quality FIXTURE PASSES REVUE...") }
+        try EncodeQualityBench.run(fixtureDirectory: arguments[1], passes: passes, binaries: Array(arguments[3...]))
+    case "density":
+        // density FIXTURE REVUE [FROM] [SECONDS]
+        guard arguments.count >= 3 else { throw BenchError("usage: density FIXTURE REVUE [FROM] [SECONDS]") }
+        try DensityBench.run(fixtureDirectory: arguments[1], revue: arguments[2], from: arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1,
+                             seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30)
     case "outputs":
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
@@ -41,7 +50,7 @@ do {
         let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
         try JobIsolationBench.run(fixtureDirectory: fixture, revue: revue, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
         exit(2)
     }
 } catch {
