@@ -8,6 +8,7 @@ import Log
 import Media
 import MediaSource
 import Outputs
+import Platform
 
 /// The whole recording path, assembled in one place:
 ///
@@ -40,7 +41,8 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// packets and lets participants who join at the very start appear from frame one.
     public let playoutDelay: Double
     public let composer: RoomComposer
-    public let videoEncoder: VideoEncoder?
+    /// Released once `finish` has flushed it.
+    public private(set) var videoEncoder: VideoEncoder?
     public let audioEncoder: AudioEncoder
     private var session = IngestSession(tracks: [])
     private var videoDecoders: [UInt32: VideoTrackDecoder] = [:]
@@ -50,6 +52,9 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// would wait out the playout delay as a picture (345 KB at 640x360, 1.4 MB at 720p; 15 of
     /// them per camera), encoded it is a few kilobytes.
     private var undecoded: [UInt32: [EncodedFrame]] = [:]
+    /// Video tracks that ended with frames still waiting: their decoders go once those are
+    /// decoded, as the output reaches them.
+    private var endingVideo: Set<UInt32> = []
     private var sinks: [any PacketSink] = []
     private var source: (any MediaSource)?
     /// When each SSRC was last asked for a keyframe (at most one request a second).
@@ -69,8 +74,10 @@ public final class RecordingPipeline: @unchecked Sendable {
     public static let receiverReportInterval = 1.0
     /// The least time between two keyframe requests for one stream.
     public static let keyframeRequestInterval = 1.0
-    /// How far ahead of the output video is decoded (seconds of media time).
-    public static let decodeAhead = 0.1
+    /// How far ahead of the output video is decoded (seconds of media time): a picture is
+    /// decoded just before the output frame that shows it is composited, and the margin only
+    /// covers rounding.
+    public static let decodeAhead = 0.001
 
     /// The encoded streams, for building sinks before `run`.
     public var streams: StreamLayout {
@@ -180,10 +187,25 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// written, and every sink finishes its file.
     public func finish() throws {
         handle(session.finish())
-        decodeVideo(until: .infinity)
+        // The frames still waiting are decoded as the output reaches them, not all at once.
+        var time = composer.nextOutputTime
+        while let last = undecoded.values.compactMap({ $0.last?.mediaTime }).max(),
+              let next = undecoded.values.compactMap({ $0.first?.mediaTime }).min()
+        {
+            time = max(time, next - RecordingPipeline.decodeAhead)
+            decodeVideo(until: time + RecordingPipeline.decodeAhead)
+            try composer.advance(until: min(time, last))
+            time += 1 / Double(composer.framesPerSecond)
+        }
         try composer.finish()
         if let videoEncoder { try deliver(videoEncoder.finish()) }
         try deliver(audioEncoder.finish())
+        // x264's pictures and the decoders are the bulk of a job's memory: let them go before
+        // the outputs finish (the MP4's faststart rewrite allocates), so the peak is not their sum.
+        videoEncoder = nil
+        videoDecoders.removeAll()
+        audioDecoders.removeAll()
+        MemoryTuning.releaseFreeMemory()
         var firstError: Error?
         for sink in sinks {
             do {
@@ -203,6 +225,7 @@ public final class RecordingPipeline: @unchecked Sendable {
         do {
             if track.kind.isVideo {
                 guard config.mode == .videoAndAudio else { return }
+                endingVideo.remove(track.ssrc)
                 if videoDecoders[track.ssrc] == nil { videoDecoders[track.ssrc] = try VideoTrackDecoder(codec: track.codec) }
                 // A new track's first frame must be a keyframe: ask for one now rather than
                 // waiting for the sender's next.
@@ -219,9 +242,9 @@ public final class RecordingPipeline: @unchecked Sendable {
 
     private func stopReceiving(_ ssrc: UInt32) {
         handle(session.remove(ssrc: ssrc))
-        // What arrived before the end is still shown until the end applies.
-        decodeVideo(until: .infinity, only: ssrc)
-        videoDecoders[ssrc] = nil
+        // What arrived before the end is still shown until the end applies: decoded as it falls
+        // due, like the rest.
+        if undecoded[ssrc]?.isEmpty == false { endingVideo.insert(ssrc) } else { videoDecoders[ssrc] = nil }
         audioDecoders[ssrc] = nil
         keyframeRequests[ssrc] = nil
     }
@@ -259,18 +282,17 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// Decodes every waiting video frame up to the last one (in decode order) whose media time
     /// is at most `limit`, so a frame shown before one decoded earlier (H.264 B-frames) is
     /// decoded in time too.
-    private func decodeVideo(until limit: Double, only: UInt32? = nil) {
-        for ssrc in only.map({ [$0] }) ?? Array(undecoded.keys) {
-            guard let frames = undecoded[ssrc], let last = frames.lastIndex(where: { $0.mediaTime <= limit }) else { continue }
-            guard let decoder = videoDecoders[ssrc] else {
-                undecoded[ssrc] = nil
-                continue
-            }
-            for frame in frames[...last] {
-                for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: ssrc) }
-                if decoder.needsKeyframe { requestKeyframe(ssrc) }
+    private func decodeVideo(until limit: Double) {
+        for (ssrc, frames) in undecoded {
+            guard let last = frames.lastIndex(where: { $0.mediaTime <= limit }) else { continue }
+            if let decoder = videoDecoders[ssrc] {
+                for frame in frames[...last] {
+                    for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: ssrc) }
+                    if decoder.needsKeyframe && !endingVideo.contains(ssrc) { requestKeyframe(ssrc) }
+                }
             }
             undecoded[ssrc] = last + 1 == frames.count ? nil : Array(frames[(last + 1)...])
+            if undecoded[ssrc] == nil && endingVideo.remove(ssrc) != nil { videoDecoders[ssrc] = nil }
         }
     }
 

@@ -17,8 +17,9 @@ import Platform
 /// The reference decodes the same streams (extracted to files first) with ffmpeg's default
 /// decoders, crops and scales each to its tile with the `scale` filter's default scaler, places
 /// the tiles with `xstack` and `pad`, mixes with `amix`, and encodes with libx264 `veryfast` at
-/// the same bitrate, VBV and GOP, AAC 128k, into a faststart MP4. Every other setting (threads
-/// included) is ffmpeg's default. For the looped case the files hold the streams that many
+/// the same bitrate, VBV, GOP and lookahead, AAC 128k, into a faststart MP4. Every other setting
+/// (threads included) is ffmpeg's default; `--x264-one-thread` adds the same reference with
+/// `-threads 1` on the encoder, as Revue runs x264, to show what that choice is worth. For the looped case the files hold the streams that many
 /// times over (`-stream_loop` would be the natural flag, but ffmpeg 5.1 plays a raw H.264 file
 /// once whatever it says, and the reference would decode and scale a sixth of the video), and
 /// Revue loops back to back (`--loop-gap 0`), so both make the same media from the same packets.
@@ -34,7 +35,9 @@ enum RecordBench {
         let passes: Int
     }
 
-    static func run(fixtureDirectory: String, revue: String, runs: Int, libvpxReference: Bool, baseline: String?) throws {
+    static func run(fixtureDirectory: String, revue: String, runs: Int, libvpxReference: Bool, oneThreadReference: Bool,
+                    baseline: String?) throws
+    {
         let fixture = try Fixture(directory: fixtureDirectory)
         let work = NSTemporaryDirectory() + "revue-record-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -51,6 +54,11 @@ enum RecordBench {
         contestants.append(Contestant(name: "ffmpeg") { passes, output in
             ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .defaults) + [output])
         })
+        if oneThreadReference {
+            contestants.append(Contestant(name: "ffmpeg x264 threads=1") { passes, output in
+                ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .defaults) + ["-threads:v", "1", output])
+            })
+        }
         if libvpxReference {
             contestants.append(Contestant(name: "ffmpeg libvpx+bilinear") { passes, output in
                 ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .libvpxBilinear) + [output])
@@ -165,7 +173,7 @@ enum RecordBench {
         arguments += ["-filter_complex", filters.joined(separator: ";"), "-map", "[v]", "-map", "[a]",
                       "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-b:v", "\(preset.videoBitrate)",
                       "-maxrate", "\(preset.videoBitrate * 3 / 2)", "-bufsize", "\(preset.videoBitrate * 2)", "-g", "60",
-                      "-keyint_min", "60", "-bf", "0", "-x264-params", "scenecut=0:open-gop=0",
+                      "-keyint_min", "60", "-bf", "0", "-x264-params", "scenecut=0:open-gop=0:rc-lookahead=\(OutputPreset.x264Lookahead)",
                       "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-movflags", "+faststart"]
         return arguments
     }

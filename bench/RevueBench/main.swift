@@ -16,11 +16,13 @@ do {
         let flags = Array(arguments.dropFirst())
         var positional: [String] = []
         var libvpx = false
+        var oneThread = false
         var baseline: String?
         var index = 0
         while index < flags.count {
             switch flags[index] {
             case "--libvpx": libvpx = true
+            case "--x264-one-thread": oneThread = true
             case "--baseline" where index + 1 < flags.count:
                 baseline = flags[index + 1]
                 index += 1
@@ -28,9 +30,9 @@ do {
             }
             index += 1
         }
-        guard positional.count >= 2 else { throw BenchError("usage: record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE]") }
+        guard positional.count >= 2 else { throw BenchError("usage: record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE]") }
         try RecordBench.run(fixtureDirectory: positional[0], revue: positional[1], runs: positional.count > 2 ? Int(positional[2]) ?? 5 : 5,
-                            libvpxReference: libvpx, baseline: baseline)
+                            libvpxReference: libvpx, oneThreadReference: oneThread, baseline: baseline)
     case "encode-quality":
         // encode-quality FIXTURE PASSES REVUE...
         guard arguments.count >= 4, let passes = Int(arguments[2]) else { throw BenchError("usage: encode-quality FIXTURE PASSES REVUE...") }
@@ -50,7 +52,7 @@ do {
         let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
         try JobIsolationBench.run(fixtureDirectory: fixture, revue: revue, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS]\n".utf8))
         exit(2)
     }
 } catch {
