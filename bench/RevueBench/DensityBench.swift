@@ -52,7 +52,7 @@ enum DensityBench {
             let load = RecordBench.loadAverage()
             let result = try runBatch(count, fixtureDirectory: fixtureDirectory, revue: revue, passes: passes,
                                       mediaLength: Double(passes) * (fixture + 0.5) - 0.5, work: work)
-            print(String(format: "  N=%2d %@ worst lag %.2f s, lowest fps %.1f, CPU %.3f cores per job, peak RSS %.1f MB, PSS %.1f MB peak (%.1f mean) per job; 1-minute load before %.2f%@",
+            print(String(format: "  N=%2d %@ worst lag %.2f s, lowest fps %.1f, CPU %.3f cores per job, peak RSS %.1f MiB, PSS %.1f MiB peak (%.1f mean) per job; 1-minute load before %.2f%@",
                          count, result.held ? "held:" : "FELL BEHIND:", result.worstLag, result.lowestFPS.isFinite ? result.lowestFPS : 0,
                          result.cpuPerJob, result.peakRSS, result.peakPSS, result.meanPSS, load, result.reason.isEmpty ? "" : " (\(result.reason))"))
             guard result.held else { break }
@@ -83,8 +83,10 @@ enum DensityBench {
                 jobs[index].peakRSS = max(jobs[index].peakRSS, ProcessMemory.status("VmHWM", of: pid) / 1024)
                 jobs[index].peakPSS = max(jobs[index].peakPSS, ProcessMemory.proportionalSet(of: pid) / 1024)
                 let now = Date().timeIntervalSince(jobs[index].started)
+                // The job's own clock: its lag is the wall time since its pipeline started minus
+                // the media it has produced, so the two give the wall time of each report.
                 for event in jobs[index].events.readNew() where event.event == .progress {
-                    if let progress = event.progress { jobs[index].progress.append((now, progress.mediaTime)) }
+                    if let progress = event.progress { jobs[index].progress.append((progress.encodeLag + progress.mediaTime, progress.mediaTime)) }
                 }
                 if let termination = jobs[index].process.poll() {
                     jobs[index].ended = now
@@ -102,13 +104,10 @@ enum DensityBench {
             for sample in job.progress where sample.wall >= warmUp {
                 result.worstLag = max(result.worstLag, sample.wall - sample.media)
             }
-            // Frame rate over 2 s windows of wall time, after the warm-up.
-            var start = 0
-            for end in job.progress.indices {
-                while start < end && job.progress[end].wall - job.progress[start].wall > 2 { start += 1 }
-                let span = job.progress[end].wall - job.progress[start].wall
-                guard job.progress[start].wall >= warmUp, span >= 1.5 else { continue }
-                result.lowestFPS = min(result.lowestFPS, (job.progress[end].media - job.progress[start].media) * 30 / span)
+            // Frame rate over windows of at least 2 s of the job's wall time, after the warm-up.
+            for (start, first) in job.progress.enumerated() where first.wall >= warmUp {
+                guard let last = job.progress[(start + 1)...].first(where: { $0.wall - first.wall >= 2 }) else { break }
+                result.lowestFPS = min(result.lowestFPS, (last.media - first.media) * 30 / (last.wall - first.wall))
             }
             if let ended = job.ended, ended - mediaLength > maximumEndDelay {
                 failures.append(String(format: "job %d took %.1f s for %.1f s", index, ended, mediaLength))
