@@ -119,20 +119,40 @@ public final class Compositor: @unchecked Sendable {
             }
             // A tile is drawn again when what it shows changed, or when a tile drawn over it
             // earlier in this frame overlaps it (every tile paints its whole rectangle).
-            let unchanged = index < drawn.count && drawn[index].shows(tile, picture) && !redrawn.contains { $0.intersects(tile.rect) }
+            let previous = index < drawn.count && !redrawn.contains { $0.intersects(tile.rect) } ? drawn[index] : nil
             next.append(DrawnTile(tile: tile, picture: picture))
-            if unchanged { continue }
+            if let previous, previous.shows(tile, picture) { continue }
             redrawn.append(tile.rect)
+            if let previous, let picture, onlyPictureChanged(from: previous, to: tile, picture) {
+                // The bars beside the picture and a label clear of it are as they were.
+                drawPicture(picture, in: tile, on: image, bars: false)
+                drawOutline(tile, on: image)
+                continue
+            }
             if let picture {
                 drawPicture(picture, in: tile, on: image)
             } else {
                 drawPlaceholder(for: tile, on: image)
             }
             drawLabel(tile, on: image)
-            let thickness = tile.isActiveSpeaker ? outlineWidth(tile) * 2 : outlineWidth(tile)
-            Painter.outline(image, tile.rect, thickness: thickness, tile.isActiveSpeaker ? theme.highlight : theme.border)
+            drawOutline(tile, on: image)
         }
         drawn = next
+    }
+
+    /// Whether only the picture differs, at the same size (so in the same place), and the label
+    /// does not lie over it: then the rest of the tile need not be drawn again.
+    private func onlyPictureChanged(from previous: DrawnTile, to tile: Tile, _ picture: VideoFrame) -> Bool {
+        guard previous.tile == tile, let old = previous.picture, old.width == picture.width, old.height == picture.height else { return false }
+        let placement = ContentPlacement.place(source: Size(width: picture.width, height: picture.height), in: tile.rect,
+                                               mode: tile.placementMode)
+        guard !placement.destination.isEmpty, !placement.crop.isEmpty else { return false }
+        return !(label(for: tile).map { $0.box.intersects(placement.destination) } ?? false)
+    }
+
+    private func drawOutline(_ tile: Tile, on image: PlanarImage) {
+        let thickness = tile.isActiveSpeaker ? outlineWidth(tile) * 2 : outlineWidth(tile)
+        Painter.outline(image, tile.rect, thickness: thickness, tile.isActiveSpeaker ? theme.highlight : theme.border)
     }
 
     /// The address of a picture's luma storage: two frames with the same storage are the same
@@ -147,7 +167,7 @@ public final class Compositor: @unchecked Sendable {
         max(2, (canvasSize.height / 360) & ~1)
     }
 
-    private func drawPicture(_ picture: VideoFrame, in tile: Tile, on image: PlanarImage) {
+    private func drawPicture(_ picture: VideoFrame, in tile: Tile, on image: PlanarImage, bars: Bool = true) {
         let placement = ContentPlacement.place(source: Size(width: picture.width, height: picture.height), in: tile.rect,
                                                mode: tile.placementMode)
         let destination = placement.destination
@@ -155,7 +175,7 @@ public final class Compositor: @unchecked Sendable {
             drawPlaceholder(for: tile, on: image)
             return
         }
-        if destination != tile.rect {
+        if bars && destination != tile.rect {
             // Only the bars beside the picture: the picture covers the rest.
             let tileRect = tile.rect
             Painter.fill(image, Rect(x: tileRect.x, y: tileRect.y, width: tileRect.width, height: destination.y - tileRect.y), theme.tile)
@@ -251,14 +271,21 @@ public final class Compositor: @unchecked Sendable {
 
     /// The name at the bottom left, on a shaded box, shortened with an ellipsis to fit.
     private func drawLabel(_ tile: Tile, on image: PlanarImage) {
-        let name = tile.content == .screenShare ? "\(tile.name) (screen)" : tile.name
-        let key = LabelKey(text: name, rect: tile.rect)
-        guard let label = labels[key] ?? makeLabel(name, in: tile.rect) else { return }
-        if labels.count > 64 { labels.removeAll() }
-        labels[key] = label
+        guard let label = label(for: tile) else { return }
         Painter.shade(image, label.box, theme.labelBackground, opacity: theme.labelOpacity)
         Painter.draw(label.mask, on: image, x: label.box.x + label.padding, y: label.box.y + label.padding, color: theme.labelText,
                      bounds: label.box)
+    }
+
+    /// The tile's label (cached by name and place), or nil when the tile is too small for one.
+    private func label(for tile: Tile) -> Label? {
+        let name = tile.content == .screenShare ? "\(tile.name) (screen)" : tile.name
+        let key = LabelKey(text: name, rect: tile.rect)
+        if let cached = labels[key] { return cached }
+        guard let made = makeLabel(name, in: tile.rect) else { return nil }
+        if labels.count > 64 { labels.removeAll() }
+        labels[key] = made
+        return made
     }
 
     private func makeLabel(_ text: String, in rect: Rect) -> Label? {

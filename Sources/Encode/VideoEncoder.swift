@@ -14,11 +14,11 @@ public final class VideoEncoder: @unchecked Sendable {
     private var nextIndex: Int64 = 0
 
     /// `threads` 1: x264 encodes on the calling thread. A job needs a tenth of a core for x264
-    /// at 720p30, so more threads would buy no speed that matters and cost CPU (frame threads
-    /// wait on each other and predict rate control less well: 13 % more of x264's time in
-    /// `perf`, and 1.1–1.4 dB lower luma PSNR on the fixtures, the same on detailed content),
-    /// 24 MB for their pictures, and the output's repeatability (x264's ABR with frame threads
-    /// is not deterministic).
+    /// at 720p30, so more threads would buy no speed that matters (and the same CPU in all:
+    /// measured equal within 5 %), and they cost 24 MB for their pictures, 1.1–1.4 dB of luma
+    /// PSNR on the fixtures (frame threads predict rate control less well; the same on detailed
+    /// content), and the output's repeatability (x264's ABR with frame threads is not
+    /// deterministic).
     public init(preset: OutputPreset, threads: Int = 1) throws(AVError) {
         self.preset = preset
         context = try CodecContext(encoderNamed: "libx264")

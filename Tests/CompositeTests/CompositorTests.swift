@@ -157,6 +157,16 @@ import Testing
         steps.append(Step(participants: [LayoutParticipant(id: "a", name: "Ann", isSharingScreen: true), bob], speaker: "a",
                           pictures: ["b": stalled], shares: ["a": Self.textured(400, 300, seed: 5, time: 20)]))
         steps.append(steps[steps.count - 1])
+        // A fitted share with bars beside it, its picture new on every frame.
+        for frame in 0..<3 {
+            steps.append(Step(participants: [LayoutParticipant(id: "a", name: "Ann", isSharingScreen: true), bob], speaker: "b",
+                              pictures: ["b": stalled], shares: ["a": Self.textured(400, 300, seed: 30 + frame, time: Double(30 + frame))]))
+        }
+        // Pictures of another shape in the same tiles.
+        for frame in 0..<2 {
+            steps.append(Step(participants: [ann, bob], speaker: nil,
+                              pictures: ["a": Self.textured(320, 320, seed: 40 + frame, time: Double(40 + frame)), "b": Self.textured(640, 200, seed: 50 + frame, time: Double(50 + frame))], shares: [:]))
+        }
         for (index, step) in steps.enumerated() {
             let layout = Self.layout(step.participants, speaker: step.speaker)
             incremental.render(layout, pictures: step.pictures, shares: step.shares, into: &canvas)

@@ -244,11 +244,17 @@ enum RecordBench {
         let timeBase = AVRational(num: 1, den: 48_000)
         try muxer.addStream(parameters: parameters, timeBase: timeBase)
         try muxer.open(url: path)
-        let base = frames.first?.rtpTimestamp ?? 0
+        let base = frames.map(\.rtpTimestamp).min() ?? 0
+        // A pass is at least as long as its packets span (20 ms frames), so passes never overlap.
+        let span = max(passLength, (frames.map(\.rtpTimestamp).max() ?? 0) - base + 960)
+        var last = Int64.min
         for pass in 0..<Int64(repeats) {
             for frame in frames {
                 let packet = try Packet(copying: frame.data)
-                packet.pts = frame.rtpTimestamp - base + pass * passLength
+                packet.pts = frame.rtpTimestamp - base + pass * span
+                // Out of order in the capture: the muxer needs increasing times.
+                guard packet.pts > last else { continue }
+                last = packet.pts
                 packet.dts = packet.pts
                 try muxer.write(packet, streamIndex: 0, from: timeBase)
             }
