@@ -123,5 +123,53 @@ extension BrowserRoomTests {
                 #expect(off.pixel(x: 960, y: 250).distance(to: blueColour) < 40, "blue tile: \(off.pixel(x: 960, y: 250))")
             }
         }
+
+        /// A participant whose network goes (aiortc killed, no goodbye) is shown as gone once
+        /// the server's consent timeout (RFC 7675; 12 s here, 30 s by default) ends
+        /// its connection, not frozen for ever. (aiortc checks consent every 5 s or so: a shorter
+        /// timeout would end healthy connections too.)
+        @Test func aParticipantWhoseNetworkDropsIsRemovedAfterTheConsentTimeout() throws {
+            let server = try RoomServerHarness(consentTimeout: 12)
+            server.startWorker()
+            defer { server.stopWorker() }
+            let room = try server.makeRoom()
+            var peers: [Subprocess] = []
+            defer {
+                for peer in peers {
+                    peer.signal(SIGKILL)
+                    peer.wait()
+                }
+            }
+            let log = try TemporaryDirectory(prefix: "whip")
+            for (name, colour) in [("Stays", "2040D0"), ("Drops", "20D040")] {
+                peers.append(try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=\(name)",
+                                                                     try server.token(), "--color", colour, "--seconds", "120"],
+                                            standardOutput: .file(log.file(name)), standardError: .file(log.file(name))))
+            }
+            #expect(try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room)])).status == 200)
+            let store = server.api.store
+            var job: Job?
+            let running = try JoinPageBrowserTests.wait(40) {
+                job = try store.activeJob(kind: .recording, roomID: room)
+                return job?.state == .started
+            }
+            #expect(running, "the recording did not start: \(String(describing: job))")
+            let id = try #require(job?.id)
+            let layouts = Layouts(path: server.storage.path + "/jobs/\(id.uuidString.lowercased())/attempt-1.events")
+            defer { print("layouts:\n" + layouts.text) }
+            let both = layouts.wait(30) { Set($0.map(\.name)) == ["Stays", "Drops"] && $0.allSatisfy { $0.content == "camera" } }
+            #expect(both != nil, "both publishers were never laid out")
+
+            peers[1].signal(SIGKILL)
+            let killed = Date()
+            let gone = layouts.wait(30) { $0.map(\.name) == ["Stays"] }
+            let after = Date().timeIntervalSince(killed)
+            #expect(gone != nil, "the dropped participant stayed in the layout")
+            print("measured: a dropped participant left the layout \(String(format: "%.2f", after)) s after its network went (consent timeout 12 s)")
+            #expect(after > 5 && after < 20, "removed \(after) s after the network went, for a 12 s consent timeout")
+            #expect(try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)])).status == 200)
+            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
+            #expect(ended)
+        }
     }
 }

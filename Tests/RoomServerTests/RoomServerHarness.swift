@@ -26,7 +26,7 @@ final class RoomServerHarness: @unchecked Sendable {
     let storage: TemporaryDirectory
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil) throws {
+    init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30) throws {
         try LoopbackNamespace.require()
         storage = try TemporaryDirectory(prefix: "rooms-storage")
         databaseURL = try JobDatabase.make()
@@ -36,7 +36,8 @@ final class RoomServerHarness: @unchecked Sendable {
         port = try http.start(host: "127.0.0.1", port: 0)
         api = APIService(configuration: .init(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)", fixtureRooms: nil),
                          pool: pool, signer: try RSAKeyPair.generate())
-        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort), apiKey: auth.apiKey,
+        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort,
+                                                                                   consentTimeout: consentTimeout), apiKey: auth.apiKey,
                                                     secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
         rooms.start()
         api.attach(liveRooms: rooms)
