@@ -1,16 +1,11 @@
-import CLinux
-import DTLS
 import Foundation
-import ICE
 import JobSpec
 import Log
 import MediaSource
-import Net
 import RTP
 import SDP
 import Signaling
 import Transport
-import WebSocket
 
 /// A live room as the pipeline's media source: Revue's recorder joins it as a `RECV_ONLY`
 /// participant through the signalling protocol (docs/SIGNALING.md), answers the server's
@@ -18,8 +13,8 @@ import WebSocket
 /// RTCP with the room's events (joins, leaves, tracks on and off, the active speaker). Feedback
 /// (PLI, NACK, receiver reports) goes back as SRTCP.
 ///
-/// Threads: one reads the signalling socket and queues what it reads; everything else (ICE,
-/// DTLS, SRTP, the answers) runs on the pipeline's thread inside `next(until:)`.
+/// Threads: `RoomSignaling`'s reads the signalling socket and queues what it reads; everything
+/// else (ICE, DTLS, SRTP, the answers) runs on the pipeline's thread inside `next(until:)`.
 public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public struct Configuration: Sendable {
         /// `ws://host:port/v2/rtc`.
@@ -40,10 +35,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     }
 
     /// Why the source could not join.
-    public struct JoinError: Error, Sendable, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
-    }
+    public typealias JoinError = RoomJoinError
 
     public let configuration: Configuration
     public private(set) var participants: [ParticipantDescription] = []
@@ -52,19 +44,11 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public private(set) var feedbackSent = 0
     public private(set) var offersAnswered = 0
 
-    private let socket: WebSocketClient
-    private let udp: UDPSocket
-    private let context: DTLSContext
-    private let credentials = ICECredentials.random()
+    private let signaling: RoomSignaling
+    private let link: ClientLink
     private let origin = EventLoop.now()
-    private let wake: Int32
-    private let inboxLock = NSLock()
-    private var inbox: [ServerMessage] = []
-    private var closed = false
     private var ended = false
-    private var connection: ClientPeerConnection?
     private var items: [SourceItem] = []
-    private var batch = DatagramBatch()
     /// The tracks each offer carried, by SSRC: who, and what.
     private var tracks: [UInt32: (participantID: String, track: TrackDescription)] = [:]
     /// Tracks turned off by their participant (streamDisabled), by participant and kind.
@@ -74,63 +58,29 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     private var answerVersion: UInt64 = 1
     /// Our SSRC in RTCP (RFC 3550 §6.4.2: a receiver reports with its own).
     private let reporterSSRC = UInt32.random(in: 1...UInt32.max)
-    private var reader: Thread?
     private let logger = Logger(label: "live-source")
 
     /// Joins the room; returns once the server has answered the join.
     public init(configuration: Configuration, timeout: Double = 15) throws {
         self.configuration = configuration
-        socket = try WebSocketClient(url: configuration.signalingURL, timeout: timeout)
-        udp = try UDPSocket(bind: SocketAddress(ip: .anyV4, port: 0))
-        context = try DTLSContext(certificate: try DTLSCertificate())
-        let descriptor = revue_eventfd()
-        guard descriptor >= 0 else { throw JoinError(message: "eventfd failed") }
-        wake = descriptor
+        link = try ClientLink(logger: logger)
         var metaData: JSONValue?
         if configuration.hidden { metaData = .object(["recorder": .bool(true)]) }
-        try socket.send(text: ClientEnvelope(.join(JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.name,
-                                                               mode: .receiveOnly, metaData: metaData)), id: .number(1)).text)
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            guard Date() < deadline else { throw JoinError(message: "the room server did not answer the join in \(Int(timeout)) s") }
-            guard case .text(let text) = try socket.receive(timeout: max(0.1, deadline.timeIntervalSinceNow)),
-                  let envelope = try? ServerEnvelope(text: text)
-            else { continue }
-            switch envelope.message {
-            case .joined(let joined):
-                for other in joined.participants {
-                    names[other.participantID] = other.name
-                    participants.append(ParticipantDescription(id: other.participantID, name: other.name))
-                }
-            case .error(let code, let message):
-                throw JoinError(message: "the room server refused the join: \(code.name) (\(code.code)): \(message)")
-            case .waitingForEntry:
-                continue
-            default:
-                queue(envelope.message)
-                continue
-            }
-            break
+        signaling = try RoomSignaling(url: configuration.signalingURL,
+                                      join: JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.name,
+                                                        mode: .receiveOnly, metaData: metaData),
+                                      timeout: timeout, logger: logger)
+        for other in signaling.joined.participants {
+            names[other.participantID] = other.name
+            participants.append(ParticipantDescription(id: other.participantID, name: other.name))
         }
         logger.info("joined the room", ["roomId": .string(configuration.roomID), "participants": .of(participants.count)])
-        let thread = Thread { [weak self] in self?.readSignalling() }
-        thread.name = "live source signalling"
-        reader = thread
-        thread.start()
-    }
-
-    deinit {
-        close(wake)
     }
 
     /// Leaves the room.
     public func leave() {
-        inboxLock.lock()
-        closed = true
-        inboxLock.unlock()
-        try? socket.send(text: ClientEnvelope(.leave).text)
-        if let connection { send(connection.close(reason: "the recording ended")) }
-        _ = socket.close(timeout: 2)
+        link.close(reason: "the recording ended")
+        signaling.leave()
     }
 
     // MARK: - MediaSource
@@ -142,22 +92,15 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             drainInbox()
             if !items.isEmpty { continue }
             let now = clock()
-            if let connection, let due = connection.nextDeadline, due - origin <= now { send(connection.poll(now: origin + now)) }
+            link.poll(now: origin + now)
             if now >= deadline { return .idle(now: deadline) }
             var wait = deadline - now
-            if let due = connection?.nextDeadline { wait = min(wait, max(0, due - origin - now)) }
-            var descriptors = [pollfd(fd: udp.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, 2, Int32(max(0, min(1000, (wait * 1000).rounded(.up)))))
-            if descriptors[1].revents != 0 {
-                var count: UInt64 = 0
-                _ = read(wake, &count, 8)
-            }
-            if descriptors[0].revents != 0 { receiveMedia() }
+            if let due = link.nextDeadline { wait = min(wait, max(0, due - origin - now)) }
+            if link.wait(timeout: wait, wake: signaling.wakeDescriptor).datagrams { receiveMedia() }
         }
     }
 
     public func send(_ feedback: Feedback) {
-        guard let connection else { return }
         let packet: RTCPPacket
         switch feedback {
         case .pictureLossIndication(let ssrc), .fullIntraRequest(let ssrc):
@@ -167,9 +110,8 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         case .receiverReport(let reports):
             packet = .receiverReport(RTCPReceiverReport(ssrc: reporterSSRC, reports: Array(reports.prefix(31))))
         }
-        guard let bytes = try? packet.marshal(), let event = connection.protectRTCP(bytes) else { return }
+        guard let bytes = try? packet.marshal(), link.sendRTCP(bytes) else { return }
         feedbackSent += 1
-        send([event])
     }
 
     // MARK: - Media
@@ -177,71 +119,19 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     private func clock() -> Double { EventLoop.now() - origin }
 
     private func receiveMedia() {
-        guard let connection else { return }
-        while udp.receive(into: &batch) > 0 {
-            let now = EventLoop.now()
-            for index in 0..<batch.count {
-                let (bytes, source) = batch.datagram(index)
-                guard let source else { continue }
-                for event in connection.receive(Array(bytes), from: source, now: now) {
-                    switch event {
-                    case .rtp(let packet), .rtcp(let packet): items.append(.datagram(packet, arrival: now - origin))
-                    default: send([event])
-                    }
-                }
-            }
-        }
-    }
-
-    private func send(_ events: [ClientPeerConnection.Event]) {
-        for event in events {
+        let now = EventLoop.now()
+        link.receive(now: now) { event in
             switch event {
-            case .send(let bytes, let address): udp.send(bytes, to: address)
-            case .stateChanged: break  // the connection logs its own states
-            default: break
+            case .rtp(let packet), .rtcp(let packet): items.append(.datagram(packet, arrival: now - origin))
+            default: break  // the connection logs its own states
             }
         }
     }
 
     // MARK: - Signalling
 
-    private func readSignalling() {
-        while true {
-            inboxLock.lock()
-            let stop = closed
-            inboxLock.unlock()
-            if stop { return }
-            do {
-                let message = try socket.receive(timeout: 1)
-                guard case .text(let text) = message, let envelope = try? ServerEnvelope(text: text) else { continue }
-                queue(envelope.message)
-            } catch let error where error.isTimeout {
-                continue
-            } catch {
-                inboxLock.lock()
-                let leaving = closed
-                inboxLock.unlock()
-                if leaving { return }
-                logger.warning("the signalling connection ended", ["error": .string("\(error)")])
-                queue(.roomLeft(reason: .websocketDisconnected))
-                return
-            }
-        }
-    }
-
-    private func queue(_ message: ServerMessage) {
-        inboxLock.lock()
-        inbox.append(message)
-        inboxLock.unlock()
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
-    }
-
     private func drainInbox() {
-        inboxLock.lock()
-        let messages = inbox
-        inbox.removeAll()
-        inboxLock.unlock()
+        let messages = signaling.drain().map(\.message)
         let at = clock()
         for message in messages {
             switch message {
@@ -287,26 +177,11 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         let answer: Answer
         do {
             offer = try SessionDescription(parsing: sdp)
-            guard let first = offer.media.first, let ufrag = offer.iceUfrag(of: first), let pwd = offer.icePwd(of: first) else {
-                logger.error("a subscriber offer without ICE credentials")
-                return
-            }
-            let fingerprint = context.certificate.fingerprint
-            let transport = TransportParameters(iceUfrag: credentials.ufrag, icePwd: credentials.pwd,
-                                                fingerprints: [Fingerprint(hashFunction: fingerprint.algorithm.rawValue, value: fingerprint.value)],
-                                                candidates: [])
-            var builder = AnswerBuilder(transport: transport, sessionID: sessionID, sessionVersion: answerVersion)
+            var builder = AnswerBuilder(transport: link.transport, sessionID: sessionID, sessionVersion: answerVersion)
             builder.role = .client
             answerVersion += 1
             answer = try builder.answer(to: offer)
-            if connection == nil {
-                let candidates = first.candidates.compactMap { try? ICECandidate(parsing: $0) }
-                let fingerprints = offer.fingerprints(of: first).compactMap { try? DTLSFingerprint(algorithm: $0.hashFunction, value: $0.value) }
-                let made = try ClientPeerConnection(local: credentials, remoteUfrag: ufrag, remotePwd: pwd, candidates: candidates,
-                                                    remoteFingerprints: fingerprints, context: context, logger: logger)
-                connection = made
-                send(made.start(now: EventLoop.now()))
-            }
+            try link.connect(to: offer, now: EventLoop.now())
         } catch {
             logger.error("could not answer a subscriber offer", ["error": .string("\(error)")])
             return
@@ -334,6 +209,6 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         }
         tracks = now
         offersAnswered += 1
-        try? socket.send(text: ClientEnvelope(.subscribeAnswer(sdp: answer.description.serialize()), id: .number(Int(100 + offersAnswered))).text)
+        signaling.send(.subscribeAnswer(sdp: answer.description.serialize()))
     }
 }
