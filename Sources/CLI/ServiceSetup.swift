@@ -110,11 +110,13 @@ enum ServiceSetup {
     }
 
     /// How a worker joins live rooms: the room server's signalling at the API's public URL, and
-    /// hidden recorder tokens signed with the API secret.
+    /// hidden recorder tokens signed with the API secret. A token lasts a day: the recorder joins
+    /// again with the same token after a network blip, hours into a recording, and a worker that
+    /// takes the job over signs a fresh one.
     static func liveRoomAccess(publicURL: String, authenticator: Authenticator) -> Worker.Configuration.LiveRoomAccess {
         let base = publicURL.hasPrefix("https://") ? "wss://" + publicURL.dropFirst(8) : "ws://" + publicURL.replacingOccurrences(of: "http://", with: "")
         return Worker.Configuration.LiveRoomAccess(signalingURL: base + "/v2/rtc", token: { roomID, participantID in
-            try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 600,
+            try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 86_400,
                                     recorder: true)
         })
     }

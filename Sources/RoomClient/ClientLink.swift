@@ -15,7 +15,7 @@ import Transport
 final class ClientLink {
     let udp: UDPSocket
     let context: DTLSContext
-    let credentials = ICECredentials.random()
+    private(set) var credentials = ICECredentials.random()
     private(set) var connection: ClientPeerConnection?
     private var batch = DatagramBatch()
     private let logger: Logger
@@ -105,5 +105,14 @@ final class ClientLink {
 
     func close(reason: String) {
         if let connection { send(connection.close(reason: reason)) }
+    }
+
+    /// Drops the connection and takes fresh ICE credentials, for a new connection to the same
+    /// server (after a rejoin the server makes a new subscriber, and a closed connection stays
+    /// closed).
+    func reset(reason: String) {
+        close(reason: reason)
+        connection = nil
+        credentials = ICECredentials.random()
     }
 }

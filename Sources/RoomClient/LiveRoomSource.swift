@@ -13,8 +13,12 @@ import Transport
 /// RTCP with the room's events (joins, leaves, tracks on and off, the active speaker). Feedback
 /// (PLI, NACK, receiver reports) goes back as SRTCP.
 ///
-/// Threads: `RoomSignaling`'s reads the signalling socket and queues what it reads; everything
-/// else (ICE, DTLS, SRTP, the answers) runs on the pipeline's thread inside `next(until:)`.
+/// When the signalling connection drops, the source rejoins with the same id (the server replaces
+/// a recorder's old self) for up to `rejoinWindow` seconds, and applies the joins and leaves it
+/// missed; the recording carries on.
+///
+/// Threads: `RoomSignaling`'s reads the signalling socket and queues what it reads (and rejoins);
+/// everything else (ICE, DTLS, SRTP, the answers) runs on the pipeline's thread inside `next(until:)`.
 public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public struct Configuration: Sendable {
         /// `ws://host:port/v2/rtc`.
@@ -44,6 +48,13 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public private(set) var feedbackSent = 0
     public private(set) var offersAnswered = 0
 
+    /// How long the source keeps trying to rejoin after the signalling connection is lost (a
+    /// network blip, a proxy that dropped the socket) before the recording ends.
+    public var rejoinWindow: Double {
+        get { signaling.rejoinWindow }
+        set { signaling.rejoinWindow = newValue }
+    }
+
     private let signaling: RoomSignaling
     private let link: ClientLink
     private let origin = EventLoop.now()
@@ -70,6 +81,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
                                       join: JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.name,
                                                         mode: .receiveOnly, metaData: metaData),
                                       timeout: timeout, logger: logger)
+        signaling.rejoinWindow = 30
         for other in signaling.joined.participants {
             names[other.participantID] = other.name
             participants.append(ParticipantDescription(id: other.participantID, name: other.name))
@@ -93,10 +105,16 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             if !items.isEmpty { continue }
             let now = clock()
             link.poll(now: origin + now)
-            if now >= deadline { return .idle(now: deadline) }
-            var wait = deadline - now
+            // The socket is read even when the deadline has passed: a pipeline running behind
+            // real time (a loaded machine) must not starve ICE and DTLS of the server's answers,
+            // or the connection never comes up and the recording stays empty.
+            var wait = max(0, deadline - now)
             if let due = link.nextDeadline { wait = min(wait, max(0, due - origin - now)) }
-            if link.wait(timeout: wait, wake: signaling.wakeDescriptor).datagrams { receiveMedia() }
+            if link.wait(timeout: wait, wake: signaling.wakeDescriptor).datagrams {
+                receiveMedia()
+                continue
+            }
+            if now >= deadline { return .idle(now: deadline) }
         }
     }
 
@@ -131,14 +149,22 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     // MARK: - Signalling
 
     private func drainInbox() {
-        let messages = signaling.drain().map(\.message)
         let at = clock()
-        for message in messages {
+        for inbound in signaling.drain() {
+            let message: ServerMessage
+            switch inbound {
+            case .message(let envelope):
+                message = envelope.message
+            case .rejoined(let joined):
+                rejoined(joined.participants.map { ParticipantDescription(id: $0.participantID, name: $0.name) }, at: at)
+                continue
+            }
             switch message {
             case .participantJoined(let info):
                 names[info.participantID] = info.name
                 items.append(.event(.join(ParticipantDescription(id: info.participantID, name: info.name)), at: at))
             case .participantLeft(let id, _):
+                names[id] = nil
                 for (ssrc, entry) in tracks where entry.participantID == id { tracks[ssrc] = nil }
                 items.append(.event(.leave(participantID: id), at: at))
             case .speakerChanged(let id?):
@@ -160,6 +186,23 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             default:
                 break
             }
+        }
+    }
+
+    /// After a rejoin: the old media connection is dropped (the server made a new subscriber
+    /// for the new member, whose offer comes next), and whoever came or went meanwhile joins or
+    /// leaves the layout. Tracks carry on by SSRC when the new offer has them again.
+    private func rejoined(_ present: [ParticipantDescription], at: Double) {
+        link.reset(reason: "rejoined the room")
+        let now = Set(present.map(\.id))
+        for id in names.keys.sorted() where !now.contains(id) {
+            names[id] = nil
+            for (ssrc, entry) in tracks where entry.participantID == id { tracks[ssrc] = nil }
+            items.append(.event(.leave(participantID: id), at: at))
+        }
+        for participant in present where names[participant.id] == nil {
+            names[participant.id] = participant.name
+            items.append(.event(.join(participant), at: at))
         }
     }
 

@@ -217,7 +217,8 @@ public final class RoomPublisher: @unchecked Sendable {
     }
 
     private func handleSignalling(now: Double) {
-        for envelope in signaling.drain() {
+        // A publisher does not rejoin (its window is 0): a lost connection ends it with roomLeft.
+        for case .message(let envelope) in signaling.drain() {
             switch envelope.message {
             case .publishAnswer(let sdp) where envelope.id == offerRequest:
                 acceptAnswer(sdp, now: now)
