@@ -71,7 +71,7 @@ let package = Package(
         // MARK: Media: decode
         .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
-        .target(name: "Decode", dependencies: ["CVPX", "COpus", "CFFmpeg", "LibAV", "Media", "Ingest", "MediaSource"]),
+        .target(name: "Decode", dependencies: ["COpus", "CFFmpeg", "LibAV", "Media", "Ingest", "MediaSource"]),
 
         // MARK: Media: composite and mix, then encode once
         .target(name: "Layout", dependencies: ["JobSpec"]),

@@ -33,6 +33,7 @@ enum RecordCommand: RevueCommand {
             OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
             OptionSpec("loop", value: "N", help: "Play the fixture N times as one continuous room (0: until interrupted).",
                        default: "1"),
+            OptionSpec("loop-gap", value: "SECONDS", help: "Nothing between passes of a loop (0: back to back).", default: "0.5"),
             OptionSpec("layout", value: "TYPE", help: "The layout.", default: "GRID", allowed: LayoutType.allowedValues),
             OptionSpec("priority", value: "PRIORITY", help: "Who comes first.", default: "SPEAKER", allowed: LayoutPriority.allowedValues),
             OptionSpec("grid-size", value: "N", help: "The most tiles shown (1 to 25).", default: "4"),
@@ -82,6 +83,10 @@ enum RecordCommand: RevueCommand {
         }
         guard !outputs.isEmpty else { throw UsageError("at least one --output is required", command: spec.name) }
         let loops = try arguments.integer("loop", in: 0...100_000) ?? 1
+        let loopGapText = arguments.value("loop-gap") ?? "0.5"
+        guard let loopGap = Double(loopGapText), loopGap >= 0 && loopGap <= 3600 else {
+            throw UsageError("'--loop-gap' needs 0 to 3600 seconds, not '\(loopGapText)'", command: spec.name)
+        }
         var config = RecordingConfig()
         // The parser has checked each value against its allowed list.
         config.layout.type = arguments.value("layout").flatMap(LayoutType.init(apiValue:)) ?? .grid
@@ -93,7 +98,7 @@ enum RecordCommand: RevueCommand {
         config.mode = arguments.value("mode").flatMap(RecordingMode.init(apiValue:)) ?? .videoAndAudio
         let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)).map { Int32($0) }
         return PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixturePath, passes: loops == 0 ? nil : loops,
-                                                               realtime: arguments.flag("realtime"))),
+                                                               realtime: arguments.flag("realtime"), loopGap: loopGap)),
                             config: config, outputs: outputs, eventsPath: arguments.value("events"), parentPID: parent)
     }
 
@@ -109,7 +114,7 @@ enum RecordCommand: RevueCommand {
             let fixture = try Fixture(directory: fixtureSpec.directory)
             for warning in fixture.warnings { Console.error("warning: \(warning)") }
             source = FixtureSource(FixtureReplay(fixture: fixture, pacing: fixtureSpec.realtime ? .realtime : .asFastAsPossible,
-                                                 passes: fixtureSpec.passes))
+                                                 passes: fixtureSpec.passes, loopGap: fixtureSpec.loopGap ?? 0.5))
             realtime = fixtureSpec.realtime
         case .room(let room):
             let joined = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token))

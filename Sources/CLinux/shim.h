@@ -13,8 +13,14 @@
 
 /// mallopt(M_MMAP_THRESHOLD, bytes).
 static inline int revue_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+/// mallopt(M_ARENA_MAX, count).
+static inline int revue_set_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
+/// malloc_trim(0): hands the allocator's free pages back to the kernel.
+static inline int revue_malloc_trim(void) { return malloc_trim(0); }
 /// mallopt(M_TRIM_THRESHOLD, bytes).
 static inline int revue_set_trim_threshold(int bytes) { return mallopt(M_TRIM_THRESHOLD, bytes); }
+/// prctl(PR_SET_THP_DISABLE, 1): no transparent huge pages for this process (and its children).
+static inline int revue_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
 /// prctl(PR_SET_PDEATHSIG, signal): the kernel sends `signal` to this process when its parent dies.
 static inline int revue_set_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0); }
 

@@ -1,50 +1,51 @@
-import CVPX
+import CFFmpeg
+import LibAV
 import Media
 
-/// Decodes VP8 with libvpx. Owns a `vpx_codec_ctx_t` (vpx_codec_dec_init / vpx_codec_destroy).
+/// Decodes VP8 with libavcodec's own decoder, single-threaded.
+///
+/// libavcodec's decoder rather than libvpx: both are exact (VP8 decoding is specified to the
+/// bit, and recordings are the same with either), and libavcodec's takes about 10 % less CPU
+/// on this machine (`ffmpeg -threads 1` on a fixture's VP8 track, 21 passes: 0.56–0.61 s
+/// against libvpx's 0.63–0.67 s). VP8 has no B-frames, so each frame comes out as it goes in.
 public final class VP8Decoder: @unchecked Sendable {
-    private let context: UnsafeMutablePointer<vpx_codec_ctx_t>
+    private let context: CodecContext
+    private let packet = Packet()
+    private let frame = Frame()
 
     public init() throws(DecodeError) {
-        context = .allocate(capacity: 1)
-        context.initialize(to: vpx_codec_ctx_t())
-        var configuration = vpx_codec_dec_cfg_t(threads: 1, w: 0, h: 0)
-        let result = revue_vpx_codec_dec_init(context, vpx_codec_vp8_dx(), &configuration, 0)
-        guard result == VPX_CODEC_OK else {
-            context.deallocate()
-            throw DecodeError(codec: "VP8", message: "vpx_codec_dec_init: \(String(cString: vpx_codec_err_to_string(result)))")
+        do {
+            context = try CodecContext(decoder: AV_CODEC_ID_VP8)
+            context.pointer.pointee.thread_count = 1
+            try context.open()
+        } catch {
+            throw DecodeError(codec: "VP8", message: error.description)
         }
     }
 
-    deinit {
-        vpx_codec_destroy(context)
-        context.deallocate()
-    }
-
-    /// Decodes one frame (vpx_codec_decode + vpx_codec_get_frame). Returns nil for a frame that
-    /// decodes to no picture.
+    /// Decodes one frame (avcodec_send_packet + avcodec_receive_frame). Returns nil for a frame
+    /// that decodes to no picture.
     public func decode(_ data: [UInt8], mediaTime: Double) throws(DecodeError) -> VideoFrame? {
         guard !data.isEmpty else { throw DecodeError(codec: "VP8", message: "empty frame") }
-        let result = data.withUnsafeBufferPointer { buffer in
-            vpx_codec_decode(context, buffer.baseAddress, UInt32(buffer.count), nil, 0)
-        }
-        guard result == VPX_CODEC_OK else {
-            let detail = vpx_codec_error_detail(context).map { String(cString: $0) }
-            throw DecodeError(codec: "VP8", message: String(cString: vpx_codec_err_to_string(result)) + (detail.map { ": \($0)" } ?? ""))
-        }
-        var iterator: vpx_codec_iter_t?
-        var picture: VideoFrame?
-        while let image = vpx_codec_get_frame(context, &iterator) {
-            let frame = image.pointee
-            guard frame.fmt == VPX_IMG_FMT_I420, let y = frame.planes.0, let u = frame.planes.1, let v = frame.planes.2,
-                  frame.d_w > 0, frame.d_h > 0
-            else {
-                throw DecodeError(codec: "VP8", message: "unexpected image format \(frame.fmt.rawValue)")
+        do {
+            let input = try Packet(copying: data)
+            try context.send(input)
+            var picture: VideoFrame?
+            while try context.receive(frame) {
+                defer { frame.unref() }
+                guard AVPixelFormat(rawValue: frame.format) == AV_PIX_FMT_YUV420P, let y = frame.data(0), let u = frame.data(1),
+                      let v = frame.data(2), frame.width > 0, frame.height > 0
+                else {
+                    throw DecodeError(codec: "VP8", message: "unexpected picture format \(frame.format)")
+                }
+                picture = VideoFrame(width: frame.width, height: frame.height, planes: (UnsafePointer(y), UnsafePointer(u), UnsafePointer(v)),
+                                     strides: (frame.lineSize(0), frame.lineSize(1), frame.lineSize(2)), mediaTime: mediaTime)
             }
-            picture = VideoFrame(width: Int(frame.d_w), height: Int(frame.d_h), planes: (UnsafePointer(y), UnsafePointer(u), UnsafePointer(v)),
-                                 strides: (Int(frame.stride.0), Int(frame.stride.1), Int(frame.stride.2)),
-                                 mediaTime: mediaTime)
+            return picture
+        } catch let error as DecodeError {
+            throw error
+        } catch {
+            throw DecodeError(codec: "VP8", message: "\(error)")
         }
-        return picture
     }
 }

@@ -35,11 +35,15 @@ public struct FixtureSourceSpec: Sendable, Codable, Equatable {
     public var passes: Int?
     /// Paced by the capture's times (as if live) rather than as fast as the machine allows.
     public var realtime: Bool
+    /// Seconds of nothing between passes of a loop; nil is the replay's default (0.5 s).
+    /// Benchmarks set 0, so a looped fixture is as long as the same files looped by ffmpeg.
+    public var loopGap: Double?
 
-    public init(directory: String, passes: Int? = 1, realtime: Bool = false) {
+    public init(directory: String, passes: Int? = 1, realtime: Bool = false, loopGap: Double? = nil) {
         self.directory = directory
         self.passes = passes
         self.realtime = realtime
+        self.loopGap = loopGap
     }
 }
 

@@ -20,12 +20,31 @@ public final class AudioMixer: @unchecked Sendable {
     public let ceiling: Float
     public let release: Double
 
+    /// A participant's audio not yet mixed. Mixed samples are dropped from the front by moving
+    /// `head`; the array is compacted only once most of it is behind the head, so adding and
+    /// mixing cost what they touch, not the length of the buffer.
     private struct Lane {
-        /// Stereo samples from `start` on (interleaved L, R).
+        /// Stereo samples (interleaved L, R); those from `head` on start at sample `start`.
         var samples: [Float] = []
+        var head = 0
         var start: Int64 = 0
         /// Where the next contiguous chunk goes.
         var end: Int64?
+
+        /// Stereo frames buffered.
+        var frameCount: Int { (samples.count - head) / 2 }
+
+        mutating func dropFront(frames: Int) {
+            head += frames * 2
+            start += Int64(frames)
+            if head == samples.count {
+                samples.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 16_384 && head * 2 >= samples.count {
+                samples.removeFirst(head)
+                head = 0
+            }
+        }
     }
 
     private var lanes: [String: Lane] = [:]
@@ -46,11 +65,16 @@ public final class AudioMixer: @unchecked Sendable {
     /// Adds a participant's decoded audio (any channel count; mono is copied to both sides).
     public func add(_ chunk: AudioChunk, participant: String) {
         guard chunk.frameCount > 0 else { return }
-        var lane = lanes[participant] ?? Lane()
+        // Changed in place: a copy taken out of the dictionary would share the samples with the
+        // one left in it, and the first write would copy them all.
+        add(chunk, to: &lanes[participant, default: Lane()])
+    }
+
+    private func add(_ chunk: AudioChunk, to lane: inout Lane) {
         let wanted = Int64((chunk.mediaTime * Double(Self.sampleRate)).rounded())
         var position = wanted
         if let end = lane.end, abs(wanted - end) <= Int64(tolerance) { position = end }
-        if lane.samples.isEmpty && lane.end == nil { lane.start = max(position, mixedUntil) }
+        if lane.frameCount == 0 && lane.end == nil { lane.start = max(position, mixedUntil) }
         var frames = chunk.frameCount
         var skip = 0
         if position < mixedUntil {
@@ -61,20 +85,21 @@ public final class AudioMixer: @unchecked Sendable {
             latePieces += 1
         }
         lane.end = position + Int64(frames)
-        guard frames > 0 else {
-            lanes[participant] = lane
-            return
+        guard frames > 0 else { return }
+        if lane.frameCount == 0 {
+            lane.samples.removeAll(keepingCapacity: true)
+            lane.head = 0
+            lane.start = position
         }
-        if lane.samples.isEmpty { lane.start = position }
         let offset = Int(position - lane.start)
         if offset < 0 {
             // Before the buffered start (a backwards jump): extend the front.
-            lane.samples.insert(contentsOf: [Float](repeating: 0, count: -offset * 2), at: 0)
+            lane.samples.insert(contentsOf: [Float](repeating: 0, count: -offset * 2), at: lane.head)
             lane.start = position
         }
-        let index = Int(position - lane.start) * 2
+        let index = lane.head + Int(position - lane.start) * 2
         let needed = index + frames * 2
-        if lane.samples.count < needed { lane.samples += [Float](repeating: 0, count: needed - lane.samples.count) }
+        if lane.samples.count < needed { lane.samples.append(contentsOf: repeatElement(0, count: needed - lane.samples.count)) }
         chunk.samples.withUnsafeBufferPointer { source in
             lane.samples.withUnsafeMutableBufferPointer { target in
                 for frame in 0..<frames {
@@ -86,7 +111,6 @@ public final class AudioMixer: @unchecked Sendable {
                 }
             }
         }
-        lanes[participant] = lane
     }
 
     /// Starts the output at `sample` instead of 0 (before anything is mixed): audio before it is
@@ -106,17 +130,25 @@ public final class AudioMixer: @unchecked Sendable {
         let start = mixedUntil
         var mixed = [Float](repeating: 0, count: frames * 2)
         var contributions: [String: ArraySlice<Float>] = [:]
-        for (participant, var lane) in lanes {
-            let from = Int(start - lane.start)
-            guard from * 2 < lane.samples.count, from + frames > 0 else {
+        // Lanes are changed in place, through their index (iterating a copy of the dictionary
+        // would make every lane's samples shared, and dropping the mixed ones would copy them).
+        var position = lanes.startIndex
+        while position != lanes.endIndex {
+            let participant = lanes.keys[position]
+            let from = Int(start - lanes.values[position].start)
+            let buffered = lanes.values[position].frameCount
+            guard from < buffered, from + frames > 0 else {
                 contributions[participant] = [][...]
+                lanes.formIndex(after: &position)
                 continue
             }
             let first = max(0, from)
-            let last = min(lane.samples.count / 2, from + frames)
+            let last = min(buffered, from + frames)
             if first < last {
-                let slice = lane.samples[(first * 2)..<(last * 2)]
-                contributions[participant] = slice
+                let head = lanes.values[position].head
+                let slice = lanes.values[position].samples[(head + first * 2)..<(head + last * 2)]
+                // A copy: the lane's samples are about to be dropped.
+                contributions[participant] = Array(slice)[...]
                 mixed.withUnsafeMutableBufferPointer { out in
                     var target = (first - from) * 2
                     for sample in slice {
@@ -126,12 +158,9 @@ public final class AudioMixer: @unchecked Sendable {
                 }
             }
             // Drop what is mixed.
-            let consumed = min(lane.samples.count / 2, max(0, from + frames))
-            if consumed > 0 {
-                lane.samples.removeFirst(consumed * 2)
-                lane.start += Int64(consumed)
-            }
-            lanes[participant] = lane
+            let consumed = min(buffered, max(0, from + frames))
+            if consumed > 0 { lanes.values[position].dropFront(frames: consumed) }
+            lanes.formIndex(after: &position)
         }
         limit(&mixed)
         mixedUntil = start + Int64(frames)

@@ -8,6 +8,7 @@ import Log
 import Media
 import MediaSource
 import Outputs
+import Platform
 
 /// The whole recording path, assembled in one place:
 ///
@@ -40,11 +41,20 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// packets and lets participants who join at the very start appear from frame one.
     public let playoutDelay: Double
     public let composer: RoomComposer
-    public let videoEncoder: VideoEncoder?
+    /// Released once `finish` has flushed it.
+    public private(set) var videoEncoder: VideoEncoder?
     public let audioEncoder: AudioEncoder
     private var session = IngestSession(tracks: [])
     private var videoDecoders: [UInt32: VideoTrackDecoder] = [:]
     private var audioDecoders: [UInt32: AudioTrackDecoder] = [:]
+    /// Video frames received and not decoded yet, per SSRC, in decode order. A frame is decoded
+    /// when it is nearly due on the output (`decodeAhead`), not when it arrives: decoded, it
+    /// would wait out the playout delay as a picture (345 KB at 640x360, 1.4 MB at 720p; 15 of
+    /// them per camera), encoded it is a few kilobytes.
+    private var undecoded: [UInt32: [EncodedFrame]] = [:]
+    /// Video tracks that ended with frames still waiting: their decoders go once those are
+    /// decoded, as the output reaches them.
+    private var endingVideo: Set<UInt32> = []
     private var sinks: [any PacketSink] = []
     private var source: (any MediaSource)?
     /// When each SSRC was last asked for a keyframe (at most one request a second).
@@ -54,6 +64,9 @@ public final class RecordingPipeline: @unchecked Sendable {
     private var now = 0.0
     private let logger: Logger
     public private(set) var packetsWritten = 0
+    /// Sees each composited picture (and its index) just before it is encoded, for tests and
+    /// benchmarks; the planes are valid only during the call.
+    public var onCanvas: ((PlanarImage, Int64) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
 
     /// Seconds between receiver reports (RFC 3550 §6.2 allows 5 s; feedback to a live sender
@@ -61,6 +74,10 @@ public final class RecordingPipeline: @unchecked Sendable {
     public static let receiverReportInterval = 1.0
     /// The least time between two keyframe requests for one stream.
     public static let keyframeRequestInterval = 1.0
+    /// How far ahead of the output video is decoded (seconds of media time): a picture is
+    /// decoded just before the output frame that shows it is composited, and the margin only
+    /// covers rounding.
+    public static let decodeAhead = 0.001
 
     /// The encoded streams, for building sinks before `run`.
     public var streams: StreamLayout {
@@ -80,9 +97,12 @@ public final class RecordingPipeline: @unchecked Sendable {
         composer = try RoomComposer(config: config, text: text, audioBlock: audioEncoder.frameSize,
                                     audioStart: Int64(audioEncoder.primingSamples))
         videoEncoder = config.mode == .videoAndAudio ? try VideoEncoder(preset: preset) : nil
-        composer.onPicture = { [unowned self] picture, _ in
+        composer.onPicture = { [unowned self] index, draw in
             guard let videoEncoder = self.videoEncoder else { return }
-            try self.deliver(videoEncoder.encode(picture))
+            try self.deliver(videoEncoder.encode { image in
+                draw(image)
+                self.onCanvas?(image, index)
+            })
         }
         composer.onAudio = { [unowned self] samples, start in
             try self.deliver(self.audioEncoder.encode(interleaved: samples, startSample: start))
@@ -140,6 +160,7 @@ public final class RecordingPipeline: @unchecked Sendable {
             if !reports.isEmpty { source?.send(.receiverReport(reports)) }
         }
         composer.extend(to: time - playoutDelay)
+        decodeVideo(until: time - playoutDelay + RecordingPipeline.decodeAhead)
         try composer.advance(until: time - playoutDelay)
     }
 
@@ -166,9 +187,25 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// written, and every sink finishes its file.
     public func finish() throws {
         handle(session.finish())
+        // The frames still waiting are decoded as the output reaches them, not all at once.
+        var time = composer.nextOutputTime
+        while let last = undecoded.values.compactMap({ $0.last?.mediaTime }).max(),
+              let next = undecoded.values.compactMap({ $0.first?.mediaTime }).min()
+        {
+            time = max(time, next - RecordingPipeline.decodeAhead)
+            decodeVideo(until: time + RecordingPipeline.decodeAhead)
+            try composer.advance(until: min(time, last))
+            time += 1 / Double(composer.framesPerSecond)
+        }
         try composer.finish()
         if let videoEncoder { try deliver(videoEncoder.finish()) }
         try deliver(audioEncoder.finish())
+        // x264's pictures and the decoders are the bulk of a job's memory: let them go before
+        // the outputs finish (the MP4's faststart rewrite allocates), so the peak is not their sum.
+        videoEncoder = nil
+        videoDecoders.removeAll()
+        audioDecoders.removeAll()
+        MemoryTuning.releaseFreeMemory()
         var firstError: Error?
         for sink in sinks {
             do {
@@ -188,6 +225,7 @@ public final class RecordingPipeline: @unchecked Sendable {
         do {
             if track.kind.isVideo {
                 guard config.mode == .videoAndAudio else { return }
+                endingVideo.remove(track.ssrc)
                 if videoDecoders[track.ssrc] == nil { videoDecoders[track.ssrc] = try VideoTrackDecoder(codec: track.codec) }
                 // A new track's first frame must be a keyframe: ask for one now rather than
                 // waiting for the sender's next.
@@ -204,7 +242,9 @@ public final class RecordingPipeline: @unchecked Sendable {
 
     private func stopReceiving(_ ssrc: UInt32) {
         handle(session.remove(ssrc: ssrc))
-        videoDecoders[ssrc] = nil
+        // What arrived before the end is still shown until the end applies: decoded as it falls
+        // due, like the rest.
+        if undecoded[ssrc]?.isEmpty == false { endingVideo.insert(ssrc) } else { videoDecoders[ssrc] = nil }
         audioDecoders[ssrc] = nil
         keyframeRequests[ssrc] = nil
     }
@@ -219,9 +259,8 @@ public final class RecordingPipeline: @unchecked Sendable {
         for event in events {
             switch event {
             case .frame(let frame):
-                if let decoder = videoDecoders[frame.track.ssrc] {
-                    for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: frame.track.ssrc) }
-                    if decoder.needsKeyframe { requestKeyframe(frame.track.ssrc) }
+                if videoDecoders[frame.track.ssrc] != nil {
+                    undecoded[frame.track.ssrc, default: []].append(frame)
                 } else if let decoder = audioDecoders[frame.track.ssrc] {
                     for chunk in decoder.decode(frame) { composer.add(audio: chunk, ssrc: frame.track.ssrc) }
                 }
@@ -237,6 +276,23 @@ public final class RecordingPipeline: @unchecked Sendable {
             case .requestKeyframe(let ssrc):
                 requestKeyframe(ssrc)
             }
+        }
+    }
+
+    /// Decodes every waiting video frame up to the last one (in decode order) whose media time
+    /// is at most `limit`, so a frame shown before one decoded earlier (H.264 B-frames) is
+    /// decoded in time too.
+    private func decodeVideo(until limit: Double) {
+        for (ssrc, frames) in undecoded {
+            guard let last = frames.lastIndex(where: { $0.mediaTime <= limit }) else { continue }
+            if let decoder = videoDecoders[ssrc] {
+                for frame in frames[...last] {
+                    for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: ssrc) }
+                    if decoder.needsKeyframe && !endingVideo.contains(ssrc) { requestKeyframe(ssrc) }
+                }
+            }
+            undecoded[ssrc] = last + 1 == frames.count ? nil : Array(frames[(last + 1)...])
+            if undecoded[ssrc] == nil && endingVideo.remove(ssrc) != nil { videoDecoders[ssrc] = nil }
         }
     }
 

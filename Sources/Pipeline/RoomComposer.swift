@@ -47,7 +47,6 @@ public final class RoomComposer: @unchecked Sendable {
     /// Audio block size (the AAC frame).
     public let audioBlock: Int
     private let compositor: Compositor?
-    private var canvas: VideoFrame?
     /// Who is in the room at the time of the latest output.
     private var present: [String: ParticipantState] = [:]
     private var videoTracks: [UInt32: VideoTrack] = [:]
@@ -66,9 +65,12 @@ public final class RoomComposer: @unchecked Sendable {
     /// Events applied so far, for logs and tests.
     public private(set) var eventsApplied = 0
 
-    /// Receives each composited picture (its index on the 1/fps timeline) and each mixed block
-    /// (with its first sample's position).
-    public var onPicture: (VideoFrame, Int64) throws -> Void = { _, _ in }
+    /// Receives each picture of the 1/fps timeline (its index) as a function that draws it on
+    /// planes the receiver lends: the encoder's input frame, so a picture is drawn where it is
+    /// encoded from and never copied. The planes should keep what was drawn on them last time:
+    /// the compositor draws only what changed (`Compositor`).
+    public var onPicture: (_ index: Int64, _ draw: (PlanarImage) -> Void) throws -> Void = { _, _ in }
+    /// Receives each mixed block (with its first sample's position).
     public var onAudio: ([Float], Int64) throws -> Void = { _, _ in }
     /// Sees the layout of each picture (tests use it to know where each tile was).
     public var onLayout: (Layout, Int64) -> Void = { _, _ in }
@@ -87,9 +89,7 @@ public final class RoomComposer: @unchecked Sendable {
         mixer.start(at: audioStart)
         if config.mode == .videoAndAudio {
             guard let text else { throw CompositeError("video needs a text renderer") }
-            let made = try Compositor(canvas: preset.size, theme: Theme.named(config.theme), text: text)
-            compositor = made
-            canvas = made.makeCanvas()
+            compositor = try Compositor(canvas: preset.size, theme: Theme.named(config.theme), text: text)
         } else {
             compositor = nil
         }
@@ -208,10 +208,7 @@ public final class RoomComposer: @unchecked Sendable {
     }
 
     private func renderPicture(at time: Double) throws {
-        // Taken out of self while drawing, so its buffers stay uniquely referenced and are
-        // written in place rather than copied.
-        guard let compositor, var canvas = self.canvas.take() else { return }
-        defer { self.canvas = canvas }
+        guard let compositor else { return }
         applyEvents(upTo: time)
         let limit = time + 0.5 / Double(framesPerSecond)
         for ssrc in videoTracks.keys {
@@ -238,12 +235,10 @@ public final class RoomComposer: @unchecked Sendable {
                                          previous: previousLayout)
         previousLayout = layout
         currentLayout = layout
-        compositor.render(layout, pictures: pictures, shares: shares, into: &canvas)
-        canvas.mediaTime = time
         let index = videoFrames
         onLayout(layout, index)
         videoFrames += 1
-        try onPicture(canvas, index)
+        try onPicture(index) { image in compositor.render(layout, pictures: pictures, shares: shares, into: image) }
     }
 
     // MARK: - Room events

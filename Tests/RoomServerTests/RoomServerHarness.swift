@@ -5,6 +5,7 @@ import HTTP
 import JobSpec
 import Jobs
 import Net
+import Platform
 import Postgres
 import Synchronization
 import RoomServer
@@ -16,6 +17,7 @@ import Transport
 /// with it, and open the join page in browsers.
 final class RoomServerHarness: @unchecked Sendable {
     let auth = Authenticator(apiKey: "room-key", secret: "room-secret")
+    let databaseURL: String
     let pool: PostgresPool
     let api: APIService
     let rooms: RoomServer
@@ -24,16 +26,18 @@ final class RoomServerHarness: @unchecked Sendable {
     let storage: TemporaryDirectory
     var base: String { "http://127.0.0.1:\(port)" }
 
-    init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil) throws {
+    init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30) throws {
         try LoopbackNamespace.require()
         storage = try TemporaryDirectory(prefix: "rooms-storage")
-        pool = PostgresPool(try JobDatabase.make(), size: 6)
+        databaseURL = try JobDatabase.make()
+        pool = PostgresPool(databaseURL, size: 6)
         let holder = Holder()
         http = HTTPServer { request, connection in holder.handle(request, connection) }
         port = try http.start(host: "127.0.0.1", port: 0)
         api = APIService(configuration: .init(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)", fixtureRooms: nil),
                          pool: pool, signer: try RSAKeyPair.generate())
-        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort), apiKey: auth.apiKey,
+        rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort,
+                                                                                   consentTimeout: consentTimeout), apiKey: auth.apiKey,
                                                     secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
         rooms.start()
         api.attach(liveRooms: rooms)
@@ -93,6 +97,21 @@ final class RoomServerHarness: @unchecked Sendable {
         workerStop.stopped.store(true, ordering: .relaxed)
         _ = workerFinished.wait(timeout: .now() + 60)
         workerThread = nil
+    }
+
+    /// A `revue worker` process on this server's database and storage, joining live rooms at
+    /// this server's URL with recorder tokens signed with its secret: a worker that can be killed.
+    func startWorkerProcess(_ id: String, log: String) throws -> Subprocess {
+        var environment = ProcessInfo.processInfo.environment
+        environment["REVUE_API_KEY"] = auth.apiKey
+        environment["REVUE_API_SECRET"] = auth.secret
+        environment["DATABASE_URL"] = databaseURL
+        environment["REVUE_STORAGE"] = storage.path
+        environment["REVUE_HOME"] = storage.file("home-\(id)")
+        environment["REVUE_LOG_FORMAT"] = "json"
+        environment["REVUE_PUBLIC_URL"] = base
+        return try Subprocess(RevueBinary.path, ["worker", "--worker-id", id, "--max-jobs", "2"], environment: environment,
+                              standardOutput: .file(log), standardError: .file(log))
     }
 
     final class Holder: @unchecked Sendable {

@@ -92,9 +92,10 @@ public final class HeadlessChromium: @unchecked Sendable {
             return Array(data)
         }
 
-        /// Evaluates JavaScript and returns its JSON-compatible value.
-        public func evaluate(_ expression: String) throws -> Any? {
-            let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true])
+        /// Evaluates JavaScript and returns its JSON-compatible value. `userGesture` runs it as if
+        /// the user had clicked, which APIs such as `getDisplayMedia` require.
+        public func evaluate(_ expression: String, userGesture: Bool = false) throws -> Any? {
+            let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true, "userGesture": userGesture])
             return (result["result"] as? [String: Any])?["value"]
         }
     }

@@ -59,7 +59,7 @@ enum IngestBench {
             case .vp8:
                 path = work + "/\(track.ssrc).ivf"
                 try ElementaryStream.writeIVF(trackFrames.map(\.data), repeats: decodePasses, to: path)
-                arguments = ["-v", "error", "-threads", "1", "-c:v", "libvpx", "-i", path, "-f", "null", "-"]
+                arguments = ["-v", "error", "-threads", "1", "-c:v", "vp8", "-i", path, "-f", "null", "-"]
             default:
                 path = work + "/\(track.ssrc).h264"
                 try ElementaryStream.writeAnnexB(trackFrames.map(\.data), repeats: decodePasses, to: path)

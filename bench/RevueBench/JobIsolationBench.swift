@@ -95,6 +95,11 @@ enum ProcessMemory {
         return value(of: field, in: text)
     }
 
+    /// A field of /proc/PID/status (VmRSS, VmHWM), or 0 once the process is gone.
+    static func status(_ field: String, of pid: pid_t) -> Double {
+        value(of: field, in: (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "")
+    }
+
     /// The process's proportional set size (/proc/PID/smaps_rollup), or 0 once it is gone.
     static func proportionalSet(of pid: pid_t) -> Double {
         value(of: "Pss", in: (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? "")

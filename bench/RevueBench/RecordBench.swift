@@ -10,23 +10,133 @@ import Outputs
 import Pipeline
 import Platform
 
-/// `bench/record-vs-ffmpeg`: the same fixture rendered by Revue and by ffmpeg doing the same
-/// work (decode the same streams from files extracted first, scale, xstack, amix, libx264 with
-/// the same preset, bitrate and GOP, and AAC), CPU seconds for each and the ratio.
+/// `bench/record-vs-ffmpeg`: the same fixture recorded by `revue record` and by the ffmpeg
+/// command a user would write for the same output, both as child processes, in alternating
+/// pairs, for the fixture as it is (start-up included) and looped to about 60 s.
+///
+/// The reference decodes the same streams (extracted to files first) with ffmpeg's default
+/// decoders, crops and scales each to its tile with the `scale` filter's default scaler, places
+/// the tiles with `xstack` and `pad`, mixes with `amix`, and encodes with libx264 `veryfast` at
+/// the same bitrate, VBV, GOP and lookahead, AAC 128k, into a faststart MP4. Every other setting
+/// (threads included) is ffmpeg's default; `--x264-one-thread` adds the same reference with
+/// `-threads 1` on the encoder, as Revue runs x264, to show what that choice is worth. For the looped case the files hold the streams that many
+/// times over (`-stream_loop` would be the natural flag, but ffmpeg 5.1 plays a raw H.264 file
+/// once whatever it says, and the reference would decode and scale a sixth of the video), and
+/// Revue loops back to back (`--loop-gap 0`), so both make the same media from the same packets.
 enum RecordBench {
-    static func run(fixtureDirectory: String, runs: Int) throws {
+    /// One contestant: a name and the command for `passes` passes over the fixture.
+    struct Contestant {
+        let name: String
+        let command: (_ passes: Int, _ output: String) -> (String, [String])
+    }
+
+    struct Mode {
+        let name: String
+        let passes: Int
+    }
+
+    static func run(fixtureDirectory: String, revue: String, runs: Int, libvpxReference: Bool, oneThreadReference: Bool,
+                    baseline: String?) throws
+    {
         let fixture = try Fixture(directory: fixtureDirectory)
         let work = NSTemporaryDirectory() + "revue-record-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if ProcessInfo.processInfo.environment["REVUE_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: work) } }
-        let configuration = RecordingConfig()
         LibAVLog.setLevel()
+        let loopedPasses = max(1, Int((60 / fixture.captureDuration).rounded()))
+        let inputs = [1: try extract(fixture, repeats: 1, to: work + "/1"), loopedPasses: try extract(fixture, repeats: loopedPasses, to: work + "/\(loopedPasses)")]
+        let preset = OutputPreset.preset(for: RecordingConfig())
 
-        // The same streams as files ffmpeg reads, and the layout Revue uses.
-        let inputs = try extract(fixture, to: work)
-        let participants = fixture.manifest.participants.map { LayoutParticipant(id: $0.id, name: $0.name) }
-        let layout = LayoutEngine.layout(participants: participants, activeSpeaker: nil, configuration: LayoutConfiguration(configuration, canvas: OutputPreset.preset(for: configuration).size))
+        var contestants = [Contestant(name: "Revue") { passes, output in revueCommand(revue, fixtureDirectory, passes, output) }]
+        if let baseline {
+            contestants.append(Contestant(name: "baseline") { passes, output in revueCommand(baseline, fixtureDirectory, passes, output) })
+        }
+        contestants.append(Contestant(name: "ffmpeg") { passes, output in
+            ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .defaults) + [output])
+        })
+        if oneThreadReference {
+            contestants.append(Contestant(name: "ffmpeg x264 threads=1") { passes, output in
+                ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .defaults) + ["-threads:v", "1", output])
+            })
+        }
+        if libvpxReference {
+            contestants.append(Contestant(name: "ffmpeg libvpx+bilinear") { passes, output in
+                ("ffmpeg", ffmpegArguments(fixture, inputs[passes] ?? Extracted(), flavour: .libvpxBilinear) + [output])
+            })
+        }
+        let modes = [Mode(name: "as it is", passes: 1), Mode(name: "looped to \(String(format: "%.0f", Double(loopedPasses) * fixture.captureDuration)) s", passes: loopedPasses)]
+
+        print(String(format: "record-vs-ffmpeg: %@ at %@, %d alternating runs per mode; Revue %@", fixtureDirectory,
+                     preset.size.description, runs, revue))
+        for mode in modes {
+            var seconds = [[Double]](repeating: [], count: contestants.count)
+            var loads: [Double] = []
+            var durations = [Double](repeating: 0, count: contestants.count)
+            for run in 0..<runs {
+                loads.append(loadAverage())
+                // Alternate who goes first, so neither always runs on a warm cache or in a quiet moment.
+                let order = run % 2 == 0 ? Array(contestants.indices) : contestants.indices.reversed()
+                for index in order {
+                    let output = work + "/\(index)-\(run).mp4"
+                    let (executable, arguments) = contestants[index].command(mode.passes, output)
+                    let before = CPUTime.ofChildren()
+                    let result = try Subprocess.run(executable, arguments)
+                    guard result.succeeded else {
+                        throw BenchError("\(contestants[index].name) failed (\(result.termination)): \(result.standardError)\n"
+                            + ([executable] + arguments).joined(separator: " "))
+                    }
+                    seconds[index].append(CPUTime.ofChildren() - before)
+                    if run == 0 { durations[index] = MediaInfo.probe(output)?.duration ?? 0 }
+                }
+                loads.append(loadAverage())
+            }
+            print("  \(mode.name) (\(mode.passes) pass\(mode.passes == 1 ? "" : "es")), 1-minute load \(String(format: "%.2f", loads.min() ?? 0))–\(String(format: "%.2f", loads.max() ?? 0))")
+            let reference = contestants.firstIndex { $0.name == "ffmpeg" } ?? 0
+            for index in contestants.indices {
+                let sorted = seconds[index].sorted()
+                let median = sorted[sorted.count / 2]
+                var line = String(format: "    %-24@ CPU %.2f s median (%.2f–%.2f), %.3f of a core per media second, %.2f s of media",
+                                  contestants[index].name, median, sorted.first ?? 0, sorted.last ?? 0, median / max(0.001, durations[index]),
+                                  durations[index])
+                if index != reference {
+                    let ratios = zip(seconds[index], seconds[reference]).map { $0 / $1 }.sorted()
+                    line += String(format: "; /ffmpeg per pair: median %.2f, range %.2f–%.2f", ratios[ratios.count / 2], ratios.first ?? 0,
+                                   ratios.last ?? 0)
+                }
+                print(line)
+                print("      each run: " + seconds[index].map { String(format: "%.2f", $0) }.joined(separator: " "))
+            }
+        }
+        for contestant in contestants {
+            let (executable, arguments) = contestant.command(loopedPasses, "OUT.mp4")
+            print("  \(contestant.name): \(executable) \(arguments.joined(separator: " "))")
+        }
+    }
+
+    static func revueCommand(_ revue: String, _ fixture: String, _ passes: Int, _ output: String) -> (String, [String]) {
+        (revue, ["record", "--fixture", fixture, "--output", output, "--loop", "\(passes)", "--loop-gap", "0", "--log-level", "warning"])
+    }
+
+    /// The 1-minute load average (/proc/loadavg).
+    static func loadAverage() -> Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return Double(text.split(separator: " ").first ?? "") ?? 0
+    }
+
+    enum Flavour {
+        /// What a user would write: default decoders, default scaler, default threads.
+        case defaults
+        /// The earlier reference: VP8 with libvpx, and bilinear scaling as Revue does.
+        case libvpxBilinear
+    }
+
+    /// The ffmpeg command for the same layout and output.
+    static func ffmpegArguments(_ fixture: Fixture, _ inputs: Extracted, flavour: Flavour) -> [String] {
+        let configuration = RecordingConfig()
         let preset = OutputPreset.preset(for: configuration)
+        let participants = fixture.manifest.participants.map { LayoutParticipant(id: $0.id, name: $0.name) }
+        let layout = LayoutEngine.layout(participants: participants, activeSpeaker: nil,
+                                         configuration: LayoutConfiguration(configuration, canvas: preset.size))
         var arguments = ["-nostdin", "-v", "error", "-y"]
         var filters: [String] = []
         var videoLabels: [String] = []
@@ -35,10 +145,15 @@ enum RecordBench {
         for participant in fixture.manifest.participants {
             guard let video = inputs.video[participant.id], let tile = layout.tiles.first(where: { $0.participantID == participant.id })
             else { continue }
-            arguments += video.codec == .vp8 ? ["-c:v", "libvpx", "-i", video.path] : ["-r", "30", "-i", video.path]
+            switch (video.codec, flavour) {
+            case (.vp8, .libvpxBilinear): arguments += ["-c:v", "libvpx", "-i", video.path]
+            case (.vp8, .defaults): arguments += ["-i", video.path]
+            default: arguments += ["-r", "30", "-i", video.path]
+            }
             let placement = ContentPlacement.place(source: Size(width: 640, height: 360), in: tile.rect, mode: .fill)
+            let flags = flavour == .libvpxBilinear ? ":flags=bilinear" : ""
             filters.append("[\(index):v]crop=\(placement.crop.width):\(placement.crop.height),scale=\(placement.destination.width):"
-                + "\(placement.destination.height):flags=bilinear[v\(index)]")
+                + "\(placement.destination.height)\(flags)[v\(index)]")
             videoLabels.append("[v\(index)]")
             positions.append("\(placement.destination.x)_\(placement.destination.y)")
             index += 1
@@ -58,38 +173,9 @@ enum RecordBench {
         arguments += ["-filter_complex", filters.joined(separator: ";"), "-map", "[v]", "-map", "[a]",
                       "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-b:v", "\(preset.videoBitrate)",
                       "-maxrate", "\(preset.videoBitrate * 3 / 2)", "-bufsize", "\(preset.videoBitrate * 2)", "-g", "60",
-                      "-keyint_min", "60", "-bf", "0", "-x264-params", "scenecut=0:open-gop=0",
+                      "-keyint_min", "60", "-bf", "0", "-x264-params", "scenecut=0:open-gop=0:rc-lookahead=\(OutputPreset.x264Lookahead)",
                       "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-movflags", "+faststart"]
-        // Revue (in this process) and ffmpeg (a child) take turns, so a change in the machine's
-        // speed during the run falls on both alike.
-        var mediaSeconds = 0.0
-        var revueSeconds = 0.0, ffmpegSeconds = 0.0
-        var pairRatios: [Double] = []
-        for run in 0..<runs {
-            let revue = try CPUTime.measure {
-                let pipeline = try RecordingPipeline(config: configuration)
-                pipeline.add(sink: try MP4FileOutput(path: work + "/revue-\(run).mp4", streams: pipeline.streams))
-                try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)))
-                mediaSeconds += Double(pipeline.composer.videoFrames) / 30
-            }
-            let before = CPUTime.ofChildren()
-            let result = try Subprocess.run("ffmpeg", arguments + [work + "/ffmpeg-\(run).mp4"])
-            guard result.succeeded else {
-                throw BenchError("ffmpeg failed (\(result.termination)): \(result.standardError)\n\(arguments.joined(separator: " "))")
-            }
-            let ffmpeg = CPUTime.ofChildren() - before
-            revueSeconds += revue
-            ffmpegSeconds += ffmpeg
-            pairRatios.append(revue / ffmpeg)
-        }
-        pairRatios.sort()
-        print(String(format: "record-vs-ffmpeg: %@ at %@, %d runs, %.1f s of media", fixtureDirectory, preset.size.description, runs, mediaSeconds))
-        print(String(format: "  Revue  %.2f CPU s (%.3f of a core per second of media; %.2f cores at real time)",
-                     revueSeconds, revueSeconds / mediaSeconds, revueSeconds / mediaSeconds))
-        print(String(format: "  ffmpeg %.2f CPU s (%.3f of a core per second of media)", ffmpegSeconds, ffmpegSeconds / mediaSeconds))
-        print(String(format: "  ratio Revue/ffmpeg = %.2f (median of the %d alternating pairs %.2f, range %.2f–%.2f)",
-                     revueSeconds / ffmpegSeconds, runs, pairRatios[pairRatios.count / 2], pairRatios.first ?? 0, pairRatios.last ?? 0))
-        print("  ffmpeg " + arguments.joined(separator: " ") + " OUT.mp4")
+        return arguments
     }
 
     static func shift(_ position: String, _ minX: Int, _ minY: Int) -> String {
@@ -103,8 +189,10 @@ enum RecordBench {
         var audio: [String: String] = [:]
     }
 
-    /// Writes each participant's video as IVF or Annex B, and audio as Ogg Opus.
-    static func extract(_ fixture: Fixture, to directory: String) throws -> Extracted {
+    /// Writes each participant's video as IVF or Annex B, and audio as Ogg Opus, each stream
+    /// `repeats` times over, back to back.
+    static func extract(_ fixture: Fixture, repeats: Int, to directory: String) throws -> Extracted {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var session = IngestSession(tracks: fixture.trackInfos)
         var frames: [UInt32: [EncodedFrame]] = [:]
         for packet in fixture.packets {
@@ -119,23 +207,25 @@ enum RecordBench {
             switch track.codec {
             case .vp8:
                 let path = directory + "/\(track.participantID).ivf"
-                try ElementaryStream.writeIVF(trackFrames.map(\.data), repeats: 1, to: path)
+                try ElementaryStream.writeIVF(trackFrames.map(\.data), repeats: repeats, to: path)
                 extracted.video[track.participantID] = (path, .vp8)
             case .h264:
                 let path = directory + "/\(track.participantID).h264"
-                try ElementaryStream.writeAnnexB(trackFrames.map(\.data), repeats: 1, to: path)
+                try ElementaryStream.writeAnnexB(trackFrames.map(\.data), repeats: repeats, to: path)
                 extracted.video[track.participantID] = (path, .h264)
             case .opus:
                 let path = directory + "/\(track.participantID).ogg"
-                try writeOggOpus(trackFrames, channels: track.channels, to: path)
+                try writeOggOpus(trackFrames, channels: track.channels, repeats: repeats,
+                                 passLength: Int64((fixture.captureDuration * 48_000).rounded()), to: path)
                 extracted.audio[track.participantID] = path
             }
         }
         return extracted
     }
 
-    /// Opus packets into an Ogg file, with the OpusHead header (RFC 7845 §5.1).
-    static func writeOggOpus(_ frames: [EncodedFrame], channels: Int, to path: String) throws {
+    /// Opus packets into an Ogg file, with the OpusHead header (RFC 7845 §5.1); each repeat
+    /// starts `passLength` samples after the one before.
+    static func writeOggOpus(_ frames: [EncodedFrame], channels: Int, repeats: Int, passLength: Int64, to path: String) throws {
         let muxer = try OutputFormatContext(format: "ogg", url: path)
         guard let parameters = avcodec_parameters_alloc() else { throw BenchError("out of memory") }
         defer {
@@ -154,12 +244,20 @@ enum RecordBench {
         let timeBase = AVRational(num: 1, den: 48_000)
         try muxer.addStream(parameters: parameters, timeBase: timeBase)
         try muxer.open(url: path)
-        let base = frames.first?.rtpTimestamp ?? 0
-        for frame in frames {
-            let packet = try Packet(copying: frame.data)
-            packet.pts = frame.rtpTimestamp - base
-            packet.dts = packet.pts
-            try muxer.write(packet, streamIndex: 0, from: timeBase)
+        let base = frames.map(\.rtpTimestamp).min() ?? 0
+        // A pass is at least as long as its packets span (20 ms frames), so passes never overlap.
+        let span = max(passLength, (frames.map(\.rtpTimestamp).max() ?? 0) - base + 960)
+        var last = Int64.min
+        for pass in 0..<Int64(repeats) {
+            for frame in frames {
+                let packet = try Packet(copying: frame.data)
+                packet.pts = frame.rtpTimestamp - base + pass * span
+                // Out of order in the capture: the muxer needs increasing times.
+                guard packet.pts > last else { continue }
+                last = packet.pts
+                packet.dts = packet.pts
+                try muxer.write(packet, streamIndex: 0, from: timeBase)
+            }
         }
         try muxer.finish()
     }

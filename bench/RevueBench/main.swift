@@ -12,9 +12,36 @@ do {
         let passes = arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200
         try IngestBench.run(fixtureDirectory: fixture, passes: passes)
     case "record-vs-ffmpeg":
-        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
-        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
-        try RecordBench.run(fixtureDirectory: fixture, runs: runs)
+        // record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--baseline OTHER-REVUE]
+        let flags = Array(arguments.dropFirst())
+        var positional: [String] = []
+        var libvpx = false
+        var oneThread = false
+        var baseline: String?
+        var index = 0
+        while index < flags.count {
+            switch flags[index] {
+            case "--libvpx": libvpx = true
+            case "--x264-one-thread": oneThread = true
+            case "--baseline" where index + 1 < flags.count:
+                baseline = flags[index + 1]
+                index += 1
+            default: positional.append(flags[index])
+            }
+            index += 1
+        }
+        guard positional.count >= 2 else { throw BenchError("usage: record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE]") }
+        try RecordBench.run(fixtureDirectory: positional[0], revue: positional[1], runs: positional.count > 2 ? Int(positional[2]) ?? 5 : 5,
+                            libvpxReference: libvpx, oneThreadReference: oneThread, baseline: baseline)
+    case "encode-quality":
+        // encode-quality FIXTURE PASSES REVUE...
+        guard arguments.count >= 4, let passes = Int(arguments[2]) else { throw BenchError("usage: encode-quality FIXTURE PASSES REVUE...") }
+        try EncodeQualityBench.run(fixtureDirectory: arguments[1], passes: passes, binaries: Array(arguments[3...]))
+    case "density":
+        // density FIXTURE REVUE [FROM] [SECONDS]
+        guard arguments.count >= 3 else { throw BenchError("usage: density FIXTURE REVUE [FROM] [SECONDS]") }
+        try DensityBench.run(fixtureDirectory: arguments[1], revue: arguments[2], from: arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1,
+                             seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30)
     case "outputs":
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
@@ -28,7 +55,7 @@ do {
         let outputs = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
         try SFUBench.run(outputs: outputs, only: arguments.count > 2 ? arguments[2] : nil)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg [FIXTURE] [RUNS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE]\n".utf8))
         exit(2)
     }
 } catch {

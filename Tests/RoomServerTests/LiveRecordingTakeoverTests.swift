@@ -1,0 +1,91 @@
+import Foundation
+import JobSpec
+import Jobs
+import Media
+import Platform
+import TestSupport
+import Testing
+
+/// A worker killed with SIGKILL in the middle of a live recording: another `revue worker` takes
+/// the job over within 15 s, its recorder joins the room again, and both parts play with the
+/// room's picture in them.
+extension BrowserRoomTests {
+    @Suite struct LiveRecordingTakeoverTests {
+        @Test func aKilledWorkersLiveRecordingIsTakenOverAndBothPartsPlay() throws {
+            let server = try RoomServerHarness()
+            let logs = try TemporaryDirectory(prefix: "live-takeover")
+            let room = try server.makeRoom()
+            let whip = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=aiortc%20Blue",
+                                                               try server.token(), "--color", "2040D0", "--tone", "1000", "--seconds", "120"],
+                                      standardOutput: .file(logs.file("whip")), standardError: .file(logs.file("whip")))
+            defer {
+                whip.signal(SIGTERM)
+                if whip.wait(timeout: 10) == nil { whip.signal(SIGKILL) }
+            }
+            let published = JoinPageBrowserTests.wait(40) { server.rooms.liveSessionID(roomID: room) != nil }
+            #expect(published, "aiortc did not join: \((try? String(contentsOfFile: logs.file("whip"), encoding: .utf8)) ?? "")")
+
+            let first = try server.startWorkerProcess("worker-a", log: logs.file("worker-a"))
+            var second: Subprocess?
+            defer {
+                for worker in [first, second].compactMap({ $0 }) {
+                    worker.signal(SIGKILL)
+                    worker.wait()
+                }
+            }
+            let started = try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room), "config": .object(["quality": .string("low")])]))
+            #expect(started.status == 200, "\(started.json.text)")
+            let store = server.api.store
+            var job: Job?
+            let recording = try JoinPageBrowserTests.wait(40) {
+                job = try store.activeJob(kind: .recording, roomID: room)
+                return job?.state == .started
+            }
+            #expect(recording, "worker-a did not start recording: \(String(describing: job))")
+            let id = try #require(job?.id)
+            let jobDirectory = server.storage.path + "/jobs/\(id.uuidString.lowercased())"
+            defer {
+                for attempt in 1...2 {
+                    print("attempt \(attempt) log:\n" + ((try? String(contentsOfFile: jobDirectory + "/attempt-\(attempt).log", encoding: .utf8)) ?? "none"))
+                }
+            }
+            Thread.sleep(forTimeInterval: 4)
+            second = try server.startWorkerProcess("worker-b", log: logs.file("worker-b"))
+            first.signal(SIGKILL)
+            let killed = Date()
+            first.wait()
+
+            var takenOverAfter: Double?
+            _ = try JoinPageBrowserTests.wait(30) {
+                guard let now = try store.job(id), now.attempts == 2, now.workerID == "worker-b" else { return false }
+                takenOverAfter = Date().timeIntervalSince(killed)
+                return true
+            }
+            let afterKill = try store.job(id)
+            let after = try #require(takenOverAfter, "worker-b did not take the job over: \(String(describing: afterKill))")
+            print("measured: live recording taken over \(String(format: "%.2f", after)) s after its worker was killed")
+            #expect(after < 15, "taken over after \(after) s")
+            // The second recorder is in the room and receiving: a few seconds of the new part.
+            Thread.sleep(forTimeInterval: 5)
+            #expect(try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)])).status == 200)
+            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
+            let finished = try #require(try store.job(id))
+            #expect(ended, "the job ended \(finished.state): \(finished.errorMessage ?? "")")
+            #expect(finished.parts.map(\.attempt) == [1, 2], "\(finished.parts)")
+            for part in finished.parts {
+                let path = server.storage.path + "/" + part.path
+                let decode = try Tool.decodeFully(path)
+                #expect(decode.status == 0 && decode.standardError.isEmpty, "\(path): \(decode.standardError)")
+                let duration = try #require(try MediaProbe.probe(path).format.durationSeconds)
+                #expect(duration > 2, "part \(part.attempt) lasts \(duration) s")
+                // The publisher's blue tile is in each part, near its end: the second recorder
+                // joined and received the room, not only placeholders.
+                // Quality low is 854×480.
+                let picture = try MediaSamples.frame(of: path, at: max(0, duration - 1), width: 854, height: 480)
+                let centre = picture.pixel(x: 427, y: 200)
+                #expect(centre.distance(to: YUVColor(red: 0x20, green: 0x40, blue: 0xD0)) < 40, "part \(part.attempt) shows \(centre)")
+                print("measured: part \(part.attempt) \(String(format: "%.2f", duration)) s, \(part.status)")
+            }
+        }
+    }
+}
