@@ -116,7 +116,8 @@ let package = Package(
         .systemLibrary(name: "CSocketBatch", path: "bench/CSocketBatch"),
         .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
-                                                            "CSocketBatch"],
+                                                            "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "RoomClient",
+                                                            "RoomServer", "Rooms"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
