@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "Layout", dependencies: ["JobSpec"]),
         .target(name: "Composite", dependencies: ["JobSpec", "Layout", "Media", "LibAV", "CFreeType"]),
         .target(name: "Mix", dependencies: ["Media"]),
-        .target(name: "Encode", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Media", "Layout"]),
+        .target(name: "Encode", dependencies: ["CFFmpeg", "CVPX", "COpus", "LibAV", "JobSpec", "Media", "Layout"]),
 
         // MARK: Outputs: one encode, many outputs
         .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Log"]),
@@ -97,9 +97,10 @@ let package = Package(
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
-        // The client side of a room: Revue's recorder (and SDK) joining through signalling.
+        // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
+        // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log"]),
+                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
                                                   "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
@@ -115,7 +116,8 @@ let package = Package(
         .systemLibrary(name: "CSocketBatch", path: "bench/CSocketBatch"),
         .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
-                                                            "CSocketBatch"],
+                                                            "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "RoomClient",
+                                                            "RoomServer", "Rooms"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
@@ -147,7 +149,7 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
-        .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Media", "Layout", "TestSupport"]),
+        .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
@@ -159,7 +161,8 @@ let package = Package(
                                                      "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API", "Storage", "Crypto", "HTTP"]),
-        .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
+        .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
+        .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "Media", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
     ],

@@ -4,28 +4,33 @@ import HTTP
 import JobSpec
 import Jobs
 import Outputs
+import RoomClient
 
 /// `revue demo`: the whole service on this machine, driven through its own REST API.
 enum DemoCommand: RevueCommand {
     static let spec = CommandSpec(
         ["demo"],
-        summary: "Start a recording and HLS of the example room through the REST API, stop them, and show the results.",
+        summary: "Start a live room with synthetic participants, record it and stream it as HLS through the REST API, and show the results.",
         discussion: """
-            Uses the embedded PostgreSQL (HOME/pg, or /var/lib/revue/clusters/… as root with a private HOME) and the fixtures in Tests/Fixtures as rooms, runs the API and a worker in
-            this process, starts a recording and an HLS stream of room "example" with REST calls, stops them after
-            --seconds, and prints the file paths, the playlist URL and a probe of each.
+            Uses the embedded PostgreSQL (HOME/pg, or /var/lib/revue/clusters/… as root with a private HOME), runs the API, the room server
+            and a worker in this process, creates a room (POST /v2/rooms), puts --participants synthetic participants in it (Revue's own
+            WebRTC publisher: a colour and a moving square; tones taking turns), prints the join page's URL, starts a recording
+            and an HLS stream of the live room with REST calls, stops them after --seconds, and prints the file paths, the playlist URL
+            and a probe of each. With --room ID it records that fixture room (Tests/Fixtures) instead, replayed as live.
             """,
         options: CommonOptions.database + [
             ServiceSetup.storage, ServiceSetup.migrations,
             OptionSpec("fixture-rooms", value: "DIR", help: "The rooms (default: the checkout's Tests/Fixtures).",
                        environment: "REVUE_FIXTURE_ROOMS"),
-            OptionSpec("room", value: "ID", help: "The room to record.", default: "example"),
+            OptionSpec("room", value: "ID", help: "Record this fixture room (e.g. example) instead of a live room."),
+            OptionSpec("participants", value: "N", help: "Synthetic participants in the live room (1 to 4).", default: "3"),
             OptionSpec("seconds", value: "SECONDS", help: "How long to record.", default: "15"),
         ] + CommonOptions.loggingForPeople)
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let seconds = try arguments.seconds("seconds") ?? 15
-        let room = arguments.value("room") ?? "example"
+        let fixtureRoom = arguments.value("room")
+        let participantCount = try arguments.integer("participants", in: 1...4) ?? 3
         guard let fixtures = arguments.value("fixture-rooms") ?? ProjectPaths.fixtures() else {
             throw UsageError("cannot find Tests/Fixtures; pass --fixture-rooms DIR", command: spec.name)
         }
@@ -39,12 +44,11 @@ enum DemoCommand: RevueCommand {
         defer { services.stop() }
         let base = services.publicURL
         let token = try services.api.configuration.authenticator.token()
-        Console.print("revue demo: API at \(base), room \"\(room)\" from \(fixtures)/\(room), storage \(services.storage), "
-            + "database: \(database.location)")
+        let authenticator = services.api.configuration.authenticator
 
         /// A REST call with the room in its body; the answer as JSON (a message string, or an object).
         func call(_ method: String, _ path: String, roomID: String? = nil) throws -> (status: Int, body: JSONValue) {
-            let bytes = roomID.map { APIJSON.encode(["roomId": $0]) } ?? []
+            let bytes = roomID.map { APIJSON.encode(["roomId": $0]) } ?? Array("{}".utf8)
             let response = try HTTPClient.request(method, base + path, body: bytes,
                                                   headers: [("Authorization", token), ("Content-Type", "application/json")], timeout: 30)
             return (response.status, (try? JSONValue(parsing: response.body)) ?? .null)
@@ -56,6 +60,44 @@ enum DemoCommand: RevueCommand {
         }
         func summary(_ answer: JSONValue) -> String { answer.stringValue ?? answer["message"]?.stringValue ?? answer.text }
         let store = services.api.store
+
+        // The room: a fixture replayed as live, or a new live room with synthetic participants.
+        let room: String
+        var publishers: [RoomPublisher] = []
+        defer { for publisher in publishers { publisher.leave() } }
+        if let fixtureRoom {
+            room = fixtureRoom
+            Console.print("revue demo: API at \(base), room \"\(room)\" from \(fixtures)/\(room), storage \(services.storage), "
+                + "database: \(database.location)")
+        } else {
+            guard services.rooms != nil else { throw UsageError("the room server is off; pass --room ID to record a fixture room", command: spec.name) }
+            let (status, body) = try call("POST", "/v2/rooms")
+            guard status == 200, let id = body["roomId"]?.stringValue else {
+                Console.error("error: POST /v2/rooms → \(status) \(summary(body))")
+                return 1
+            }
+            room = id
+            Console.print("revue demo: API at \(base), live room \(room), storage \(services.storage), database: \(database.location)")
+            for (index, person) in demoParticipants.prefix(participantCount).enumerated() {
+                // No name on the picture: the recording labels each tile with it already.
+                // The tones take turns, two seconds each, so the active speaker moves round the room.
+                let turn = Double(index * 2)
+                let microphone = ToneMicrophone(frequency: person.tone, cycle: (period: Double(participantCount * 2), on: turn..<(turn + 2)))
+                let publisher = try RoomPublisher(configuration: .init(signalingURL: base.replacingOccurrences(of: "http://", with: "ws://") + "/v2/rtc",
+                                                                       roomID: room,
+                                                                       token: try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: room),
+                                                                       participantName: person.name, camera: try TestPatternCamera(name: "", rgb: person.rgb),
+                                                                       microphone: microphone))
+                publishers.append(publisher)
+                guard publisher.waitUntilPublishing(timeout: 20) else {
+                    Console.error("error: \(person.name) could not publish: \(publisher.failure ?? "no connection in 20 s")")
+                    return 1
+                }
+                Console.print(String(format: "%@ joined and publishes (%.0f Hz)", person.name, person.tone))
+            }
+            let guest = try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, expiresIn: 86_400)
+            Console.print("join page: \(base)/join/\(room)?token=\(guest)&name=Guest")
+        }
         /// Waits until the room has no active recording or HLS job.
         func waitUntilEnded(seconds limit: Double) throws {
             let deadline = Date().addingTimeInterval(limit)
@@ -129,9 +171,21 @@ enum DemoCommand: RevueCommand {
                 Console.print("  probe: " + describe(info) + " in \(segments.count) segments")
             }
         }
+        if fixtureRoom == nil {
+            for publisher in publishers {
+                let statistics = publisher.currentStatistics
+                Console.print(String(format: "%@ sent %d frames and %d sound frames, %d packets", publisher.configuration.participantName,
+                                     statistics.videoFramesEncoded, statistics.audioFramesEncoded, statistics.sender.packetsSent))
+            }
+        }
         Console.print("(the API stops with the demo; `revue serve --fixture-rooms \(fixtures)` keeps serving these URLs)")
         return 0
     }
+
+    /// The live room's people: names, camera colours (0xRRGGBB) and tones.
+    static let demoParticipants: [(name: String, rgb: UInt32, tone: Double)] = [
+        ("Ada Lovelace", 0x3060D0, 440), ("Grace Hopper", 0xE08020, 554), ("Alan Turing", 0x30A050, 659), ("Hedy Lamarr", 0xC03070, 784),
+    ]
 
     static func describe(_ info: MediaInfo) -> String {
         var text = info.codecs.joined(separator: " + ")

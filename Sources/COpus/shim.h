@@ -20,5 +20,9 @@ static inline int revue_opus_encoder_set_bitrate(OpusEncoder *encoder, opus_int3
 static inline int revue_opus_encoder_set_inband_fec(OpusEncoder *encoder, opus_int32 enabled) {
     return opus_encoder_ctl(encoder, OPUS_SET_INBAND_FEC(enabled));
 }
+/// OPUS_SET_COMPLEXITY for an encoder (0–10).
+static inline int revue_opus_encoder_set_complexity(OpusEncoder *encoder, opus_int32 complexity) {
+    return opus_encoder_ctl(encoder, OPUS_SET_COMPLEXITY(complexity));
+}
 
 #endif

@@ -79,24 +79,38 @@ enum DensityBench {
         while jobs.contains(where: { $0.ended == nil }) {
             usleep(250_000)
             for index in jobs.indices where jobs[index].ended == nil {
-                let pid = jobs[index].process.pid
-                jobs[index].peakRSS = max(jobs[index].peakRSS, ProcessMemory.status("VmHWM", of: pid) / 1024)
-                jobs[index].peakPSS = max(jobs[index].peakPSS, ProcessMemory.proportionalSet(of: pid) / 1024)
-                let now = Date().timeIntervalSince(jobs[index].started)
-                // The job's own clock: its lag is the wall time since its pipeline started minus
-                // the media it has produced, so the two give the wall time of each report.
-                for event in jobs[index].events.readNew() where event.event == .progress {
-                    if let progress = event.progress { jobs[index].progress.append((progress.encodeLag + progress.mediaTime, progress.mediaTime)) }
-                }
-                if let termination = jobs[index].process.poll() {
-                    jobs[index].ended = now
-                    if termination != .exited(0) { failures.append("job \(index) ended with \(termination)") }
-                }
+                if let failure = sample(&jobs[index], index: index) { failures.append(failure) }
             }
         }
         let wall = Date().timeIntervalSince(batchStarted)
+        return judge(jobs, cpuPerJob: (CPUTime.ofChildren() - cpuBefore) / Double(count) / wall, mediaLength: mediaLength, failures: failures)
+    }
+
+    /// Reads a running job's memory and progress, and notes when it ended; why it failed, if it
+    /// ended badly.
+    static func sample(_ job: inout Job, index: Int) -> String? {
+        let pid = job.process.pid
+        job.peakRSS = max(job.peakRSS, ProcessMemory.status("VmHWM", of: pid) / 1024)
+        job.peakPSS = max(job.peakPSS, ProcessMemory.proportionalSet(of: pid) / 1024)
+        let now = Date().timeIntervalSince(job.started)
+        // The job's own clock: its lag is the wall time since its pipeline started minus
+        // the media it has produced, so the two give the wall time of each report.
+        for event in job.events.readNew() where event.event == .progress {
+            if let progress = event.progress { job.progress.append((progress.encodeLag + progress.mediaTime, progress.mediaTime)) }
+        }
+        guard let termination = job.process.poll() else { return nil }
+        job.ended = now
+        return termination == .exited(0) ? nil : "job \(index) ended with \(termination)"
+    }
+
+    /// Whether finished jobs kept real time (lag, frame rate, and, for jobs of a known length,
+    /// how long they took), with their CPU and memory. bench/live-record judges its live
+    /// recordings by the same rules.
+    static func judge(_ jobs: [Job], cpuPerJob: Double, mediaLength: Double?, failures: [String]) -> Result {
+        var failures = failures
+        let count = jobs.count
         var result = Result()
-        result.cpuPerJob = (CPUTime.ofChildren() - cpuBefore) / Double(count) / wall
+        result.cpuPerJob = cpuPerJob
         for (index, job) in jobs.enumerated() {
             result.peakRSS = max(result.peakRSS, job.peakRSS)
             result.peakPSS = max(result.peakPSS, job.peakPSS)
@@ -109,7 +123,7 @@ enum DensityBench {
                 guard let last = job.progress[(start + 1)...].first(where: { $0.wall - first.wall >= 2 }) else { break }
                 result.lowestFPS = min(result.lowestFPS, (last.media - first.media) * 30 / (last.wall - first.wall))
             }
-            if let ended = job.ended, ended - mediaLength > maximumEndDelay {
+            if let mediaLength, let ended = job.ended, ended - mediaLength > maximumEndDelay {
                 failures.append(String(format: "job %d took %.1f s for %.1f s", index, ended, mediaLength))
             }
         }

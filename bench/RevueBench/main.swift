@@ -42,6 +42,11 @@ do {
         guard arguments.count >= 3 else { throw BenchError("usage: density FIXTURE REVUE [FROM] [SECONDS]") }
         try DensityBench.run(fixtureDirectory: arguments[1], revue: arguments[2], from: arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1,
                              seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30)
+    case "live-record":
+        // live-record FIXTURE REVUE [MAXIMUM] [SECONDS]
+        guard arguments.count >= 3 else { throw BenchError("usage: live-record FIXTURE REVUE [MAXIMUM] [SECONDS]") }
+        try LiveRecordBench.run(fixtureDirectory: arguments[1], revue: arguments[2], maximum: arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8,
+                                seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30)
     case "outputs":
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
@@ -55,7 +60,7 @@ do {
         let outputs = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
         try SFUBench.run(outputs: outputs, only: arguments.count > 2 ? arguments[2] : nil)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE]\n".utf8))
         exit(2)
     }
 } catch {

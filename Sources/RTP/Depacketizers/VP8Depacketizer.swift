@@ -30,6 +30,33 @@ public struct VP8PayloadDescriptor: Sendable, Equatable {
     /// Bytes the descriptor takes.
     public var size: Int
 
+    /// A descriptor to write. Fields the diagram leaves out are absent (nil); `layerSync` is
+    /// written only with a temporal layer (the Y bit shares the TID byte).
+    public init(isNonReference: Bool = false, isPartitionStart: Bool, partitionIndex: UInt8 = 0, pictureID: UInt16? = nil,
+                pictureIDIs15Bit: Bool = true, tl0PictureIndex: UInt8? = nil, temporalLayer: UInt8? = nil, layerSync: Bool = false,
+                keyIndex: UInt8? = nil)
+    {
+        self.isNonReference = isNonReference
+        self.isPartitionStart = isPartitionStart
+        self.partitionIndex = partitionIndex & 0x0F
+        // A 7-bit picture id must fit in 7 bits; larger ones need the 15-bit form.
+        let longID = pictureID.map { $0 > 0x7F } ?? false
+        self.pictureID = pictureID.map { $0 & 0x7FFF }
+        self.pictureIDIs15Bit = pictureID != nil && (pictureIDIs15Bit || longID)
+        self.tl0PictureIndex = tl0PictureIndex
+        self.temporalLayer = temporalLayer.map { $0 & 0x03 }
+        self.layerSync = temporalLayer != nil && layerSync
+        self.keyIndex = keyIndex.map { $0 & 0x1F }
+        var size = 1
+        if pictureID != nil || tl0PictureIndex != nil || temporalLayer != nil || keyIndex != nil {
+            size += 1
+            if pictureID != nil { size += self.pictureIDIs15Bit ? 2 : 1 }
+            if tl0PictureIndex != nil { size += 1 }
+            if temporalLayer != nil || keyIndex != nil { size += 1 }
+        }
+        self.size = size
+    }
+
     public init(parsing payload: [UInt8]) throws(RTPParseError) {
         var reader = ByteReader(payload)
         let first = try reader.uint8("VP8 descriptor")
@@ -68,6 +95,27 @@ public struct VP8PayloadDescriptor: Sendable, Equatable {
             }
         }
         size = reader.offset
+    }
+
+    /// Appends the descriptor's `size` bytes to `buffer`, the inverse of `init(parsing:)`.
+    public func marshal(into buffer: inout [UInt8]) {
+        let extended = pictureID != nil || tl0PictureIndex != nil || temporalLayer != nil || keyIndex != nil
+        buffer.append((extended ? 0x80 : 0) | (isNonReference ? 0x20 : 0) | (isPartitionStart ? 0x10 : 0) | (partitionIndex & 0x0F))
+        guard extended else { return }
+        buffer.append((pictureID != nil ? 0x80 : 0) | (tl0PictureIndex != nil ? 0x40 : 0) | (temporalLayer != nil ? 0x20 : 0)
+            | (keyIndex != nil ? 0x10 : 0))
+        if let pictureID {
+            if pictureIDIs15Bit {
+                buffer.append(0x80 | UInt8(truncatingIfNeeded: pictureID >> 8) & 0x7F)
+                buffer.append(UInt8(truncatingIfNeeded: pictureID))
+            } else {
+                buffer.append(UInt8(truncatingIfNeeded: pictureID) & 0x7F)
+            }
+        }
+        if let tl0PictureIndex { buffer.append(tl0PictureIndex) }
+        if temporalLayer != nil || keyIndex != nil {
+            buffer.append((temporalLayer ?? 0) << 6 | (layerSync ? 0x20 : 0) | (keyIndex ?? 0) & 0x1F)
+        }
     }
 }
 

@@ -1,16 +1,17 @@
-/// The last packets of one producer stream, as the publisher sent them (RTX unwrapped), to
-/// answer subscribers' NACKs (RFC 4585 §6.2.1) and to catch a consumer up after a keyframe.
+/// The last packets of one RTP stream, kept to answer NACKs (RFC 4585 §6.2.1): the SFU's copy of
+/// what a publisher sent (RTX unwrapped), which also catches a consumer up after a keyframe, and
+/// a sender's own history of what it sent.
 ///
 /// A ring of `capacity` slots indexed by extended sequence number. Each slot keeps its array
 /// once grown, so storing a packet copies bytes but allocates nothing after the first lap.
 /// Memory is bounded by `capacity` × the largest packet seen.
-struct PacketCache {
+public struct PacketCache: Sendable {
     private var slots: [[UInt8]]
     private var sequences: [Int64]
     private var arrivals: [Double]
     private let mask: Int
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         var size = 1
         while size < max(16, capacity) { size <<= 1 }
         slots = Array(repeating: [], count: size)
@@ -19,10 +20,10 @@ struct PacketCache {
         mask = size - 1
     }
 
-    var capacity: Int { mask + 1 }
+    public var capacity: Int { mask + 1 }
 
     /// Stores a packet whole.
-    mutating func store(_ packet: UnsafeBufferPointer<UInt8>, sequence: Int64, arrival: Double) {
+    public mutating func store(_ packet: UnsafeBufferPointer<UInt8>, sequence: Int64, arrival: Double) {
         let index = Int(truncatingIfNeeded: sequence) & mask
         sequences[index] = sequence
         arrivals[index] = arrival
@@ -31,13 +32,13 @@ struct PacketCache {
     }
 
     /// Whether the packet with `sequence` is held and not older than `maxAge`.
-    func contains(_ sequence: Int64, now: Double, maxAge: Double) -> Bool {
+    public func contains(_ sequence: Int64, now: Double, maxAge: Double) -> Bool {
         let index = Int(truncatingIfNeeded: sequence) & mask
         return sequences[index] == sequence && now - arrivals[index] <= maxAge
     }
 
     /// Calls `body` with the packet with `sequence`, if held and not older than `maxAge`.
-    func withPacket<Result>(_ sequence: Int64, now: Double, maxAge: Double,
+    public func withPacket<Result>(_ sequence: Int64, now: Double, maxAge: Double,
                             _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result?
     {
         let index = Int(truncatingIfNeeded: sequence) & mask
@@ -46,7 +47,7 @@ struct PacketCache {
     }
 
     /// Forgets everything (the stream restarted), keeping the slots' storage.
-    mutating func removeAll() {
+    public mutating func removeAll() {
         for index in sequences.indices { sequences[index] = -1 }
     }
 }

@@ -1,0 +1,234 @@
+import CLinux
+import Foundation
+import JobSpec
+import Log
+import Signaling
+import WebSocket
+
+/// One participant's signalling connection (docs/SIGNALING.md), as Revue's recorder and publisher
+/// hold it: it joins, then a thread of its own reads the socket and queues what the server says,
+/// and the owner drains the queue on its media thread. The owner waits on `wakeDescriptor` (an
+/// eventfd, readable when something was queued) beside its UDP socket, so one `poll` covers both.
+///
+/// With a `rejoinWindow` above zero a lost connection is not the end: the reader joins again with
+/// the same request (a hidden recorder keeps its id, and the server replaces its old self) and
+/// queues `.rejoined` with who is in the room now, so the owner can apply what it missed.
+final class RoomSignaling: @unchecked Sendable {
+    /// What the reader hands the owner.
+    enum Inbound {
+        case message(ServerEnvelope)
+        /// Joined again after losing the connection: the server's new answer to the join.
+        case rejoined(JoinedRoom)
+    }
+
+    /// The server's answer to the first join.
+    let joined: JoinedRoom
+
+    /// Readable while messages are queued; `drain()` empties it.
+    let wakeDescriptor: Int32
+    /// Replaced on a rejoin, so read and written under `lock`.
+    private var socket: WebSocketClient
+    private let url: String
+    private let request: JoinRequest
+    private let lock = NSLock()
+    private var inbox: [Inbound] = []
+    private var closed = false
+    private var nextRequest = 2
+    private var window: Double = 0
+    private var reader: Thread?
+    private let logger: Logger
+
+    /// How long the reader keeps trying to join again after the connection is lost (a network
+    /// blip, a proxy that dropped the socket) before it queues `roomLeft`; 0 gives up at once.
+    var rejoinWindow: Double {
+        get { lock.lock(); defer { lock.unlock() }; return window }
+        set { lock.lock(); window = newValue; lock.unlock() }
+    }
+
+    /// Connects and joins; returns once the server has answered the join (`joined`), or throws its
+    /// refusal. Messages that came before `joined` are kept for the first `drain()`.
+    init(url: String, join request: JoinRequest, timeout: Double, logger: Logger) throws {
+        self.logger = logger
+        self.url = url
+        self.request = request
+        let descriptor = revue_eventfd()
+        guard descriptor >= 0 else { throw RoomJoinError(message: "eventfd failed") }
+        var early: [ServerEnvelope] = []
+        do {
+            (socket, joined) = try Self.join(url: url, request: request, timeout: timeout, early: &early)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        wakeDescriptor = descriptor
+        inbox = early.map { .message($0) }
+        let thread = Thread { [weak self] in self?.readLoop() }
+        thread.name = "signalling \(request.name)"
+        reader = thread
+        thread.start()
+        if !early.isEmpty { wakeUp() }
+    }
+
+    deinit {
+        close(wakeDescriptor)
+    }
+
+    /// Opens a connection and sends the join; the socket and the server's answer. Messages that
+    /// come before `joined` go to `early`.
+    private static func join(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope]) throws
+        -> (WebSocketClient, JoinedRoom)
+    {
+        let socket = try WebSocketClient(url: url, timeout: timeout)
+        do {
+            try socket.send(text: ClientEnvelope(.join(request), id: .number(1)).text)
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                guard Date() < deadline else {
+                    throw RoomJoinError(message: "the room server did not answer the join in \(Int(timeout)) s")
+                }
+                guard case .text(let text) = try socket.receive(timeout: max(0.1, deadline.timeIntervalSinceNow)),
+                      let envelope = try? ServerEnvelope(text: text)
+                else { continue }
+                switch envelope.message {
+                case .joined(let room): return (socket, room)
+                case .error(let code, let message):
+                    throw RoomJoinError(message: "the room server refused the join: \(code.name) (\(code.code)): \(message)")
+                case .waitingForEntry: continue
+                default: early.append(envelope)
+                }
+            }
+        } catch {
+            _ = socket.close(timeout: 1)
+            throw error
+        }
+    }
+
+    private var current: WebSocketClient {
+        lock.lock()
+        defer { lock.unlock() }
+        return socket
+    }
+
+    /// Sends a request with the next id; returns the id its reply will carry.
+    @discardableResult
+    func send(_ message: ClientMessage) -> RequestID {
+        lock.lock()
+        let id = RequestID.number(nextRequest)
+        nextRequest += 1
+        let socket = self.socket
+        lock.unlock()
+        do {
+            try socket.send(text: ClientEnvelope(message, id: id).text)
+        } catch {
+            logger.warning("could not send \(message.type)", ["error": .string("\(error)")])
+        }
+        return id
+    }
+
+    /// Everything the reader queued since the last call, in order.
+    func drain() -> [Inbound] {
+        var count: UInt64 = 0
+        _ = read(wakeDescriptor, &count, 8)
+        lock.lock()
+        defer { lock.unlock() }
+        let messages = inbox
+        inbox.removeAll()
+        return messages
+    }
+
+    /// Leaves the room (`leave`) and closes the connection.
+    func leave() {
+        lock.lock()
+        let already = closed
+        closed = true
+        let socket = self.socket
+        lock.unlock()
+        guard !already else { return }
+        try? socket.send(text: ClientEnvelope(.leave).text)
+        _ = socket.close(timeout: 2)
+    }
+
+    private var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    private func readLoop() {
+        while !isClosed {
+            do {
+                guard case .text(let text) = try current.receive(timeout: 1), let envelope = try? ServerEnvelope(text: text) else { continue }
+                queue(.message(envelope))
+                if case .roomLeft = envelope.message { return }
+            } catch let error where error.isTimeout {
+                continue
+            } catch {
+                if isClosed { return }
+                let window = rejoinWindow
+                guard window > 0 else {
+                    logger.warning("the signalling connection ended", ["error": .string("\(error)")])
+                    queue(.message(ServerEnvelope(.roomLeft(reason: .websocketDisconnected))))
+                    return
+                }
+                logger.warning("lost the signalling connection; rejoining", ["error": .string("\(error)")])
+                guard rejoin(within: window) else {
+                    if isClosed { return }
+                    logger.error("could not rejoin the room in \(Int(window)) s")
+                    queue(.message(ServerEnvelope(.roomLeft(reason: .websocketConnectionAttemptsExhausted))))
+                    return
+                }
+            }
+        }
+    }
+
+    /// Joins again with the same request every 0.25 s and then every 0.5 s for up to `window`
+    /// seconds. A recorder is one client per job, so trying often costs the server little, and
+    /// every second spent waiting is a second of frozen picture in the recording.
+    private func rejoin(within window: Double) -> Bool {
+        let started = Date()
+        var wait = 0.25
+        var attempt = 0
+        while Date().timeIntervalSince(started) < window && !isClosed {
+            attempt += 1
+            var early: [ServerEnvelope] = []
+            do {
+                let (fresh, present) = try Self.join(url: url, request: request, timeout: 5, early: &early)
+                lock.lock()
+                let leaving = closed
+                let old = socket
+                if !leaving { socket = fresh }
+                lock.unlock()
+                if leaving {
+                    // The owner left while this join was under way: leave the new membership too.
+                    try? fresh.send(text: ClientEnvelope(.leave).text)
+                    _ = fresh.close(timeout: 0.1)
+                    return false
+                }
+                _ = old.close(timeout: 0.1)
+                queue(.rejoined(present))
+                for envelope in early { queue(.message(envelope)) }
+                logger.info("rejoined the room", ["attempt": .of(attempt), "seconds": .double((Date().timeIntervalSince(started) * 100).rounded() / 100),
+                                                  "participants": .of(present.participants.count)])
+                return true
+            } catch {
+                logger.warning("rejoin failed", ["attempt": .of(attempt), "error": .string("\(error)")])
+            }
+            Thread.sleep(forTimeInterval: wait)
+            wait = min(wait * 2, 0.5)
+        }
+        return false
+    }
+
+    private func queue(_ inbound: Inbound) {
+        lock.lock()
+        inbox.append(inbound)
+        lock.unlock()
+        wakeUp()
+    }
+
+    /// Wakes the owner's poll, as a queued message would.
+    func wakeUp() {
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, 8)
+    }
+}

@@ -1,0 +1,48 @@
+/// One track a publisher sends, as its connection negotiated it: the SSRCs it announced in its
+/// offer, and the payload types and header extension ids of the server's answer.
+public struct SendTrack: Sendable, Equatable {
+    public enum Codec: String, Sendable, Equatable {
+        case vp8 = "VP8"
+        case opus
+
+        public var clockRate: UInt32 {
+            switch self {
+            case .vp8: 90_000
+            case .opus: 48_000
+            }
+        }
+
+        public var isVideo: Bool { self == .vp8 }
+    }
+
+    public var codec: Codec
+    public var ssrc: UInt32
+    public var payloadType: UInt8
+    /// RFC 4588 retransmission, when the answer kept it: lost packets go again on this SSRC.
+    public var rtxSSRC: UInt32?
+    public var rtxPayloadType: UInt8?
+    /// The section's mid, sent in the MID extension (RFC 8843 §15) when it has an id.
+    public var mid: String?
+    public var midExtensionID: UInt8?
+    /// RFC 6464 client-to-mixer audio level, which the SFU's speaker detection reads.
+    public var audioLevelExtensionID: UInt8?
+    /// abs-send-time, which the SFU's REMB estimate reads.
+    public var absSendTimeExtensionID: UInt8?
+
+    public init(codec: Codec, ssrc: UInt32, payloadType: UInt8, rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil, mid: String? = nil,
+                midExtensionID: UInt8? = nil, audioLevelExtensionID: UInt8? = nil, absSendTimeExtensionID: UInt8? = nil)
+    {
+        self.codec = codec
+        self.ssrc = ssrc
+        self.payloadType = payloadType
+        self.rtxSSRC = rtxSSRC
+        self.rtxPayloadType = rtxPayloadType
+        self.mid = mid
+        self.midExtensionID = midExtensionID
+        self.audioLevelExtensionID = audioLevelExtensionID
+        self.absSendTimeExtensionID = absSendTimeExtensionID
+    }
+
+    /// Whether lost packets can be sent again as RTX.
+    var retransmits: Bool { rtxSSRC != nil && rtxPayloadType != nil }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import RTP
+import RoomClient
+import TestSupport
+import Testing
+
+/// The send-side state machine, driven with injected time: packets, timestamps, sender reports,
+/// pacing, keyframe requests and retransmissions, one rule a test.
+@Suite struct MediaSenderTests {
+    static let video = SendTrack(codec: .vp8, ssrc: 0x1111, payloadType: 96, rtxSSRC: 0x2222, rtxPayloadType: 97, mid: "1", midExtensionID: 1,
+                                 absSendTimeExtensionID: 3)
+    static let audio = SendTrack(codec: .opus, ssrc: 0x3333, payloadType: 111, mid: "0", midExtensionID: 1, audioLevelExtensionID: 2)
+    /// Unix seconds at the sender's origin; any wall clock does.
+    static let wallClock = 1_800_000_000.0
+
+    static func sender(pacing: Double = 100_000_000, seed: UInt64 = 1) -> MediaSender {
+        MediaSender(tracks: [video, audio], cname: "cname-1", origin: 100, wallClock: wallClock, pacingBitsPerSecond: pacing,
+                    random: SeededGenerator(seed: seed))
+    }
+
+    static func rtp(_ actions: [MediaSender.Action]) throws -> [RTPPacket] {
+        try actions.compactMap { action -> RTPPacket? in
+            guard case .sendRTP(let bytes) = action else { return nil }
+            return try RTPPacket(parsing: bytes)
+        }
+    }
+
+    static func rtcp(_ actions: [MediaSender.Action]) throws -> [RTCPPacket] {
+        try actions.flatMap { action -> [RTCPPacket] in
+            guard case .sendRTCP(let bytes) = action else { return [] }
+            return try RTCPPacket.parseCompound(bytes)
+        }
+    }
+
+    @Test func aFrameBecomesPacketsWithOneTimestampAndAMarkerOnTheLast() throws {
+        var sender = Self.sender()
+        let frame = Self.bytes(count: 3_000, keyframe: true)
+        let queued = sender.send(frame: frame, ssrc: Self.video.ssrc, mediaTime: 1.0)
+        #expect(queued)
+        let packets = try Self.rtp(sender.poll(now: 101))
+        #expect(packets.count == 3)
+        #expect(packets.allSatisfy { $0.ssrc == 0x1111 && $0.payloadType == 96 && $0.timestamp == packets[0].timestamp })
+        #expect(packets.map(\.marker) == [false, false, true])
+        #expect(packets.map { $0.sequenceNumber &- packets[0].sequenceNumber } == [0, 1, 2])
+        #expect(packets.allSatisfy { $0.marshalSize <= 1200 })
+        #expect(packets[0].headerExtension?.element(1) == Array("1".utf8))
+        #expect(packets[0].headerExtension?.element(3)?.count == 3)
+        var depacketizer = VP8Depacketizer()
+        var data: [UInt8] = []
+        for packet in packets { data += try depacketizer.depacketize(packet.payload).data }
+        #expect(data == frame)
+        #expect(sender.statistics.packetsSent == 3)
+    }
+
+    @Test func timestampsFollowMediaTimeOnEachClock() throws {
+        var sender = Self.sender()
+        sender.send(frame: Self.bytes(count: 100, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        sender.send(frame: Self.bytes(count: 100, keyframe: false), ssrc: Self.video.ssrc, mediaTime: 1.0 / 30)
+        sender.send(frame: [0xF8, 1, 2], ssrc: Self.audio.ssrc, mediaTime: 0)
+        sender.send(frame: [0xF8, 1, 2], ssrc: Self.audio.ssrc, mediaTime: 0.02, audioLevel: 30)
+        let packets = try Self.rtp(sender.poll(now: 100.1))
+        let video = packets.filter { $0.ssrc == 0x1111 }, audio = packets.filter { $0.ssrc == 0x3333 }
+        #expect(video[1].timestamp &- video[0].timestamp == 3_000)
+        #expect(audio[1].timestamp &- audio[0].timestamp == 960)
+        #expect(audio.allSatisfy { $0.marker })
+        // RFC 6464: V set, level 30; no level on the packet that gave none.
+        #expect(audio[1].headerExtension?.element(2) == [0x80 | 30])
+        #expect(audio[0].headerExtension?.element(2) == nil)
+        #expect(sender.rtpTimestamp(ssrc: 0x1111, at: 0) == video[0].timestamp)
+    }
+
+    /// RFC 3550 §6.4.1: both streams' reports map the same NTP instant to their own RTP clock, so
+    /// a receiver lines audio up with video; the first goes with the first packet.
+    @Test func senderReportsMapOneWallClockToBothStreams() throws {
+        var sender = Self.sender()
+        sender.send(frame: Self.bytes(count: 100, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        sender.send(frame: [0xF8, 1], ssrc: Self.audio.ssrc, mediaTime: 0)
+        let actions = sender.poll(now: 100.25)
+        let reports = try Self.rtcp(actions).compactMap { packet -> RTCPSenderReport? in
+            if case .senderReport(let report) = packet { return report }
+            return nil
+        }
+        #expect(reports.count == 2)
+        for report in reports {
+            let seconds = report.ntpTimestamp.ntpSeconds - NTPTimestamp.unixEpochOffset - Self.wallClock
+            #expect(abs(seconds - 0.25) < 1e-6)
+            let expected = try #require(sender.rtpTimestamp(ssrc: report.ssrc, at: seconds))
+            #expect(report.rtpTimestamp == expected, "\(report)")
+            #expect(report.packetCount == 1)
+        }
+        // The CNAME goes with each report.
+        let names = try Self.rtcp(actions).compactMap { packet -> String? in
+            guard case .sourceDescription(let description) = packet else { return nil }
+            return description.chunks.first.flatMap { $0.items.first }.map { String(decoding: $0.text, as: UTF8.self) }
+        }
+        #expect(names == ["cname-1", "cname-1"])
+        #expect(sender.statistics.senderReportsSent == 2)
+    }
+
+    /// RFC 3550 §6.3.1: the next report comes 0.5 to 1.5 intervals later.
+    @Test func reportsRepeatAboutOnceASecond() throws {
+        var sender = Self.sender(seed: 9)
+        sender.send(frame: [0xF8, 1], ssrc: Self.audio.ssrc, mediaTime: 0)
+        var times: [Double] = []
+        var now = 100.0
+        while now < 130 {
+            if !(try Self.rtcp(sender.poll(now: now))).isEmpty { times.append(now) }
+            now += 0.01
+        }
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.count > 18 && gaps.count < 60, "\(gaps.count) reports")
+        #expect(gaps.allSatisfy { $0 >= 0.49 && $0 <= 1.51 }, "\(gaps)")
+    }
+
+    @Test func pliAndNewFIRsAskForAKeyframe() throws {
+        var sender = Self.sender()
+        let pli = try RTCPPacket.pictureLossIndication(RTCPPictureLossIndication(senderSSRC: 9, mediaSSRC: 0x1111)).marshal()
+        #expect(sender.receiveRTCP(pli, now: 100) == [.keyframeRequested(ssrc: 0x1111)])
+        // A PLI for audio, or for an SSRC this sender does not have, asks for nothing.
+        let audioPLI = try RTCPPacket.pictureLossIndication(RTCPPictureLossIndication(senderSSRC: 9, mediaSSRC: 0x3333)).marshal()
+        #expect(sender.receiveRTCP(audioPLI, now: 100).isEmpty)
+        // RFC 5104 §4.3.1.2: a FIR repeated with the same sequence number is the same request.
+        let fir = try RTCPPacket.fullIntraRequest(RTCPFullIntraRequest(senderSSRC: 9, entries: [.init(ssrc: 0x1111, sequenceNumber: 4)])).marshal()
+        #expect(sender.receiveRTCP(fir, now: 100) == [.keyframeRequested(ssrc: 0x1111)])
+        #expect(sender.receiveRTCP(fir, now: 100.1).isEmpty)
+        let next = try RTCPPacket.fullIntraRequest(RTCPFullIntraRequest(senderSSRC: 9, entries: [.init(ssrc: 0x1111, sequenceNumber: 5)])).marshal()
+        #expect(sender.receiveRTCP(next, now: 100.2) == [.keyframeRequested(ssrc: 0x1111)])
+        #expect(sender.statistics.pliReceived == 1 && sender.statistics.firReceived == 2)
+    }
+
+    /// RFC 4588 §4: a lost packet goes again on the RTX SSRC with its own sequence number, the
+    /// original one first in the payload; a packet older than the history is not sent.
+    @Test func nacksAreAnsweredAsRTX() throws {
+        var sender = Self.sender()
+        sender.send(frame: Self.bytes(count: 3_000, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        let sent = try Self.rtp(sender.poll(now: 100))
+        let lost = sent[1]
+        let nack = try RTCPPacket.nack(RTCPNack(senderSSRC: 9, mediaSSRC: 0x1111, lost: [lost.sequenceNumber, lost.sequenceNumber &+ 100])).marshal()
+        let again = try Self.rtp(sender.receiveRTCP(nack, now: 100.2))
+        #expect(again.count == 1)
+        let rtx = try #require(again.first)
+        #expect(rtx.ssrc == 0x2222 && rtx.payloadType == 97 && rtx.timestamp == lost.timestamp && rtx.marker == lost.marker)
+        #expect(Array(rtx.payload.prefix(2)) == [UInt8(lost.sequenceNumber >> 8), UInt8(lost.sequenceNumber & 0xFF)])
+        #expect(Array(rtx.payload.dropFirst(2)) == lost.payload)
+        let second = try Self.rtp(sender.receiveRTCP(nack, now: 100.3))
+        #expect(second.first.map { $0.sequenceNumber &- rtx.sequenceNumber } == 1)
+        #expect(try Self.rtp(sender.receiveRTCP(nack, now: 101.5)).isEmpty)
+        #expect(sender.statistics.retransmissionsSent == 2 && sender.statistics.retransmissionsMissed == 4 && sender.statistics.nacksReceived == 3)
+    }
+
+    @Test func withoutRTXTheSamePacketGoesAgain() throws {
+        var track = Self.video
+        track.rtxSSRC = nil
+        track.rtxPayloadType = nil
+        var sender = MediaSender(tracks: [track], cname: "c", origin: 0, wallClock: Self.wallClock, pacingBitsPerSecond: 1e8)
+        sender.send(frame: Self.bytes(count: 500, keyframe: true), ssrc: track.ssrc, mediaTime: 0)
+        let sent = try #require(try Self.rtp(sender.poll(now: 0)).first)
+        let nack = try RTCPPacket.nack(RTCPNack(senderSSRC: 9, mediaSSRC: track.ssrc, lost: [sent.sequenceNumber])).marshal()
+        let again = try #require(try Self.rtp(sender.receiveRTCP(nack, now: 0.1)).first)
+        #expect(again.ssrc == sent.ssrc && again.sequenceNumber == sent.sequenceNumber && again.payload == sent.payload)
+    }
+
+    /// The pacer never sends faster than its rate (plus one burst), and audio does not wait
+    /// behind a keyframe.
+    @Test func packetsArePacedAndAudioGoesFirst() throws {
+        let rate = 1_000_000.0
+        var sender = Self.sender(pacing: rate)
+        sender.send(frame: Self.bytes(count: 60_000, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        var sentBytes = 0
+        var now = 100.0
+        var audioAt: Double?
+        while now < 101.5 {
+            if now >= 100.1 && audioAt == nil {
+                sender.send(frame: [0xF8, 9, 9], ssrc: Self.audio.ssrc, mediaTime: 0.1)
+                audioAt = now
+            }
+            let packets = try Self.rtp(sender.poll(now: now))
+            for packet in packets {
+                sentBytes += packet.payload.count
+                if packet.ssrc == 0x3333, let audioAt { #expect(now - audioAt < 0.015, "audio waited \(now - audioAt) s") }
+            }
+            // 1 Mbit/s is 125 kB/s; the burst is 5 ms of it, at least one packet.
+            #expect(Double(sentBytes) <= 1_500 + 125_000 * (now - 100) + 1_200, "at \(now): \(sentBytes) bytes")
+            now = sender.nextDeadline(now: now).map { max($0, now + 0.001) } ?? now + 0.01
+        }
+        #expect(sentBytes > 60_000)
+        #expect(sender.queueDelay == 0)
+    }
+
+    @Test func goodbyeNamesEverySSRC() throws {
+        let sender = Self.sender()
+        let packets = try RTCPPacket.parseCompound(try #require(sender.goodbye(now: 100)))
+        guard case .senderReport = packets.first, case .goodbye(let bye) = packets.last else {
+            Issue.record("a report first and a BYE last: \(packets)")
+            return
+        }
+        #expect(Set(bye.sources) == [0x1111, 0x2222, 0x3333])
+    }
+
+    @Test func unknownSSRCsAndEmptyFramesQueueNothing() {
+        var sender = Self.sender()
+        let unknown = sender.send(frame: [1, 2, 3], ssrc: 0x9999, mediaTime: 0)
+        let empty = sender.send(frame: [], ssrc: Self.video.ssrc, mediaTime: 0)
+        #expect(!unknown && !empty)
+        #expect(sender.poll(now: 100).isEmpty)
+        #expect(sender.statistics.framesRefused == 1)
+    }
+
+    /// A frame as an encoder starts one: P=0 for a keyframe, P=1 otherwise, then filler.
+    static func bytes(count: Int, keyframe: Bool) -> [UInt8] {
+        [keyframe ? 0x10 : 0x11] + (1..<count).map { UInt8(truncatingIfNeeded: $0) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Media
+import RoomClient
+import TestSupport
+import Testing
+
+/// The publisher's cameras and microphones: the synthetic ones, and y4m and wav files as ffmpeg
+/// writes them.
+@Suite struct MediaSourceTests {
+    @Test func theTestPatternIsItsColourWithAMovingSquareAndTheName() throws {
+        let camera = try TestPatternCamera(name: "Ada Lovelace", rgb: 0xD02020, format: .h360p_w640p)
+        let first = camera.frame(0), later = camera.frame(30)
+        let red = YUVColor(rgb: 0xD02020)
+        #expect(first.width == 640 && first.height == 360 && later.mediaTime == 1)
+        #expect(first.pixel(x: 320, y: 72).distance(to: red) == 0)
+        // The square starts at the left and moves 120 px a second.
+        #expect(first.pixel(x: 20, y: 180) == .white && first.pixel(x: 140, y: 180).distance(to: red) == 0)
+        #expect(later.pixel(x: 140, y: 180) == .white && later.pixel(x: 20, y: 180).distance(to: red) == 0)
+        // The name is drawn in the bottom left: brighter pixels there than the background.
+        let bright = (15..<200).filter { x in (320..<350).contains { y in first.pixel(x: x, y: y).y > red.y + 60 } }
+        #expect(bright.count > 40, "\(bright.count) columns of text")
+    }
+
+    @Test func aToneHasItsFrequencyAndItsCycle() {
+        let tone = ToneMicrophone(frequency: 1000, amplitude: 0.5, cycle: (period: 2, on: 0..<1))
+        let on = tone.samples(from: 0, count: 48_000)
+        let off = tone.samples(from: 48_000, count: 48_000)
+        #expect(Goertzel.prominence(of: on[...], frequency: 1000) > 20)
+        #expect(off.allSatisfy { $0 == 0 })
+        // Positions are exact wherever they start.
+        #expect(tone.samples(from: 100, count: 10) == Array(on[100..<110]))
+    }
+
+    @Test func y4mAndWavFilesPlayLooped() throws {
+        let directory = try TemporaryDirectory(prefix: "publisher-files")
+        let video = directory.file("clip.y4m"), audio = directory.file("clip.wav")
+        let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x2040D0:s=320x180:r=25", "-t", "0.4",
+                                           "-pix_fmt", "yuv420p", video])
+        #expect(made.status == 0, "\(made.standardError)")
+        let sound = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=500:sample_rate=48000", "-t", "0.5",
+                                            "-ac", "2", audio])
+        #expect(sound.status == 0, "\(sound.standardError)")
+        let camera = try Y4MFileCamera(path: video)
+        #expect(camera.format == CameraFormat(width: 320, height: 180, framesPerSecond: 25) && camera.frameCount == 10)
+        let picture = camera.frame(13)
+        #expect(picture.pixel(x: 10, y: 10).distance(to: YUVColor(rgb: 0x2040D0)) < 4 && picture.mediaTime == 13.0 / 25)
+        let microphone = try WAVFileMicrophone(path: audio)
+        #expect(microphone.mono.count == 24_000)
+        #expect(microphone.samples(from: 24_000, count: 5) == Array(microphone.mono.prefix(5)))
+        #expect(Goertzel.prominence(of: microphone.mono[...], frequency: 500) > 20)
+        #expect(throws: (any Error).self) { try Y4MFileCamera(path: audio) }
+        #expect(throws: (any Error).self) { try WAVFileMicrophone(path: video) }
+    }
+
+    @Test func audioLevelsAreMinusDBov() {
+        #expect(AudioLevel.of([Float](repeating: 0, count: 960)) == 127)
+        #expect(AudioLevel.of([Float](repeating: 1, count: 960)) == 0)
+        #expect(AudioLevel.of([Float](repeating: 0.1, count: 960)) == 20)
+        #expect(AudioLevel.of([]) == 127)
+    }
+}

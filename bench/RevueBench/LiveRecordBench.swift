@@ -1,0 +1,117 @@
+import API
+import Crypto
+import Fixture
+import Foundation
+import HTTP
+import Jobs
+import JobSpec
+import Net
+import Platform
+import Postgres
+import RoomClient
+import RoomServer
+import Rooms
+import TestSupport
+
+/// `bench/live-record`: what a live recording costs, and how many this machine keeps up with.
+/// The room server runs in this process with four `RoomPublisher`s in one room (test pattern
+/// cameras at 640x360 30 fps VP8 and tones, as the fixtures' ffmpeg participants are). N live
+/// recordings of it run at once as `revue record --spec` children, the way a worker runs a job
+/// (each a hidden recorder with its own id); beside each batch, N recordings of a fixture of the
+/// same content (four such VP8 participants) run the same way and as long. CPU per recording is
+/// the children's rusage; the ratio is live over fixture. N doubles until a live batch falls
+/// behind real time by density's rules (lag over 1.5 s or under 28 fps over 2 s, after 3 s).
+///
+/// The publishers' encoding runs in this process and is not counted, but it shares the machine
+/// with both batches alike.
+enum LiveRecordBench {
+    static let publishers: [(name: String, rgb: UInt32, tone: Double)] = [
+        ("Ada Red", 0xD02020, 440), ("Ben Blue", 0x2040D0, 550), ("Cy Green", 0x30A050, 660), ("Di Amber", 0xE08020, 770),
+    ]
+
+    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double) throws {
+        try LoopbackNamespace.require()
+        let work = try TemporaryDirectory(prefix: "revue-live-record")
+        let room = try BenchRoomServer(storage: work.file("storage"))
+        defer { room.stop() }
+        let roomID = try room.makeRoom()
+        var participants: [RoomPublisher] = []
+        defer { for publisher in participants { publisher.leave() } }
+        for (name, rgb, tone) in publishers {
+            let publisher = try RoomPublisher(configuration: .init(signalingURL: room.signalingURL, roomID: roomID, token: try room.token(roomID: roomID),
+                                                                   participantName: name, camera: try TestPatternCamera(name: name, rgb: rgb),
+                                                                   microphone: ToneMicrophone(frequency: tone)))
+            participants.append(publisher)
+            guard publisher.waitUntilPublishing(timeout: 20) else {
+                throw BenchError("\(name) did not start publishing: \(publisher.failure ?? "")")
+            }
+        }
+        let fixture = try Fixture(directory: fixtureDirectory).captureDuration
+        let passes = max(1, Int((seconds / (fixture + 0.5)).rounded(.up)))
+        let fixtureLength = Double(passes) * (fixture + 0.5) - 0.5
+        print(String(format: "live-record: a room of %d RoomPublishers (640x360 30 fps VP8 + Opus), N live 720p30 recordings for %.0f s; beside them N of %@ looped to %.0f s; "
+                     + "a batch holds with lag ≤ %.1f s and ≥ %.0f fps after %.0f s",
+                     publishers.count, seconds, fixtureDirectory, fixtureLength, DensityBench.maximumLag, DensityBench.minimumFPS, DensityBench.warmUp))
+        var largest = 0
+        var count = 1
+        while count <= maximum {
+            let load = RecordBench.loadAverage()
+            let live = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work)
+            let reference = try DensityBench.runBatch(count, fixtureDirectory: fixtureDirectory, revue: revue, passes: passes, mediaLength: fixtureLength,
+                                                      work: work)
+            let sent = participants.map { $0.currentStatistics.videoFramesSkipped }.reduce(0, +)
+            print(String(format: "  N=%2d live %@ CPU %.3f cores per recording, worst lag %.2f s, lowest fps %.1f, peak RSS %.1f MiB, PSS %.1f MiB%@",
+                         count, live.held ? "held:" : "FELL BEHIND:", live.cpuPerJob, live.worstLag, live.lowestFPS.isFinite ? live.lowestFPS : 0,
+                         live.peakRSS, live.peakPSS, live.reason.isEmpty ? "" : " (\(live.reason))"))
+            print(String(format: "       fixture %@ CPU %.3f cores per recording, worst lag %.2f s, lowest fps %.1f; live/fixture CPU %.2f×; "
+                         + "1-minute load before %.2f; publisher frames skipped so far %d",
+                         reference.held ? "held:" : "fell behind:", reference.cpuPerJob, reference.worstLag,
+                         reference.lowestFPS.isFinite ? reference.lowestFPS : 0, live.cpuPerJob / max(reference.cpuPerJob, 1e-9), load, sent))
+            guard live.held else { break }
+            largest = count
+            count *= 2
+        }
+        print("  largest N that held live: \(largest)\(largest * 2 <= maximum || largest == 0 ? "" : " (the most tried)")")
+    }
+
+    /// N live recordings of the room at once for `seconds`, then stopped as a worker stops a job
+    /// (SIGTERM: the pipeline finishes its file).
+    static func liveBatch(_ count: Int, room: BenchRoomServer, roomID: String, revue: String, seconds: Double,
+                          work: TemporaryDirectory) throws -> DensityBench.Result
+    {
+        let cpuBefore = CPUTime.ofChildren()
+        var jobs: [DensityBench.Job] = []
+        for index in 0..<count {
+            let name = "live-\(count)-\(index)"
+            let token = try room.auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: "recorder-\(name)",
+                                            expiresIn: 3600, recorder: true)
+            let spec = PipelineSpec(source: .room(RoomSourceSpec(signalingURL: room.signalingURL, roomID: roomID, token: token)),
+                                    config: RecordingConfig(), outputs: [.mp4(path: work.file("\(name).mp4"))], eventsPath: work.file("\(name).events"))
+            try spec.write(to: work.file("\(name).json"))
+            let process = try Subprocess(revue, ["record", "--spec", work.file("\(name).json"), "--log-level", "warning"],
+                                         standardOutput: .discard, standardError: .file(work.file("\(name).log")))
+            jobs.append(DensityBench.Job(process: process, events: JobRunEvent.Reader(path: work.file("\(name).events")), started: Date()))
+        }
+        let batchStarted = Date()
+        var failures: [String] = []
+        var stopped = false
+        while jobs.contains(where: { $0.ended == nil }) {
+            usleep(250_000)
+            if !stopped && Date().timeIntervalSince(batchStarted) >= seconds {
+                for job in jobs where job.ended == nil { job.process.signal(SIGTERM) }
+                stopped = true
+            }
+            for index in jobs.indices where jobs[index].ended == nil {
+                if let failure = DensityBench.sample(&jobs[index], index: index) { failures.append(failure) }
+            }
+            if Date().timeIntervalSince(batchStarted) > seconds + 30 {
+                for job in jobs where job.ended == nil { job.process.signal(SIGKILL) }
+            }
+        }
+        let wall = Date().timeIntervalSince(batchStarted)
+        for (index, job) in jobs.enumerated() where job.progress.last.map({ $0.media < seconds - 3 }) ?? true {
+            failures.append(String(format: "recording %d has %.1f s of media for %.0f s", index, job.progress.last?.media ?? 0, seconds))
+        }
+        return DensityBench.judge(jobs, cpuPerJob: (CPUTime.ofChildren() - cpuBefore) / Double(count) / wall, mediaLength: nil, failures: failures)
+    }
+}
