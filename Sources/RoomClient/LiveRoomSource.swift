@@ -48,6 +48,9 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public let configuration: Configuration
     public private(set) var participants: [ParticipantDescription] = []
     public var duration: Double? { nil }
+    /// The room's live session, as the join's answer named it (the join starts one if the room
+    /// had none: then `participants` is empty).
+    public private(set) var roomSessionID = ""
     /// Counters for logs and tests.
     public private(set) var feedbackSent = 0
     public private(set) var offersAnswered = 0
@@ -98,6 +101,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             else { continue }
             switch envelope.message {
             case .joined(let joined):
+                roomSessionID = joined.sessionID
                 for other in joined.participants {
                     names[other.participantID] = other.name
                     participants.append(ParticipantDescription(id: other.participantID, name: other.name))
