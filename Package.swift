@@ -120,7 +120,7 @@ let package = Package(
 
         // MARK: Tests mirror Sources/
         .target(name: "TestSupport", dependencies: ["JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
-                                                  "WebSocket"],
+                                                  "WebSocket", "HTTP"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),

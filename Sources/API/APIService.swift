@@ -53,7 +53,7 @@ public final class APIService: @unchecked Sendable {
     public let signer: RSAKeyPair
     let views: JobViews
     let files: FileServer
-    private let logger = Logger(label: "api")
+    let logger = Logger(label: "api")
 
     public init(configuration: Configuration, pool: PostgresPool, signer: RSAKeyPair) {
         self.configuration = configuration
@@ -186,16 +186,21 @@ public final class APIService: @unchecked Sendable {
             throw ServiceError.spec(error, kind: kind)
         }
         try Authenticator.check(grant, roomID: job.roomID)
+        let created = try create(job)
+        var response = kind == .hls ? JSON.response(200, views.hls(created)) : JSON.response(200, APIService.startedMessage(kind))
+        response.headers.append(("Revue-Job-Id", created.idText))
+        return response
+    }
+
+    /// Creates a validated job on an existing room (REST, signalling and `autoStartConfig` alike).
+    func create(_ job: JobRequest) throws -> Job {
         if configuration.fixtureRooms?.path(of: job.roomID) != nil { try store.ensureRoom(job.roomID) }
         guard try rooms.room(job.roomID) != nil else { throw ServiceError.invalidRoom(job.roomID) }
         if let path = job.awsDirPath, !path.isEmpty, configuration.objectStorage == nil {
             logger.warning("a start has an awsDirPath but no object storage is configured (REVUE_S3_BUCKET); its files stay local",
                            ["roomId": .string(job.roomID)])
         }
-        let created = try store.create(job)
-        var response = kind == .hls ? JSON.response(200, views.hls(created)) : JSON.response(200, APIService.startedMessage(kind))
-        response.headers.append(("Revue-Job-Id", created.idText))
-        return response
+        return try store.create(job)
     }
 
     private func findJob(_ id: String, kind: JobKind) throws -> Job {

@@ -93,6 +93,7 @@ final class Services: @unchecked Sendable {
             rooms = server
             server.start()
             api.attach(liveRooms: server)
+            server.attach(jobs: api)
             let apiHandler = api.handler
             handler.set { request, connection in server.route(request) ?? apiHandler(request, connection) }
         }

@@ -117,7 +117,9 @@ enum ServiceSetup {
     }
 
     /// How a worker joins live rooms: the room server's signalling at the API's public URL, and
-    /// hidden recorder tokens signed with the API secret.
+    /// hidden recorder tokens signed with the API secret. A token lasts a day: the recorder joins
+    /// again with the same token after a network blip, hours into a recording, and a worker that
+    /// takes the job over signs a fresh one.
     static func liveRoomAccess(publicURL: String, authenticator: Authenticator) -> Worker.Configuration.LiveRoomAccess {
         Worker.Configuration.LiveRoomAccess(signalingURL: signalingURL(publicURL: publicURL), token: { roomID, participantID in
             try recorderToken(authenticator, roomID: roomID, participantID: participantID)
@@ -132,7 +134,7 @@ enum ServiceSetup {
 
     /// A hidden recorder's token for one room (the `recorder` claim only the API secret can sign).
     static func recorderToken(_ authenticator: Authenticator, roomID: String, participantID: String) throws -> String {
-        try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 600,
+        try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 86_400,
                                 recorder: true)
     }
 

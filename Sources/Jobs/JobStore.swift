@@ -17,6 +17,7 @@ public final class JobStore: @unchecked Sendable {
     public static let stopChannel = "revue_job_stop"
     public static let eventsChannel = "revue_job_events"
     public static let webhooksChannel = "revue_webhooks"
+    public static let roomStatesChannel = "revue_room_job_states"
 
     /// `JobState.active` as an SQL list, for `state IN …` (made from the enum, not from input).
     public static let activeStates = "(" + JobState.active.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
@@ -194,12 +195,21 @@ public final class JobStore: @unchecked Sendable {
             [job.id, from?.rawValue, to.rawValue, job.attempts, workerID, detail])
         var current = try reload(job.id, connection: connection)
         current.state = to
-        try enqueueWebhooks(connection, job: current, event: webhook)
+        let data = try enqueueWebhooks(connection, job: current, event: webhook)
+        try connection.query(
+            """
+            INSERT INTO room_job_states (room_id, session_id, job_id, kind, status, event, playback_hls_url, livestream_url)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """,
+            [current.roomID, current.sessionID, current.id, current.kind.rawValue, RoomJobState.status(of: current.kind, in: to), webhook,
+             data.playbackHlsUrl, data.livestreamUrl])
+        try connection.notify(JobStore.roomStatesChannel, payload: current.roomID)
     }
 
     /// Queues a webhook to the job's `webhookUrl` and to the room's endpoint when it asked for
-    /// this event.
-    private func enqueueWebhooks(_ connection: PostgresConnection, job: Job, event: String) throws {
+    /// this event; the payload's data, which the room's participants are told as well.
+    @discardableResult
+    private func enqueueWebhooks(_ connection: PostgresConnection, job: Job, event: String) throws -> WebhookPayload.Data {
         var destinations: [String] = []
         if let url = job.webhookURL, !url.isEmpty { destinations.append(url) }
         if let row = try connection.query("SELECT webhook::text AS webhook FROM rooms WHERE id = $1", [job.roomID]).first,
@@ -209,9 +219,9 @@ public final class JobStore: @unchecked Sendable {
         {
             destinations.append(webhook.endPoint)
         }
-        guard !destinations.isEmpty else { return }
         var data = webhookData(job, event, WebhookPayload.Data(meetingId: job.roomID, sessionId: job.sessionID, jobId: job.idText,
                                                                status: job.state.clientState(job.kind)))
+        guard !destinations.isEmpty else { return data }
         if job.state == .failed {
             data.errorCode = job.errorCode ?? job.kind.failureCode
             data.errorMessage = job.errorMessage ?? ""
@@ -222,6 +232,7 @@ public final class JobStore: @unchecked Sendable {
                                  [UUID(), job.id, url, event, payload])
         }
         try connection.notify(JobStore.webhooksChannel, payload: event)
+        return data
     }
 
     // MARK: - Leases

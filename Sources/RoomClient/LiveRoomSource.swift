@@ -55,14 +55,15 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public private(set) var feedbackSent = 0
     public private(set) var offersAnswered = 0
 
-    private let socket: WebSocketClient
+    /// The signalling connection; replaced when the source rejoins (under `inboxLock`).
+    private var socket: WebSocketClient
     private let udp: UDPSocket
     private let context: DTLSContext
-    private let credentials = ICECredentials.random()
+    private var credentials = ICECredentials.random()
     private let origin = EventLoop.now()
     private let wake: Int32
     private let inboxLock = NSLock()
-    private var inbox: [ServerMessage] = []
+    private var inbox: [Inbound] = []
     private var closed = false
     private var ended = false
     private var connection: ClientPeerConnection?
@@ -80,47 +81,68 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     private var reader: Thread?
     private let logger = Logger(label: "live-source")
 
+    /// What the signalling thread hands the pipeline's thread.
+    private enum Inbound {
+        case message(ServerMessage)
+        /// The source joined again after losing the signalling connection: who is in the room now.
+        case rejoined([ParticipantDescription])
+    }
+
+    /// How long the source keeps trying to rejoin after the signalling connection is lost (a
+    /// network blip, a proxy that dropped the socket) before the recording ends.
+    public var rejoinWindow: Double = 30
+
     /// Joins the room; returns once the server has answered the join.
     public init(configuration: Configuration, timeout: Double = 15) throws {
         self.configuration = configuration
-        socket = try WebSocketClient(url: configuration.signalingURL, timeout: timeout)
         udp = try UDPSocket(bind: SocketAddress(ip: .anyV4, port: 0))
         context = try DTLSContext(certificate: try DTLSCertificate())
         let descriptor = revue_eventfd()
         guard descriptor >= 0 else { throw JoinError(message: "eventfd failed") }
         wake = descriptor
+        var early: [ServerMessage] = []
+        (socket, participants, roomSessionID) = try Self.join(configuration, timeout: timeout, early: &early)
+        for participant in participants { names[participant.id] = participant.name }
+        for message in early { queue(.message(message)) }
+        logger.info("joined the room", ["roomId": .string(configuration.roomID), "participants": .of(participants.count)])
+        let thread = Thread { [weak self] in self?.readSignalling() }
+        thread.name = "live source signalling"
+        reader = thread
+        thread.start()
+    }
+
+    /// Opens a signalling connection and joins as `RECV_ONLY` (hidden, for a recorder); the
+    /// socket, who is in the room, and the room's session id. Messages that come before `joined`
+    /// go to `early`.
+    private static func join(_ configuration: Configuration, timeout: Double, early: inout [ServerMessage]) throws
+        -> (WebSocketClient, [ParticipantDescription], String)
+    {
+        let socket = try WebSocketClient(url: configuration.signalingURL, timeout: timeout)
         var metaData: JSONValue?
         if configuration.hidden { metaData = .object(["recorder": .bool(true)]) }
         try socket.send(text: ClientEnvelope(.join(JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.name,
                                                                mode: .receiveOnly, metaData: metaData)), id: .number(1)).text)
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            guard Date() < deadline else { throw JoinError(message: "the room server did not answer the join in \(Int(timeout)) s") }
+            guard Date() < deadline else {
+                _ = socket.close(timeout: 1)
+                throw JoinError(message: "the room server did not answer the join in \(Int(timeout)) s")
+            }
             guard case .text(let text) = try socket.receive(timeout: max(0.1, deadline.timeIntervalSinceNow)),
                   let envelope = try? ServerEnvelope(text: text)
             else { continue }
             switch envelope.message {
             case .joined(let joined):
-                roomSessionID = joined.sessionID
-                for other in joined.participants {
-                    names[other.participantID] = other.name
-                    participants.append(ParticipantDescription(id: other.participantID, name: other.name))
-                }
+                return (socket, joined.participants.map { ParticipantDescription(id: $0.participantID, name: $0.name) }, joined.sessionID)
             case .error(let code, let message):
+                _ = socket.close(timeout: 1)
                 throw JoinError(message: "the room server refused the join: \(code.name) (\(code.code)): \(message)")
             case .waitingForEntry:
                 continue
             default:
-                queue(envelope.message)
-                continue
+                early.append(envelope.message)
             }
-            break
         }
-        logger.info("joined the room", ["roomId": .string(configuration.roomID), "participants": .of(participants.count)])
-        let thread = Thread { [weak self] in self?.readSignalling() }
-        thread.name = "live source signalling"
-        reader = thread
-        thread.start()
     }
 
     deinit {
@@ -131,6 +153,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public func leave() {
         inboxLock.lock()
         closed = true
+        let socket = self.socket
         inboxLock.unlock()
         try? socket.send(text: ClientEnvelope(.leave).text)
         if let connection { send(connection.close(reason: "the recording ended")) }
@@ -213,27 +236,67 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         while true {
             inboxLock.lock()
             let stop = closed
+            let socket = self.socket
             inboxLock.unlock()
             if stop { return }
             do {
                 let message = try socket.receive(timeout: 1)
                 guard case .text(let text) = message, let envelope = try? ServerEnvelope(text: text) else { continue }
-                queue(envelope.message)
+                queue(.message(envelope.message))
+                if case .roomLeft = envelope.message { return }
             } catch let error where error.isTimeout {
                 continue
             } catch {
-                inboxLock.lock()
-                let leaving = closed
-                inboxLock.unlock()
-                if leaving { return }
-                logger.warning("the signalling connection ended", ["error": .string("\(error)")])
-                queue(.roomLeft(reason: .websocketDisconnected))
-                return
+                if isLeaving { return }
+                logger.warning("lost the signalling connection; rejoining", ["error": .string("\(error)")])
+                guard rejoin() else {
+                    logger.error("could not rejoin the room in \(Int(rejoinWindow)) s; the recording ends")
+                    queue(.message(.roomLeft(reason: .websocketConnectionAttemptsExhausted)))
+                    return
+                }
             }
         }
     }
 
-    private func queue(_ message: ServerMessage) {
+    private var isLeaving: Bool {
+        inboxLock.lock()
+        defer { inboxLock.unlock() }
+        return closed
+    }
+
+    /// Joins again with the same token and participant id (the server replaces a recorder's
+    /// old self), every 0.25 s and then every 0.5 s, for up to `rejoinWindow`. A recorder is one
+    /// client per job, so trying often costs the server little, and every second spent waiting
+    /// is a second of frozen picture in the recording.
+    private func rejoin() -> Bool {
+        let started = Date()
+        var wait = 0.25
+        var attempt = 0
+        while Date().timeIntervalSince(started) < rejoinWindow && !isLeaving {
+            attempt += 1
+            var early: [ServerMessage] = []
+            do {
+                let (fresh, present, _) = try Self.join(configuration, timeout: 5, early: &early)
+                inboxLock.lock()
+                let old = socket
+                socket = fresh
+                inboxLock.unlock()
+                _ = old.close(timeout: 0.1)
+                queue(.rejoined(present))
+                for message in early { queue(.message(message)) }
+                logger.info("rejoined the room", ["attempt": .of(attempt), "seconds": .double((Date().timeIntervalSince(started) * 100).rounded() / 100),
+                                                  "participants": .of(present.count)])
+                return true
+            } catch {
+                logger.warning("rejoin failed", ["attempt": .of(attempt), "error": .string("\(error)")])
+            }
+            Thread.sleep(forTimeInterval: wait)
+            wait = min(wait * 2, 0.5)
+        }
+        return false
+    }
+
+    private func queue(_ message: Inbound) {
         inboxLock.lock()
         inbox.append(message)
         inboxLock.unlock()
@@ -247,7 +310,15 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         inbox.removeAll()
         inboxLock.unlock()
         let at = clock()
-        for message in messages {
+        for inbound in messages {
+            let message: ServerMessage
+            switch inbound {
+            case .message(let received):
+                message = received
+            case .rejoined(let present):
+                rejoined(present, at: at)
+                continue
+            }
             switch message {
             case .participantJoined(let info):
                 names[info.participantID] = info.name
@@ -274,6 +345,25 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             default:
                 break
             }
+        }
+    }
+
+    /// After a rejoin: the old media connection is dropped (the server made a new subscriber
+    /// for the new member, whose offer comes next), and whoever came or went meanwhile joins or
+    /// leaves the layout. Tracks carry on by SSRC when the new offer has them again.
+    private func rejoined(_ present: [ParticipantDescription], at: Double) {
+        if let connection { _ = connection.close(reason: "rejoined the room") }
+        connection = nil
+        credentials = ICECredentials.random()
+        let now = Set(present.map(\.id))
+        for id in names.keys.sorted() where !now.contains(id) {
+            names[id] = nil
+            for (ssrc, entry) in tracks where entry.participantID == id { tracks[ssrc] = nil }
+            items.append(.event(.leave(participantID: id), at: at))
+        }
+        for participant in present where names[participant.id] == nil {
+            names[participant.id] = participant.name
+            items.append(.event(.join(participant), at: at))
         }
     }
 
@@ -338,6 +428,9 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         }
         tracks = now
         offersAnswered += 1
+        inboxLock.lock()
+        let socket = self.socket
+        inboxLock.unlock()
         try? socket.send(text: ClientEnvelope(.subscribeAnswer(sdp: answer.description.serialize()), id: .number(Int(100 + offersAnswered))).text)
     }
 }

@@ -27,6 +27,12 @@ final class RoomPersistence: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` after what was queued before it (a job started when a session starts needs
+    /// the session's row).
+    func then(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
     /// Waits for what was queued.
     func drain() {
         queue.sync {}

@@ -47,6 +47,10 @@ public final class RoomServer: @unchecked Sendable {
     var registry = RoomRegistry()
     /// On the loop.
     let media: MediaPlane
+    private var jobStates: JobStateRelay?
+    private let jobsLock = NSLock()
+    /// Weak: the API holds this server too (`LiveRooms`).
+    private weak var roomJobs: (any RoomJobs)?
     private let logger = Logger(label: "rooms")
 
     public init(configuration: Configuration, pool: PostgresPool) throws {
@@ -80,9 +84,18 @@ public final class RoomServer: @unchecked Sendable {
     public func start() {
         rtc.start()
         hub.start()
+        let relay = JobStateRelay(store: JobStore(pool: persistence.store.pool)) { [weak self] state in
+            self?.rtc.loop.post { [weak self] in
+                guard let self else { return }
+                perform(registry.jobStateChanged(roomID: state.roomID, kind: state.kind, message: state.message, running: state.isActive))
+            }
+        }
+        relay.start()
+        jobStates = relay
     }
 
     public func stop() {
+        jobStates?.stop()
         hub.stop()
         rtc.stop()
         persistence.drain()
@@ -138,7 +151,11 @@ public final class RoomServer: @unchecked Sendable {
     /// Carries out what the registry decided (on the loop).
     func perform(_ actions: [RoomAction]) {
         var records: [RoomAction] = []
-        defer { persistence.execute(records) }
+        var jobCommands: [JobCommand] = []
+        defer {
+            persistence.execute(records)
+            for command in jobCommands { persistence.then { [self] in run(command) } }
+        }
         for action in actions {
             switch action {
             case .send(let connection, let envelope):
@@ -153,8 +170,69 @@ public final class RoomServer: @unchecked Sendable {
                 media.handle(command, now: EventLoop.now())
             case .persist, .webhook:
                 records.append(action)
+            case .job(let command):
+                jobCommands.append(command)
             }
         }
+    }
+
+    /// Carries out a job command (on the persistence queue: it writes to the database) and
+    /// answers the participant who asked, back on the loop.
+    private func run(_ command: JobCommand) {
+        guard let jobs = jobsLock.withLock({ roomJobs }) else {
+            if case .start(let kind, _, _, let connection, let id) = command {
+                answer(connection, id, .failure(SignalingError(JobCommand.refusalCode(kind, starting: true), "this server runs no jobs")))
+            }
+            return
+        }
+        switch command {
+        case .start(let kind, let roomID, let options, let connection, let id):
+            do {
+                try jobs.start(kind, roomID: roomID, options: options)
+                answer(connection, id, .success(()))
+            } catch {
+                answer(connection, id, .failure(SignalingError(JobCommand.refusalCode(kind, starting: true), Self.reason(error))))
+            }
+        case .stop(let kind, let roomID, let connection, let id):
+            do {
+                try jobs.stop(kind, roomID: roomID)
+                answer(connection, id, .success(()))
+            } catch {
+                answer(connection, id, .failure(SignalingError(JobCommand.refusalCode(kind, starting: false), Self.reason(error))))
+            }
+        case .sessionStarted(let roomID, let sessionID):
+            do {
+                try jobs.sessionStarted(roomID: roomID, sessionID: sessionID)
+            } catch {
+                logger.error("could not start the room's autoStartConfig jobs", ["roomId": .string(roomID), "error": .string("\(error)")])
+            }
+        case .sessionEnded(let roomID, let sessionID):
+            do {
+                try jobs.sessionEnded(roomID: roomID, sessionID: sessionID)
+            } catch {
+                logger.error("could not stop the ended session's jobs", ["roomId": .string(roomID), "sessionId": .string(sessionID),
+                                                                         "error": .string("\(error)")])
+            }
+        }
+    }
+
+    private func answer(_ connection: ConnectionID, _ id: RequestID?, _ result: Result<Void, SignalingError>) {
+        rtc.loop.post { [self] in
+            switch result {
+            case .success: gateway.send(ServerEnvelope(.ack, id: id), to: connection)
+            case .failure(let error): gateway.send(ServerEnvelope(error: error.answering(id)), to: connection)
+            }
+        }
+    }
+
+    /// The server's reason, as the participant is told it: a `ServiceError`'s message.
+    static func reason(_ error: any Error) -> String {
+        (error as? ServiceError)?.message ?? "\(error)"
+    }
+
+    /// Where jobs started from inside rooms go (`APIService`); nil refuses them.
+    public func attach(jobs: (any RoomJobs)?) {
+        jobsLock.withLock { roomJobs = jobs }
     }
 
     /// What the media plane saw that the room should know: a speaker, a connection that died.

@@ -13,4 +13,5 @@ public enum RoomAction: Sendable, Hashable {
     case media(MediaCommand)
     case persist(PersistCommand)
     case webhook(RoomWebhookEvent)
+    case job(JobCommand)
 }

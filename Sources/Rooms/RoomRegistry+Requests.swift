@@ -106,8 +106,18 @@ extension RoomRegistry {
                 return [Self.refusal(.actionNotSupportedInMode, "a SIGNALLING_ONLY participant has no WebRTC connection", to: connection, id: id)]
             }
             return [.media(.subscribeAnswer(roomID: roomID, participantID: me.id, connection: connection, sdp: sdp, requestID: id))]
-        case .startRecording, .stopRecording, .startHls, .stopHls, .startLivestream, .stopLivestream:
-            return [Self.refusal(.actionNotSupported, "\(envelope.message.type) is not supported yet", to: connection, id: id)]
+        case .startRecording(let options):
+            return [.job(.start(.recording, roomID: roomID, options: options, connection: connection, requestID: id))]
+        case .startHls(let options):
+            return [.job(.start(.hls, roomID: roomID, options: options, connection: connection, requestID: id))]
+        case .startLivestream(let options):
+            return [.job(.start(.livestream, roomID: roomID, options: options, connection: connection, requestID: id))]
+        case .stopRecording:
+            return [.job(.stop(.recording, roomID: roomID, connection: connection, requestID: id))]
+        case .stopHls:
+            return [.job(.stop(.hls, roomID: roomID, connection: connection, requestID: id))]
+        case .stopLivestream:
+            return [.job(.stop(.livestream, roomID: roomID, connection: connection, requestID: id))]
         }
     }
 

@@ -56,6 +56,8 @@ public struct RoomRegistry: Sendable {
     public let configuration: Configuration
     var rooms: [String: LiveRoom] = [:]
     var seats: [ConnectionID: Seat] = [:]
+    /// The running jobs' latest states per room, for those who join while they run.
+    var jobStates: [String: [JobKind: ServerMessage]] = [:]
     let makeID: @Sendable (IdentifierKind) -> String
 
     /// `makeID` makes session and participant ids; tests pass a counter.
@@ -138,8 +140,13 @@ public struct RoomRegistry: Sendable {
         }
         let roomID = admitted.room.id
         var actions: [RoomAction] = []
+        // A recorder is hidden when its token says so (only the server can sign that) and it asks.
+        let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
         if let live = rooms[roomID], live.memberIndex(admitted.participantID) != nil || live.waiterIndex(admitted.participantID) != nil {
-            switch configuration.duplicatePolicy {
+            // A recorder that rejoins after a network blip replaces its old self, whose socket
+            // the server may not have seen die yet.
+            let recorderRejoins = hidden && live.memberIndex(admitted.participantID).map { live.members[$0].hidden } == true
+            switch recorderRejoins ? .replaceExisting : configuration.duplicatePolicy {
             case .refuseNew:
                 return Self.refuseJoin(SignalingError(.duplicateParticipant, "participant \(admitted.participantID) is already in room \(roomID)"),
                                        connection: connection, id: requestID)
@@ -172,8 +179,6 @@ public struct RoomRegistry: Sendable {
             }
             return actions
         }
-        // A recorder is hidden when its token says so (only the server can sign that) and it asks.
-        let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
         admit(LiveRoom.Member(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
                               permissions: admitted.permissions, metaData: request.metaData, joinedAt: now, hidden: hidden),
               roomID: roomID, requestID: requestID, now: now, into: &actions)
@@ -236,6 +241,7 @@ public struct RoomRegistry: Sendable {
             room.pastStays = [:]
             actions.append(.persist(.sessionStarted(sessionID: session.id, roomID: roomID, at: now)))
             actions.append(.webhook(RoomWebhookEvent(kind: .sessionStarted, roomID: roomID, sessionID: session.id, start: now)))
+            actions.append(.job(.sessionStarted(roomID: roomID, sessionID: session.id)))
         }
         let others = room.members.filter { !$0.hidden }.map(\.info)
         room.members.append(joiner)
@@ -250,6 +256,9 @@ public struct RoomRegistry: Sendable {
         let joined = JoinedRoom(participantID: joiner.id, roomID: roomID, sessionID: session.id, mode: joiner.mode, participants: others,
                                 you: joiner.info, presenterID: room.presenterID, activeSpeakerID: room.activeSpeakerID)
         actions.append(.send(joiner.connection, ServerEnvelope(.joined(joined), id: requestID)))
+        for (_, state) in (jobStates[roomID] ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            actions.append(.send(joiner.connection, ServerEnvelope(state)))
+        }
         if !joiner.hidden {
             actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantJoined(joiner.info)), except: joiner.connection))
         }
@@ -300,8 +309,14 @@ public struct RoomRegistry: Sendable {
             actions.append(.send(member.connection, ServerEnvelope(.roomLeft(reason: reason), id: replyID)))
             actions.append(.close(member.connection, code: SignalingCloseCode.normal, reason: reason.name))
         }
-        guard !room.members.isEmpty || !endSessionIfEmpty else {
+        if endSessionIfEmpty && room.members.isEmpty {
             endSession(roomID: roomID, now: now, into: &actions)
+            return
+        }
+        if endSessionIfEmpty && !member.hidden && room.members.allSatisfy(\.hidden) {
+            // The last participant left and only recorders remain: the session is over, and
+            // they leave with it (1006), so their jobs finish their files.
+            actions += endRoom(roomID: roomID, reason: .roomClose, requester: nil, now: now)
             return
         }
         if !member.hidden {
@@ -330,6 +345,7 @@ public struct RoomRegistry: Sendable {
         guard var room = rooms[roomID], let session = room.session else { return }
         actions.append(.persist(.sessionEnded(sessionID: session.id, roomID: roomID, at: now)))
         actions.append(.webhook(RoomWebhookEvent(kind: .sessionEnded, roomID: roomID, sessionID: session.id, start: session.start, end: now)))
+        actions.append(.job(.sessionEnded(roomID: roomID, sessionID: session.id)))
         actions.append(.media(.roomClosed(roomID: roomID)))
         room.session = nil
         room.presenterID = nil

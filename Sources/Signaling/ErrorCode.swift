@@ -57,13 +57,21 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
     public static let unauthorizedRequest = ErrorCode(code: 4025, name: "UNAUTHORIZED_REQUEST")
     /// A `respondEntry` for someone who is not waiting to enter.
     public static let respondEntryFailed = ErrorCode(code: 4059, name: "RESPOND_ENTRY_FAILED")
+    /// The server refused a start or stop from inside the room; the message says why.
+    public static let startRecordingFailed = ErrorCode(code: 4011, name: "START_RECORDING_FAILED")
+    public static let stopRecordingFailed = ErrorCode(code: 4012, name: "STOP_RECORDING_FAILED")
+    public static let startLivestreamFailed = ErrorCode(code: 4013, name: "START_LIVESTREAM_FAILED")
+    public static let stopLivestreamFailed = ErrorCode(code: 4014, name: "STOP_LIVESTREAM_FAILED")
+    public static let startHLSFailed = ErrorCode(code: 4016, name: "START_HLS_FAILED")
+    public static let stopHLSFailed = ErrorCode(code: 4017, name: "STOP_HLS_FAILED")
 
     /// Every code this module names.
     public static let all: [ErrorCode] = [
         actionPerformedBeforeRoomJoined, unableToJoinRoom, alreadyInRequestedState, operationInProgress, actionNotSupportedInMode,
         invalidMode, actionNotSupported, payloadTooLarge, invalidParameter, unknownError, invalidAPIKey, invalidToken, invalidRoomID,
         invalidParticipantID, duplicateParticipant, invalidPermissions, maxParticipantReached, unauthorizedRoomID,
-        unauthorizedParticipantID, unauthorizedRole, unauthorizedRequest, respondEntryFailed,
+        unauthorizedParticipantID, unauthorizedRole, unauthorizedRequest, respondEntryFailed, startRecordingFailed, stopRecordingFailed,
+        startLivestreamFailed, stopLivestreamFailed, startHLSFailed, stopHLSFailed,
     ]
 
     /// The code with this number, keeping an unknown number with the name `UNKNOWN_ERROR`.

@@ -100,6 +100,7 @@ public final class ClientPeerConnection {
 
     private func transition(to next: State) -> [Event] {
         guard state != next else { return [] }
+        if case .closed = state { return [] }  // closed is final, whatever closes it next
         state = next
         logger.info("connection \(next)")
         return [.stateChanged(next)]

@@ -1,6 +1,6 @@
 """A WHIP publisher (RFC 9725) built on aiortc: a solid-colour camera and a sine tone.
 
-Usage: whip_publish.py URL TOKEN --color RRGGBB --tone HZ [--seconds S] [--name NAME]
+Usage: whip_publish.py URL TOKEN --color RRGGBB --tone HZ [--seconds S] [--alternate RRGGBB --period S]
 
 It POSTs its SDP offer with `Authorization: Bearer TOKEN`, applies the answer, sends for
 --seconds (or until SIGTERM), then DELETEs the session it was given in `Location`. Each state
@@ -30,22 +30,29 @@ def say(**fields):
     print(json.dumps(fields), flush=True)
 
 
-class ColourTrack(VideoStreamTrack):
-    """640x360 frames of one colour at 30 fps."""
+def planes(rgb):
+    r, g, b = rgb
+    # BT.601 limited range, as the y4m files and the compositor use.
+    y = round(16 + 0.257 * r + 0.504 * g + 0.098 * b)
+    u = round(128 - 0.148 * r - 0.291 * g + 0.439 * b)
+    v = round(128 + 0.439 * r - 0.368 * g - 0.071 * b)
+    return (bytes([y]) * (640 * 360), bytes([u]) * (320 * 180), bytes([v]) * (320 * 180))
 
-    def __init__(self, rgb):
+
+class ColourTrack(VideoStreamTrack):
+    """640x360 frames of one colour at 30 fps; with `alternate`, the two colours take turns
+    every `period` seconds, so a picture that stops changing shows a frozen stream."""
+
+    def __init__(self, rgb, alternate=None, period=0.5):
         super().__init__()
-        r, g, b = rgb
-        # BT.601 limited range, as the y4m files and the compositor use.
-        y = round(16 + 0.257 * r + 0.504 * g + 0.098 * b)
-        u = round(128 - 0.148 * r - 0.291 * g + 0.439 * b)
-        v = round(128 + 0.439 * r - 0.368 * g - 0.071 * b)
-        self.planes = (bytes([y]) * (640 * 360), bytes([u]) * (320 * 180), bytes([v]) * (320 * 180))
+        self.looks = [planes(rgb)] + ([planes(alternate)] if alternate else [])
+        self.period = period
 
     async def recv(self):
         pts, time_base = await self.next_timestamp()
         frame = VideoFrame(width=640, height=360, format="yuv420p")
-        for plane, data in zip(frame.planes, self.planes):
+        look = self.looks[int(pts * time_base / self.period) % len(self.looks)]
+        for plane, data in zip(frame.planes, look):
             plane.update(data)
         frame.pts, frame.time_base = pts, time_base
         return frame
@@ -99,13 +106,16 @@ async def main():
     parser.add_argument("--color", default="2040C0")
     parser.add_argument("--tone", type=float, default=1000)
     parser.add_argument("--seconds", type=float, default=3600)
+    parser.add_argument("--alternate", help="a second colour, RRGGBB, taking turns with --color")
+    parser.add_argument("--period", type=float, default=0.5, help="seconds of each colour with --alternate")
     arguments = parser.parse_args()
     rgb = tuple(int(arguments.color[i:i + 2], 16) for i in (0, 2, 4))
+    alternate = tuple(int(arguments.alternate[i:i + 2], 16) for i in (0, 2, 4)) if arguments.alternate else None
 
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
     pc.on("connectionstatechange", lambda: say(event="connection", state=pc.connectionState))
     pc.addTransceiver(ToneTrack(arguments.tone), direction="sendonly")
-    pc.addTransceiver(ColourTrack(rgb), direction="sendonly")
+    pc.addTransceiver(ColourTrack(rgb, alternate, arguments.period), direction="sendonly")
     await pc.setLocalDescription(await pc.createOffer())
     status, headers, body = await asyncio.get_event_loop().run_in_executor(
         None, request, "POST", arguments.url, arguments.token, pc.localDescription.sdp)

@@ -76,6 +76,11 @@ final class LossyUDPProxy: @unchecked Sendable {
     private var thread: Thread?
     private(set) var dropped = 0
     private(set) var reordered = 0
+    /// Clients in the order they were first seen.
+    private var order: [SocketAddress] = []
+    /// Clients whose every datagram, both ways, is dropped until this time (a link that is down).
+    private var cutUntil: [SocketAddress: Date] = [:]
+    private var fromServer: [SocketAddress: Int] = [:]
 
     init(upstream: SocketAddress, dropPercent: UInt64, reorderPercent: UInt64, seed: UInt64) throws {
         front = try UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0))
@@ -84,6 +89,21 @@ final class LossyUDPProxy: @unchecked Sendable {
         self.dropPercent = dropPercent
         self.reorderPercent = reorderPercent
         generator = SeededGenerator(seed: seed)
+    }
+
+    /// The clients seen so far, oldest first.
+    var clientAddresses: [SocketAddress] { lock.withLock { order } }
+
+    /// Datagrams the server sent to `client` through the proxy.
+    func datagramsToClient(_ client: SocketAddress) -> Int { lock.withLock { fromServer[client] ?? 0 } }
+
+    /// Takes `client`'s link down for `seconds`: nothing passes either way, as in a network blip.
+    func cut(_ client: SocketAddress, for seconds: Double) {
+        lock.withLock { cutUntil[client] = Date().addingTimeInterval(seconds) }
+    }
+
+    private func isCut(_ client: SocketAddress) -> Bool {
+        lock.withLock { (cutUntil[client] ?? .distantPast) > Date() }
     }
 
     func start() {
@@ -119,6 +139,9 @@ final class LossyUDPProxy: @unchecked Sendable {
             }
             for (offset, entry) in sockets.enumerated() where descriptors[offset + 1].revents != 0 {
                 while entry.value.receive(into: &batch) > 0 {
+                    let cut = isCut(entry.key)
+                    lock.withLock { fromServer[entry.key, default: 0] += batch.count }
+                    guard !cut else { continue }
                     for index in 0..<batch.count { front.send(Array(batch.datagram(index).bytes), to: entry.key) }
                 }
             }
@@ -133,9 +156,11 @@ final class LossyUDPProxy: @unchecked Sendable {
             guard let made = try? UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0)) else { return }
             lock.lock()
             clients[client] = made
+            order.append(client)
             lock.unlock()
             socket = made
         }
+        guard !isCut(client) else { return }
         guard DatagramClass(datagram) == .rtp else {
             socket.send(datagram, to: upstream)
             return

@@ -37,6 +37,7 @@ final class RoomServerHarness: @unchecked Sendable {
                                                     secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
         rooms.start()
         api.attach(liveRooms: rooms)
+        rooms.attach(jobs: api)
         holder.rooms = rooms
         holder.api = api
     }
@@ -58,13 +59,13 @@ final class RoomServerHarness: @unchecked Sendable {
     private(set) var worker: Worker?
 
     /// A worker in this process (its jobs run as `revue record` children), recording live rooms
-    /// through this server's signalling.
-    func startWorker() {
+    /// through this server's signalling (or a proxy in front of it at `signalingPort`).
+    func startWorker(signalingPort: Int? = nil) {
         var configuration = Worker.Configuration(workerID: "harness-worker", maxJobs: 4, storage: storage.path, fixtureRooms: nil,
                                                  executable: RevueBinary.path)
         let auth = self.auth
-        configuration.liveRooms = Worker.Configuration.LiveRoomAccess(signalingURL: "ws://127.0.0.1:\(port)/v2/rtc", token: { room, participant in
-            try auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, participantID: participant, expiresIn: 600, recorder: true)
+        configuration.liveRooms = Worker.Configuration.LiveRoomAccess(signalingURL: "ws://127.0.0.1:\(signalingPort ?? port)/v2/rtc", token: { room, participant in
+            try auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, participantID: participant, expiresIn: 86_400, recorder: true)
         })
         let worker = Worker(store: api.store, configuration: configuration)
         self.worker = worker
@@ -76,6 +77,14 @@ final class RoomServerHarness: @unchecked Sendable {
         }
         workerThread = thread
         thread.start()
+    }
+
+    /// Delivers the webhooks queued in the database, as `revue serve` does, until the harness
+    /// goes away.
+    func startWebhooks() throws {
+        let dispatcher = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate(), timeout: 5)
+        let stop = workerStop
+        Thread { dispatcher.run(shouldStop: { stop.stopped.load(ordering: .relaxed) }) }.start()
     }
 
     /// Stops the worker and waits for it: it hands its jobs back after their children finish.

@@ -22,8 +22,28 @@ import WebSocket
             try socket.send(text: ClientEnvelope(message, id: id.map { RequestID.string($0) }).text)
         }
 
+        /// Messages read while looking for another, handed out first by `next` and `nextAny`.
+        var backlog: [ServerMessage] = []
+
+        /// The next message of any type, or nil after `timeout`.
+        func nextAny(timeout: Double = 10) throws -> ServerMessage? {
+            if !backlog.isEmpty { return backlog.removeFirst() }
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                guard let message = try? socket.receive(timeout: max(0.05, deadline.timeIntervalSinceNow)) else { return nil }
+                guard case .text(let text) = message, let envelope = try? ServerEnvelope(text: text) else { continue }
+                return envelope.message
+            }
+            return nil
+        }
+
         /// The next message of `type` (others are skipped), or nil after `timeout`.
         func next(_ type: String, timeout: Double = 10) throws -> ServerMessage? {
+            if let index = backlog.firstIndex(where: { $0.type == type }) {
+                backlog.removeFirst(index)
+                return backlog.removeFirst()
+            }
+            backlog = []
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 guard let message = try? socket.receive(timeout: max(0.05, deadline.timeIntervalSinceNow)) else { return nil }

@@ -138,15 +138,4 @@ import Testing
         guard case .joined(let joined) = room.take(carol).first else { return }
         #expect(joined.activeSpeakerID == nil)
     }
-
-    @Test func jobsFromTheRoomAreNotSupportedYet() {
-        var room = RoomHarness()
-        let ada = room.join("ada")
-        for message in [ClientMessage.startRecording(options: .object([:])), .stopRecording, .startHls(options: .object([:])), .stopHls,
-                        .startLivestream(options: .object([:])), .stopLivestream]
-        {
-            room.send(message, from: ada)
-            #expect(room.errorCode(ada) == 3068, "\(message.type)")
-        }
-    }
 }
