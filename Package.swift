@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API", "Storage", "Crypto", "HTTP"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
-                                                          "Signaling", "WebSocket", "Transport", "Media", "TestSupport"]),
+                                                          "Signaling", "WebSocket", "Transport", "Media", "RoomClient", "MediaSource", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -170,7 +170,14 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             if !items.isEmpty { continue }
             let now = clock()
             if let connection, let due = connection.nextDeadline, due - origin <= now { send(connection.poll(now: origin + now)) }
-            if now >= deadline { return .idle(now: deadline) }
+            if now >= deadline {
+                // A pipeline that runs late asks with deadlines already past. Read what has come
+                // all the same: otherwise a late recorder never hears the server's ICE answers,
+                // never connects, and records placeholders for the whole job.
+                receiveMedia()
+                if !items.isEmpty { continue }
+                return .idle(now: deadline)
+            }
             var wait = deadline - now
             if let due = connection?.nextDeadline { wait = min(wait, max(0, due - origin - now)) }
             var descriptors = [pollfd(fd: udp.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
