@@ -26,31 +26,44 @@ enum RecordCommand: RevueCommand {
             """,
         options: [
             OptionSpec("fixture", value: "DIR", help: "The fixture to record (capture.pcap + manifest.json)."),
-            OptionSpec("output", value: "OUTPUT",
-                       help: "FILE.mp4, hls:DIR (fMP4 HLS), or rtmp://host/app/key / rtmps://… (FLV).", repeatable: true),
-            OptionSpec("stream-key", value: "KEY", help: "A stream key appended to rtmp:// outputs.", environment: "REVUE_STREAM_KEY"),
-            OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
-            OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
+        ] + outputOptions + [
             OptionSpec("loop", value: "N", help: "Play the fixture N times as one continuous room (0: until interrupted).",
                        default: "1"),
             OptionSpec("loop-gap", value: "SECONDS", help: "Nothing between passes of a loop (0: back to back).", default: "0.5"),
-            OptionSpec("layout", value: "TYPE", help: "The layout.", default: "GRID", allowed: LayoutType.allowedValues),
-            OptionSpec("priority", value: "PRIORITY", help: "Who comes first.", default: "SPEAKER", allowed: LayoutPriority.allowedValues),
-            OptionSpec("grid-size", value: "N", help: "The most tiles shown (1 to 25).", default: "4"),
-            OptionSpec("theme", value: "THEME", help: "The colours.", default: "DEFAULT", allowed: ThemeName.allowedValues),
-            OptionSpec("quality", value: "QUALITY", help: "low 854x480, med 1280x720, high 1920x1080.", default: "med",
-                       allowed: Quality.allowedValues),
-            OptionSpec("orientation", value: "ORIENTATION", help: "Portrait swaps width and height.", default: "landscape",
-                       allowed: Orientation.allowedValues),
-            OptionSpec("mode", value: "MODE", help: "audio writes an audio-only file.", default: "video-and-audio",
-                       allowed: RecordingMode.allowedValues),
+        ] + configOptions + [
             OptionSpec("realtime", help: "Pace the fixture as if live, instead of as fast as possible."),
             OptionSpec("progress", help: "Print progress lines even when standard error is not a terminal."),
-            OptionSpec("events", value: "FILE", help: "Append started/playable/progress events to FILE as JSON lines (the worker reads them)."),
+            events,
             OptionSpec("parent-pid", value: "PID", help: "Exit when this process (the worker) dies."),
             OptionSpec("spec", value: "FILE",
                        help: "Run the pipeline spec in FILE (- for standard input) instead of the flags above; FILE is removed once read."),
         ] + CommonOptions.logging)
+
+    /// The outputs' flags, which `revue capture` shares.
+    static let outputOptions = [
+        OptionSpec("output", value: "OUTPUT",
+                   help: "FILE.mp4, hls:DIR (fMP4 HLS), or rtmp://host/app/key / rtmps://… (FLV).", repeatable: true),
+        OptionSpec("stream-key", value: "KEY", help: "A stream key appended to rtmp:// outputs.", environment: "REVUE_STREAM_KEY"),
+        OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
+        OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
+    ]
+
+    /// The recording config's flags, which `revue capture` shares.
+    static let configOptions = [
+        OptionSpec("layout", value: "TYPE", help: "The layout.", default: "GRID", allowed: LayoutType.allowedValues),
+        OptionSpec("priority", value: "PRIORITY", help: "Who comes first.", default: "SPEAKER", allowed: LayoutPriority.allowedValues),
+        OptionSpec("grid-size", value: "N", help: "The most tiles shown (1 to 25).", default: "4"),
+        OptionSpec("theme", value: "THEME", help: "The colours.", default: "DEFAULT", allowed: ThemeName.allowedValues),
+        OptionSpec("quality", value: "QUALITY", help: "low 854x480, med 1280x720, high 1920x1080.", default: "med",
+                   allowed: Quality.allowedValues),
+        OptionSpec("orientation", value: "ORIENTATION", help: "Portrait swaps width and height.", default: "landscape",
+                   allowed: Orientation.allowedValues),
+        OptionSpec("mode", value: "MODE", help: "audio writes an audio-only file.", default: "video-and-audio",
+                   allowed: RecordingMode.allowedValues),
+    ]
+
+    static let events = OptionSpec("events", value: "FILE",
+                                   help: "Append started/playable/layout/progress events to FILE as JSON lines (the worker reads them).")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         // First, so a stop that comes while the pipeline is being set up still ends it cleanly.
@@ -71,22 +84,35 @@ enum RecordCommand: RevueCommand {
         guard let fixturePath = arguments.value("fixture") else {
             throw UsageError("--fixture DIR is required (or --spec FILE)", command: spec.name)
         }
-        let segmentDuration = try arguments.seconds("hls-segment-duration") ?? 2
-        let window = try arguments.integer("hls-window", in: 3...1000) ?? 6
-        let outputs = try arguments.values("output").map { (text) throws(UsageError) -> OutputSpec in
-            do {
-                return try OutputSpec(commandLine: text, streamKey: arguments.value("stream-key"), segmentDuration: segmentDuration,
-                                      window: window)
-            } catch {
-                throw UsageError("\(error)", command: spec.name)
-            }
-        }
+        let outputs = try self.outputs(arguments)
         guard !outputs.isEmpty else { throw UsageError("at least one --output is required", command: spec.name) }
         let loops = try arguments.integer("loop", in: 0...100_000) ?? 1
         let loopGapText = arguments.value("loop-gap") ?? "0.5"
         guard let loopGap = Double(loopGapText), loopGap >= 0 && loopGap <= 3600 else {
             throw UsageError("'--loop-gap' needs 0 to 3600 seconds, not '\(loopGapText)'", command: spec.name)
         }
+        let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)).map { Int32($0) }
+        return PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixturePath, passes: loops == 0 ? nil : loops,
+                                                               realtime: arguments.flag("realtime"), loopGap: loopGap)),
+                            config: try config(arguments), outputs: outputs, eventsPath: arguments.value("events"), parentPID: parent)
+    }
+
+    /// The `--output` flags (`outputOptions`), in order.
+    static func outputs(_ arguments: ParsedArguments) throws(UsageError) -> [OutputSpec] {
+        let segmentDuration = try arguments.seconds("hls-segment-duration") ?? 2
+        let window = try arguments.integer("hls-window", in: 3...1000) ?? 6
+        return try arguments.values("output").map { (text) throws(UsageError) -> OutputSpec in
+            do {
+                return try OutputSpec(commandLine: text, streamKey: arguments.value("stream-key"), segmentDuration: segmentDuration,
+                                      window: window)
+            } catch {
+                throw UsageError("\(error)", command: arguments.spec.name)
+            }
+        }
+    }
+
+    /// The recording config the `configOptions` flags make.
+    static func config(_ arguments: ParsedArguments) throws(UsageError) -> RecordingConfig {
         var config = RecordingConfig()
         // The parser has checked each value against its allowed list.
         config.layout.type = arguments.value("layout").flatMap(LayoutType.init(apiValue:)) ?? .grid
@@ -96,33 +122,35 @@ enum RecordCommand: RevueCommand {
         config.quality = arguments.value("quality").flatMap(Quality.init(apiValue:)) ?? .med
         config.orientation = arguments.value("orientation").flatMap(Orientation.init(apiValue:)) ?? .landscape
         config.mode = arguments.value("mode").flatMap(RecordingMode.init(apiValue:)) ?? .videoAndAudio
-        let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)).map { Int32($0) }
-        return PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixturePath, passes: loops == 0 ? nil : loops,
-                                                               realtime: arguments.flag("realtime"), loopGap: loopGap)),
-                            config: config, outputs: outputs, eventsPath: arguments.value("events"), parentPID: parent)
+        return config
     }
 
-    /// Runs one pipeline spec to the end (or to a stop signal) and reports what it wrote.
-    static func record(_ spec: PipelineSpec, showProgress: Bool) throws -> Int32 {
-        if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
-        let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
-        let source: any MediaSource
-        var live: LiveRoomSource?
-        let realtime: Bool
-        switch spec.source {
+    /// The media source a spec names; `live` is set for a room, which must be left at the end.
+    static func makeSource(_ spec: MediaSourceSpec) throws -> (source: any MediaSource, live: LiveRoomSource?, realtime: Bool) {
+        switch spec {
         case .fixture(let fixtureSpec):
             let fixture = try Fixture(directory: fixtureSpec.directory)
             for warning in fixture.warnings { Console.error("warning: \(warning)") }
-            source = FixtureSource(FixtureReplay(fixture: fixture, pacing: fixtureSpec.realtime ? .realtime : .asFastAsPossible,
-                                                 passes: fixtureSpec.passes, loopGap: fixtureSpec.loopGap ?? 0.5))
-            realtime = fixtureSpec.realtime
+            return (FixtureSource(FixtureReplay(fixture: fixture, pacing: fixtureSpec.realtime ? .realtime : .asFastAsPossible,
+                                                passes: fixtureSpec.passes, loopGap: fixtureSpec.loopGap ?? 0.5)), nil, fixtureSpec.realtime)
         case .room(let room):
             let joined = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token))
-            live = joined
-            source = joined
-            realtime = true
+            return (joined, joined, true)
         }
+    }
+
+    /// Runs one pipeline spec to the end (or until `shouldStop`, a stop signal by default) and
+    /// reports what it wrote. `through` may wrap the source the pipeline reads (`revue capture`
+    /// puts a `CapturingSource` around it); it runs after the source is made, so a room it
+    /// throws for is still left.
+    static func record(_ spec: PipelineSpec, showProgress: Bool, through wrap: (any MediaSource) throws -> any MediaSource = { $0 },
+                       shouldStop: () -> Bool = { StopSignal.requested }) throws -> Int32
+    {
+        if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
+        let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
+        let (made, live, realtime) = try makeSource(spec.source)
         defer { live?.leave() }
+        let source = try wrap(made)
         let pipeline = try RecordingPipeline(config: spec.config)
         var sinks: [(OutputSpec, QueuedSink)] = []
         for output in spec.outputs {
@@ -168,7 +196,7 @@ enum RecordCommand: RevueCommand {
                 }
                 guard showProgress else { return }
                 Console.progress(ProgressLine.format(progress))
-            }, shouldStop: { StopSignal.requested })
+            }, shouldStop: shouldStop)
         } catch {
             failure = error
         }

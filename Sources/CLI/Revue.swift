@@ -8,6 +8,7 @@ public enum Revue {
         MigrateCommand.self,
         FixtureInspectCommand.self,
         RecordCommand.self,
+        CaptureCommand.self,
         RepairCommand.self,
         DemoCommand.self,
         ServeCommand.self,

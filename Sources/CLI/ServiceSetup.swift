@@ -56,16 +56,8 @@ enum ServiceSetup {
 
     /// `REVUE_API_KEY` and `REVUE_API_SECRET`, or a pair made once and kept in HOME/api-credentials.json.
     static func authenticator(home: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Authenticator {
-        if let key = environment["REVUE_API_KEY"], let secret = environment["REVUE_API_SECRET"], !key.isEmpty, !secret.isEmpty {
-            return Authenticator(apiKey: key, secret: secret)
-        }
+        if let existing = try existingAuthenticator(home: home, environment: environment) { return existing }
         let path = home + "/api-credentials.json"
-        if let data = FileManager.default.contents(atPath: path),
-           let object = try JSONSerialization.jsonObject(with: data) as? [String: String], let key = object["apiKey"],
-           let secret = object["secret"]
-        {
-            return Authenticator(apiKey: key, secret: secret)
-        }
         let key = UUID().uuidString.lowercased()
         let secret = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
@@ -74,6 +66,21 @@ enum ServiceSetup {
             throw UsageError("cannot write \(path)")
         }
         Logger(label: "api").info("made API credentials for development", ["path": .string(path)])
+        return Authenticator(apiKey: key, secret: secret)
+    }
+
+    /// `REVUE_API_KEY` and `REVUE_API_SECRET`, or the pair in HOME/api-credentials.json; nil when
+    /// there is neither (a client such as `revue capture` must not make a pair the server lacks).
+    static func existingAuthenticator(home: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> Authenticator?
+    {
+        if let key = environment["REVUE_API_KEY"], let secret = environment["REVUE_API_SECRET"], !key.isEmpty, !secret.isEmpty {
+            return Authenticator(apiKey: key, secret: secret)
+        }
+        guard let data = FileManager.default.contents(atPath: home + "/api-credentials.json"),
+              let object = try JSONSerialization.jsonObject(with: data) as? [String: String], let key = object["apiKey"],
+              let secret = object["secret"]
+        else { return nil }
         return Authenticator(apiKey: key, secret: secret)
     }
 
@@ -114,11 +121,21 @@ enum ServiceSetup {
     /// again with the same token after a network blip, hours into a recording, and a worker that
     /// takes the job over signs a fresh one.
     static func liveRoomAccess(publicURL: String, authenticator: Authenticator) -> Worker.Configuration.LiveRoomAccess {
-        let base = publicURL.hasPrefix("https://") ? "wss://" + publicURL.dropFirst(8) : "ws://" + publicURL.replacingOccurrences(of: "http://", with: "")
-        return Worker.Configuration.LiveRoomAccess(signalingURL: base + "/v2/rtc", token: { roomID, participantID in
-            try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 86_400,
-                                    recorder: true)
+        Worker.Configuration.LiveRoomAccess(signalingURL: signalingURL(publicURL: publicURL), token: { roomID, participantID in
+            try recorderToken(authenticator, roomID: roomID, participantID: participantID)
         })
+    }
+
+    /// The room server's signalling endpoint under its public URL.
+    static func signalingURL(publicURL: String) -> String {
+        let base = publicURL.hasPrefix("https://") ? "wss://" + publicURL.dropFirst(8) : "ws://" + publicURL.replacingOccurrences(of: "http://", with: "")
+        return base + "/v2/rtc"
+    }
+
+    /// A hidden recorder's token for one room (the `recorder` claim only the API secret can sign).
+    static func recorderToken(_ authenticator: Authenticator, roomID: String, participantID: String) throws -> String {
+        try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: participantID, expiresIn: 86_400,
+                                recorder: true)
     }
 
     /// `HOST:PORT` as a socket address.

@@ -14,6 +14,14 @@ public final class AudioTrackDecoder: @unchecked Sendable {
     /// Longest hole filled by concealment; a longer one is a pause, not a loss.
     public static let maxConcealment = 48_000
 
+    /// How late libopus's decoded sound is against what went into the encoder: its lookahead
+    /// (`OPUS_GET_LOOKAHEAD`: 2.5 ms of the codec's own plus 4 ms of delay compensation, 312
+    /// samples at 48 kHz). Browsers, aiortc and ffmpeg all encode with libopus, and RTP does not
+    /// signal the delay (Ogg's pre-skip does, RFC 7845 §4.2), so each chunk is placed this much
+    /// earlier than its packet's timestamp: the sound lines up with the picture it was captured
+    /// with, not 6.5 ms after it.
+    public static let encoderLookahead = 312.0 / Double(AudioChunk.sampleRate)
+
     public init(channels: Int) throws(DecodeError) {
         decoder = try OpusDecoder(channels: max(1, min(2, channels)))
     }
@@ -22,17 +30,18 @@ public final class AudioTrackDecoder: @unchecked Sendable {
 
     public func decode(_ frame: EncodedFrame) -> [AudioChunk] {
         var chunks: [AudioChunk] = []
+        let placed = frame.mediaTime - Self.encoderLookahead
         if frame.lostBefore > 0, let expected = nextTimestamp {
             let gap = Int(frame.rtpTimestamp - expected)
             if gap > 0 && gap <= AudioTrackDecoder.maxConcealment {
                 let concealed = decoder.conceal(samples: gap, next: frame.data,
-                                                mediaTime: frame.mediaTime - Double(gap) / Double(AudioChunk.sampleRate))
+                                                mediaTime: placed - Double(gap) / Double(AudioChunk.sampleRate))
                 statistics.samplesConcealed += concealed.frameCount
                 chunks.append(concealed)
             }
         }
         do {
-            let chunk = try decoder.decode(frame.data, mediaTime: frame.mediaTime)
+            let chunk = try decoder.decode(frame.data, mediaTime: placed)
             statistics.packetsDecoded += 1
             statistics.samplesDecoded += chunk.frameCount
             nextTimestamp = frame.rtpTimestamp + Int64(chunk.frameCount)
@@ -40,7 +49,7 @@ public final class AudioTrackDecoder: @unchecked Sendable {
         } catch {
             statistics.decodeErrors += 1
             statistics.lastError = error.description
-            let concealed = decoder.conceal(samples: decoder.lastPacketSamples, next: nil, mediaTime: frame.mediaTime)
+            let concealed = decoder.conceal(samples: decoder.lastPacketSamples, next: nil, mediaTime: placed)
             statistics.samplesConcealed += concealed.frameCount
             nextTimestamp = frame.rtpTimestamp + Int64(concealed.frameCount)
             chunks.append(concealed)

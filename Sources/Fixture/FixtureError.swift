@@ -1,10 +1,12 @@
-/// A fixture that cannot be used, and why. The description names the file and the problem.
+/// A fixture that cannot be used (or written), and why. The description names the file and the
+/// problem.
 public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Reason: Sendable, Equatable {
         case missingFile(String)
         case badPcap(String)
         case badManifest(String)
         case silentTrack(String)
+        case cannotWrite(path: String, problem: String)
     }
 
     let reason: Reason
@@ -17,6 +19,7 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible 
         case .badPcap(let problem): "capture.pcap: \(problem)"
         case .badManifest(let problem): "manifest.json: \(problem)"
         case .silentTrack(let problem): "capture.pcap: \(problem)"
+        case .cannotWrite(let path, let problem): "cannot write \(path): \(problem)"
         }
     }
 }

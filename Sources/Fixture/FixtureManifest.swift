@@ -81,6 +81,43 @@ public struct FixtureManifest: Sendable, Equatable {
         }
     }
 
+    /// The manifest as `init(json:)` reads it: one participant and one event a line, so a
+    /// captured manifest reads (and diffs) like a hand-written one.
+    public var jsonText: String {
+        var text = "{\"participants\": [\n  " + participants.map(\.json.text).joined(separator: ",\n  ") + "]"
+        if !events.isEmpty {
+            text += ",\n \"events\": [\n  " + events.map { FixtureManifest.json(of: $0).text }.joined(separator: ",\n  ") + "]"
+        }
+        return text + "}\n"
+    }
+
+    /// One event as `readEvent` reads it.
+    static func json(of timed: TimedRoomEvent) -> JSONValue {
+        var object: [String: JSONValue] = ["at": .number(timed.at)]
+        let type: EventType
+        switch timed.event {
+        case .join(let participant):
+            type = .join
+            object["participant"] = participant.json
+        case .leave: type = .leave
+        case .publish(_, let track):
+            type = .publish
+            object["track"] = track.json
+        case .unpublish(_, let ssrc):
+            type = .unpublish
+            object["ssrc"] = .number(Double(ssrc))
+        case .rename(_, let name):
+            type = .rename
+            object["name"] = .string(name)
+        case .pin: type = .pin
+        case .unpin: type = .unpin
+        case .activeSpeaker: type = .activeSpeaker
+        }
+        object["type"] = .string(type.rawValue)
+        if type != .join { object["participantId"] = .string(timed.event.participantID) }
+        return .object(object)
+    }
+
     private static func read(_ root: JSONValue) throws(SpecError) -> ([Participant], [(event: TimedRoomEvent, index: Int)]) {
         guard root.objectValue != nil else { throw SpecError("the top level is not an object") }
         guard let participantList = root["participants"]?.arrayValue else { throw SpecError("participants: missing or not an array") }

@@ -33,4 +33,9 @@ public struct ParticipantDescription: Sendable, Codable, Equatable {
         }
         self.init(id: id, name: name, tracks: tracks)
     }
+
+    /// The participant as `init(validating:path:)` reads it.
+    public var json: JSONValue {
+        .object(["id": .string(id), "name": .string(name), "tracks": .array(tracks.map(\.json))])
+    }
 }

@@ -40,6 +40,12 @@ public struct TrackDescription: Sendable, Codable, Equatable {
         self.init(kind: kind, ssrc: UInt32(ssrc), codec: codec, payloadType: UInt8(payloadType), clockRate: clockRate, channels: channels)
     }
 
+    /// The track as `init(validating:path:)` reads it.
+    public var json: JSONValue {
+        .object(["kind": .string(kind.rawValue), "ssrc": .number(Double(ssrc)), "codec": .string(codec.rawValue),
+                 "payloadType": .number(Double(payloadType)), "clockRate": .number(Double(clockRate)), "channels": .number(Double(channels))])
+    }
+
     static func string(_ value: JSONValue, _ key: String, _ path: String) throws(SpecError) -> String {
         guard let text = value[key]?.stringValue else { throw SpecError("\(path).\(key): missing or not a string") }
         return text

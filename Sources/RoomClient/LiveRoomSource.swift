@@ -43,6 +43,9 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
 
     public let configuration: Configuration
     public private(set) var participants: [ParticipantDescription] = []
+    /// The room's live session, as the join's answer named it (the join starts one if the room
+    /// had none: then `participants` is empty).
+    public var roomSessionID: String { signaling.joined.sessionID }
     public var duration: Double? { nil }
     /// Counters for logs and tests.
     public private(set) var feedbackSent = 0
