@@ -22,25 +22,16 @@ extension BrowserRoomTests {
             }
         }
 
-        /// A WHIP publisher of one colour and tone, joined as `name`.
-        static func publish(_ server: RoomServerHarness, room: String, name: String, colour: String, tone: Int, log: String) throws -> Subprocess {
-            let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
-            return try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=\(query)",
-                                                           try server.token(), "--color", colour, "--tone", "\(tone)", "--seconds", "120"],
-                                  standardOutput: .file(log), standardError: .file(log))
-        }
-
         @Test func aCapturedRoomReplaysWithTheLiveRecordingsTilesAndNames() throws {
             let server = try RoomServerHarness()
             server.startWorker()
             defer { server.stopWorker() }
             let room = try server.makeRoom()
             let work = try TemporaryDirectory(prefix: "capture-replay")
-            let peers = [try Self.publish(server, room: room, name: "aiortc Red", colour: "D02020", tone: 440, log: work.file("red.log")),
-                         try Self.publish(server, room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: work.file("blue.log"))]
+            let peers = [try server.whipPublisher(room: room, name: "aiortc Red", colour: "D02020", tone: 440, log: work.file("red.log")),
+                         try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: work.file("blue.log"))]
             defer {
-                for peer in peers { peer.signal(SIGTERM) }
-                for peer in peers where peer.wait(timeout: 10) == nil { peer.signal(SIGKILL) }
+                for peer in peers { server.end(peer) }
             }
             let peerLogs = { ["red.log", "blue.log"].map { (try? String(contentsOfFile: work.file($0), encoding: .utf8)) ?? "" }.joined(separator: "\n") }
             // Both are in the room and their media connections are up, so media flows from the start.
@@ -54,18 +45,9 @@ extension BrowserRoomTests {
 
             // The live recording, as a backend starts it.
             // Quality low: the live recorder, two aiortc encoders and the capture share two cores.
-            let started = try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room), "config": .object(["quality": .string("low")])]))
-            #expect(started.status == 200, "\(started.json.text)")
-            let store = server.api.store
-            var job: Job?
-            let running = try JoinPageBrowserTests.wait(30) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            #expect(running, "the recording did not start: \(String(describing: job))")
-            let id = try #require(job?.id)
-            let jobDirectory = server.storage.path + "/jobs/\(id.uuidString.lowercased())"
-            defer { print("recorder log:\n" + ((try? String(contentsOfFile: jobDirectory + "/attempt-1.log", encoding: .utf8)) ?? "none")) }
+            let job = try server.startJob(.recording, room: room, config: ["quality": .string("low")])
+            let jobDirectory = server.jobDirectory(job)
+            defer { print("recorder log:\n" + server.attemptLog(job)) }
 
             // The capture of the same room, as an operator runs it, with a hidden recorder's token.
             let fixture = work.file("fixture")
@@ -80,13 +62,7 @@ extension BrowserRoomTests {
             print("capture:\n" + captureLog())
             #expect(captured == .exited(0), "capture \(String(describing: captured)): \(captureLog())")
 
-            let stopped = try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)]))
-            #expect(stopped.status == 200)
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            let finished = try #require(try store.job(id))
-            #expect(ended, "the job ended \(finished.state): \(finished.errorMessage ?? "")")
-            let part = try #require(finished.parts.first { $0.kind == .mp4 })
-            let live = server.storage.path + "/" + part.path
+            let live = try server.mp4Path(try server.stopJob(job))
 
             // The manifest has the names the publishers joined with, and both their tracks.
             let manifest = try JSONValue(parsing: Array(try #require(FileManager.default.contents(atPath: fixture + "/manifest.json"))))

@@ -15,13 +15,8 @@ extension BrowserRoomTests {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()
             let log = try TemporaryDirectory(prefix: "whip")
-            let whip = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=Late",
-                                                               try server.token(), "--color", "2040D0", "--tone", "1000", "--seconds", "120"],
-                                      standardOutput: .file(log.file("out")), standardError: .file(log.file("out")))
-            defer {
-                whip.signal(SIGTERM)
-                if whip.wait(timeout: 10) == nil { whip.signal(SIGKILL) }
-            }
+            let whip = try server.whipPublisher(room: room, name: "Late", colour: "2040D0", tone: 1000, log: log.file("out"))
+            defer { server.end(whip) }
             let publishing = JoinPageBrowserTests.wait(30) {
                 ((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "").contains("\"state\": \"connected\"")
             }

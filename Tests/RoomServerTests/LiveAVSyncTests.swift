@@ -69,27 +69,16 @@ extension BrowserRoomTests {
             defer { publisher.leave() }
             #expect(publisher.waitUntilPublishing(timeout: 15), "\(publisher.failure ?? "") \(publisher.currentStatistics)")
 
-            let started = try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room)]))
-            #expect(started.status == 200, "\(started.json.text)")
-            let store = server.api.store
-            var job: Job?
-            let running = try JoinPageBrowserTests.wait(30) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            #expect(running, "the recording did not start: \(String(describing: job))")
+            let job = try server.startJob(.recording, room: room)
             // Five flashes and beeps after the recorder's first pictures.
             Thread.sleep(forTimeInterval: 11)
-            let stopped = try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)]))
-            #expect(stopped.status == 200)
-            let id = try #require(job?.id)
-            let jobDirectory = server.storage.path + "/jobs/\(id.uuidString.lowercased())"
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            let finished = try #require(try store.job(id))
-            #expect(ended, "the job ended \(finished.state): \(finished.errorMessage ?? "")")
-            if !ended { print("recorder log:\n" + ((try? String(contentsOfFile: jobDirectory + "/attempt-1.log", encoding: .utf8)) ?? "none")) }
-            let part = try #require(finished.parts.first { $0.kind == .mp4 })
-            let path = server.storage.path + "/" + part.path
+            let path: String
+            do {
+                path = try server.mp4Path(try server.stopJob(job))
+            } catch {
+                print("recorder log:\n" + server.attemptLog(job))
+                throw error
+            }
 
             // Onsets in the first 0.2 s may be a flash or beep already under way when the
             // recording began; they are not starts.

@@ -53,25 +53,14 @@ extension BrowserRoomTests {
             defer { server.stopWorker() }
             let room = try server.makeRoom()
             let log = try TemporaryDirectory(prefix: "whip")
-            let whip = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=Blink",
-                                                               try server.token(), "--color", Self.blue, "--alternate", Self.yellow, "--tone", "1000",
-                                                               "--seconds", "120"],
-                                      standardOutput: .file(log.file("out")), standardError: .file(log.file("out")))
-            defer {
-                whip.signal(SIGTERM)
-                if whip.wait(timeout: 10) == nil { whip.signal(SIGKILL) }
-            }
+            let whip = try server.whipPublisher(room: room, name: "Blink", colour: Self.blue, tone: 1000, extra: ["--alternate", Self.yellow],
+                                                log: log.file("out"))
+            defer { server.end(whip) }
             let publishing = JoinPageBrowserTests.wait(30) { proxy.clientAddresses.count == 1 && server.rooms.activeParticipants(roomID: room)?.count == 1 }
             #expect(publishing, "aiortc did not publish: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
 
-            #expect(try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room)])).status == 200)
+            let job = try server.startJob(.recording, room: room)
             let store = server.api.store
-            var job: Job?
-            _ = try JoinPageBrowserTests.wait(30) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            let id = try #require(job?.id)
             // The recorder is the proxy's second client; wait until media flows to it.
             var recorder: SocketAddress?
             let flowing = JoinPageBrowserTests.wait(20) {
@@ -87,17 +76,12 @@ extension BrowserRoomTests {
             // Through the blip and 4 s after it, the job stays STARTED.
             var states: Set<JobState> = []
             while Date().timeIntervalSince(cutAt) < 9 {
-                if let state = try store.job(id)?.state { states.insert(state) }
+                if let state = try store.job(job.id)?.state { states.insert(state) }
                 Thread.sleep(forTimeInterval: 0.25)
             }
             #expect(states == [.started], "the job went through \(states)")
-            #expect(try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)])).status == 200)
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            let finished = try #require(try store.job(id))
-            #expect(ended, "the job ended \(finished.state): \(finished.errorMessage ?? "")")
-            let part = try #require(finished.parts.first { $0.kind == .mp4 })
-            let path = server.storage.path + "/" + part.path
-            let jobLog = server.storage.path + "/jobs/\(id.uuidString.lowercased())/attempt-1.log"
+            let path = try server.mp4Path(try server.stopJob(job))
+            let jobLog = server.jobDirectory(job) + "/attempt-1.log"
             defer { print("recorder log:\n" + ((try? String(contentsOfFile: jobLog, encoding: .utf8)) ?? "none")) }
 
             if alsoSignalling {

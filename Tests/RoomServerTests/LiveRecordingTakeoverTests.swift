@@ -15,13 +15,8 @@ extension BrowserRoomTests {
             let server = try RoomServerHarness()
             let logs = try TemporaryDirectory(prefix: "live-takeover")
             let room = try server.makeRoom()
-            let whip = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=aiortc%20Blue",
-                                                               try server.token(), "--color", "2040D0", "--tone", "1000", "--seconds", "120"],
-                                      standardOutput: .file(logs.file("whip")), standardError: .file(logs.file("whip")))
-            defer {
-                whip.signal(SIGTERM)
-                if whip.wait(timeout: 10) == nil { whip.signal(SIGKILL) }
-            }
+            let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: logs.file("whip"))
+            defer { server.end(whip) }
             let published = JoinPageBrowserTests.wait(40) { server.rooms.liveSessionID(roomID: room) != nil }
             #expect(published, "aiortc did not join: \((try? String(contentsOfFile: logs.file("whip"), encoding: .utf8)) ?? "")")
 
@@ -33,21 +28,11 @@ extension BrowserRoomTests {
                     worker.wait()
                 }
             }
-            let started = try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room), "config": .object(["quality": .string("low")])]))
-            #expect(started.status == 200, "\(started.json.text)")
+            let job = try server.startJob(.recording, room: room, config: ["quality": .string("low")])
             let store = server.api.store
-            var job: Job?
-            let recording = try JoinPageBrowserTests.wait(40) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            #expect(recording, "worker-a did not start recording: \(String(describing: job))")
-            let id = try #require(job?.id)
-            let jobDirectory = server.storage.path + "/jobs/\(id.uuidString.lowercased())"
+            let id = job.id
             defer {
-                for attempt in 1...2 {
-                    print("attempt \(attempt) log:\n" + ((try? String(contentsOfFile: jobDirectory + "/attempt-\(attempt).log", encoding: .utf8)) ?? "none"))
-                }
+                for attempt in 1...2 { print("attempt \(attempt) log:\n" + server.attemptLog(job, attempt: attempt)) }
             }
             Thread.sleep(forTimeInterval: 4)
             second = try server.startWorkerProcess("worker-b", log: logs.file("worker-b"))
@@ -67,10 +52,7 @@ extension BrowserRoomTests {
             #expect(after < 15, "taken over after \(after) s")
             // The second recorder is in the room and receiving: a few seconds of the new part.
             Thread.sleep(forTimeInterval: 5)
-            #expect(try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)])).status == 200)
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            let finished = try #require(try store.job(id))
-            #expect(ended, "the job ended \(finished.state): \(finished.errorMessage ?? "")")
+            let finished = try server.stopJob(job)
             #expect(finished.parts.map(\.attempt) == [1, 2], "\(finished.parts)")
             for part in finished.parts {
                 let path = server.storage.path + "/" + part.path

@@ -21,45 +21,26 @@ extension BrowserRoomTests {
             let chromium = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments(video: red.video, audio: red.audio))
             let page = try chromium.open(server.joinURL(room: room, token: try server.token(), name: "Chrome Red"))
             let log = try TemporaryDirectory(prefix: "whip")
-            let whip = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=aiortc%20Blue",
-                                                               try server.token(), "--color", "2040D0", "--tone", "1000", "--seconds", "120"],
-                                      standardOutput: .file(log.file("out")), standardError: .file(log.file("out")))
-            defer {
-                whip.signal(SIGTERM)
-                if whip.wait(timeout: 10) == nil { whip.signal(SIGKILL) }
-            }
+            let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: log.file("out"))
+            defer { server.end(whip) }
             // Both are in and publishing: the page decodes aiortc.
             let ready = try JoinPageBrowserTests.wait(40) {
                 JoinPageBrowserTests.inbound(try JoinPageBrowserTests.stats(page), kind: "video", "framesDecoded") > 30
             }
             #expect(ready, "the room did not come up: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
 
-            let started = try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room)]))
-            #expect(started.status == 200, "\(started.json.text)")
             let startedAt = Date()
-            let store = server.api.store
-            var job: Job?
-            let running = try JoinPageBrowserTests.wait(30) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            #expect(running, "the recording did not start: \(String(describing: job))")
+            let job = try server.startJob(.recording, room: room)
             let sessionID = server.rooms.liveSessionID(roomID: room)
             // The recorder is not a participant to the others.
             #expect(try page.evaluate("Object.keys(window.revue.participants).length") as? Int == 1)
             Thread.sleep(forTimeInterval: 8)
-            let stopped = try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)]))
+            defer { print("recorder log:\n" + server.attemptLog(job)) }
             let stoppedAt = Date()
-            #expect(stopped.status == 200)
-            let id = try #require(job?.id)
-            let jobDirectory = server.storage.path + "/jobs/\(id.uuidString.lowercased())"
-            defer { print("recorder log:\n" + ((try? String(contentsOfFile: jobDirectory + "/attempt-1.log", encoding: .utf8)) ?? "none")) }
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            let finished = try #require(try store.job(id))
-            #expect(ended, "the job ended \(finished.state): \(finished.errorMessage ?? "")")
+            let finished = try server.stopJob(job)
             #expect(finished.sessionID == sessionID, "the recording is of the room's live session")
-            let part = try #require(finished.parts.first { $0.kind == .mp4 })
-            let path = server.storage.path + "/" + part.path
+            let path = try server.mp4Path(finished)
+            let jobDirectory = server.jobDirectory(job)
 
             // It decodes cleanly, and lasts as long as it was asked to record.
             let decode = try Tool.decodeFully(path)

@@ -50,31 +50,20 @@ extension BrowserRoomTests {
             }
             #expect(inRoom, "Chromium did not publish")
 
-            #expect(try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room)])).status == 200)
-            let store = server.api.store
-            var job: Job?
-            let running = try JoinPageBrowserTests.wait(30) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            #expect(running, "the recording did not start: \(String(describing: job))")
-            let id = try #require(job?.id)
-            let jobDirectory = server.storage.path + "/jobs/\(id.uuidString.lowercased())"
-            defer { print("recorder log:\n" + ((try? String(contentsOfFile: jobDirectory + "/attempt-1.log", encoding: .utf8)) ?? "none")) }
-            let layouts = Layouts(path: jobDirectory + "/attempt-1.events")
+            let job = try server.startJob(.recording, room: room)
+            defer { print("recorder log:\n" + server.attemptLog(job)) }
+            let layouts = Layouts(path: server.jobDirectory(job) + "/attempt-1.events")
             defer { print("layouts:\n" + layouts.text) }
             let alone = layouts.wait(20) { $0.map(\.name) == ["Chrome Red"] && $0.allSatisfy { $0.content == "camera" } }
             #expect(alone != nil, "Chromium alone was never laid out")
+            // Two seconds of Chromium alone, so the picture sampled from them is its camera at
+            // full rate, not its first frames.
+            Thread.sleep(forTimeInterval: 2)
 
             // aiortc joins mid-recording.
             let log = try TemporaryDirectory(prefix: "whip")
-            let whip = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=aiortc%20Blue",
-                                                               try server.token(), "--color", "2040D0", "--tone", "1000", "--seconds", "120"],
-                                      standardOutput: .file(log.file("out")), standardError: .file(log.file("out")))
-            defer {
-                whip.signal(SIGKILL)
-                whip.wait()
-            }
+            let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: log.file("out"))
+            defer { server.end(whip) }
             let joined = layouts.wait(30) { Set($0.map(\.name)) == ["Chrome Red", "aiortc Blue"] }
             #expect(joined != nil, "aiortc never appeared: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
             // Let the blue picture arrive before the next change.
@@ -94,18 +83,12 @@ extension BrowserRoomTests {
             Thread.sleep(forTimeInterval: 1.5)
 
             // aiortc leaves (WHIP DELETE).
-            whip.signal(SIGTERM)
-            _ = whip.wait(timeout: 10)
+            server.end(whip)
             let left = layouts.wait(30) { !$0.contains { $0.name == "aiortc Blue" } && !$0.isEmpty }
             #expect(left != nil, "aiortc was never removed")
             Thread.sleep(forTimeInterval: 1)
 
-            #expect(try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)])).status == 200)
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            #expect(ended)
-            let finished = try #require(try store.job(id))
-            let part = try #require(finished.parts.first { $0.kind == .mp4 })
-            let path = server.storage.path + "/" + part.path
+            let path = try server.mp4Path(try server.stopJob(job))
             let decode = try Tool.decodeFully(path)
             #expect(decode.status == 0 && decode.standardError.isEmpty, "\(decode.standardError)")
 
@@ -113,7 +96,7 @@ extension BrowserRoomTests {
             // beside blue.
             let redColour = YUVColor(red: 0xD0, green: 0x20, blue: 0x20), blueColour = YUVColor(red: 0x20, green: 0x40, blue: 0xD0)
             if let alone, let joined, let cameraOff {
-                let first = try MediaSamples.frame(of: path, at: max(alone, joined - 1.0), width: 1280, height: 720)
+                let first = try MediaSamples.frame(of: path, at: max(alone + 1.0, joined - 0.5), width: 1280, height: 720)
                 #expect(first.pixel(x: 640, y: 250).distance(to: redColour) < 40, "alone: \(first.pixel(x: 640, y: 250))")
                 let both = try MediaSamples.frame(of: path, at: cameraOff - 0.5, width: 1280, height: 720)
                 #expect(both.pixel(x: 320, y: 250).distance(to: redColour) < 40, "red tile: \(both.pixel(x: 320, y: 250))")
@@ -142,20 +125,10 @@ extension BrowserRoomTests {
             }
             let log = try TemporaryDirectory(prefix: "whip")
             for (name, colour) in [("Stays", "2040D0"), ("Drops", "20D040")] {
-                peers.append(try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(server.base)/v2/rooms/\(room)/whip?name=\(name)",
-                                                                     try server.token(), "--color", colour, "--seconds", "120"],
-                                            standardOutput: .file(log.file(name)), standardError: .file(log.file(name))))
+                peers.append(try server.whipPublisher(room: room, name: name, colour: colour, log: log.file(name)))
             }
-            #expect(try server.call("POST", "/v2/recordings/start", .object(["roomId": .string(room)])).status == 200)
-            let store = server.api.store
-            var job: Job?
-            let running = try JoinPageBrowserTests.wait(40) {
-                job = try store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            #expect(running, "the recording did not start: \(String(describing: job))")
-            let id = try #require(job?.id)
-            let layouts = Layouts(path: server.storage.path + "/jobs/\(id.uuidString.lowercased())/attempt-1.events")
+            let job = try server.startJob(.recording, room: room)
+            let layouts = Layouts(path: server.jobDirectory(job) + "/attempt-1.events")
             defer { print("layouts:\n" + layouts.text) }
             let both = layouts.wait(30) { Set($0.map(\.name)) == ["Stays", "Drops"] && $0.allSatisfy { $0.content == "camera" } }
             #expect(both != nil, "both publishers were never laid out")
@@ -167,9 +140,7 @@ extension BrowserRoomTests {
             #expect(gone != nil, "the dropped participant stayed in the layout")
             print("measured: a dropped participant left the layout \(String(format: "%.2f", after)) s after its network went (consent timeout 12 s)")
             #expect(after > 5 && after < 20, "removed \(after) s after the network went, for a 12 s consent timeout")
-            #expect(try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)])).status == 200)
-            let ended = try JoinPageBrowserTests.wait(60) { try store.job(id)?.state == .stopped }
-            #expect(ended)
+            try server.stopJob(job)
         }
     }
 }
