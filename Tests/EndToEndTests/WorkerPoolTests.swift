@@ -101,8 +101,14 @@ import Testing
             try await Task.sleep(for: .milliseconds(200))
         }
         let jobID = try #require(id)
-        try await Task.sleep(for: .seconds(3))
+        // worker-b is up and waiting before worker-a dies, so the time measured is the
+        // takeover, not a process starting on a loaded machine (a CI run saw 9 s of that).
         try cluster.startWorker("worker-b")
+        for _ in 0..<150 {
+            if ((try? String(contentsOfFile: cluster.root.file("worker-b.log"), encoding: .utf8)) ?? "").contains("worker started") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        try await Task.sleep(for: .seconds(3))
         first.signal(SIGKILL)
         let killed = Date()
         first.wait()
