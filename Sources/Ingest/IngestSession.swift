@@ -53,9 +53,34 @@ public struct IngestSession: Sendable {
     public private(set) var lastMalformedReason: String?
     private var leftParticipants = Set<String>()
     private var joinedParticipants = Set<String>()
+    /// How long whole frames may wait for their streams' first sender reports.
+    public let reportWait: Double
+    /// Frames waiting for sender reports, in the order they were assembled.
+    private var held: [(track: TrackInfo, frame: JitterBuffer.Frame)] = []
+    private var holdStarted: [ReportWait: Double] = [:]
+    /// Participants whose first frames have been placed; a stream of theirs that comes later
+    /// waits for its own report.
+    private var participantsPlaced = Set<String>()
+    /// Streams that have placed frames: they never wait again.
+    private var streamsPlaced = Set<UInt32>()
 
-    public init(tracks: [TrackInfo], origin: Double = 0, clock configuration: MediaClock.Configuration = .init()) {
+    /// What a frame waits for before it is placed on the clock. A participant's first frames wait
+    /// until every stream of theirs that has packets has a sender report, so their audio and
+    /// video start on the sender's clock together (a mapping switched after media was placed
+    /// has to slew, and the first second of a recording would be out of sync). A room's SFU sends
+    /// its latest report right after a new subscriber's first packet; a sender that has sent
+    /// none yet (Chromium waits a second or so) is waited for at most `reportWait`, which is
+    /// well inside the compositor's playout delay.
+    private enum ReportWait: Hashable {
+        case participant(String)
+        case stream(UInt32)
+    }
+
+    public init(tracks: [TrackInfo], origin: Double = 0, clock configuration: MediaClock.Configuration = .init(),
+                reportWait: Double = 0.3)
+    {
         clock = MediaClock(origin: origin, configuration: configuration)
+        self.reportWait = reportWait
         for track in tracks { add(track) }
     }
 
@@ -76,7 +101,19 @@ public struct IngestSession: Sendable {
         let actions = receiver.flush()
         receivers[ssrc] = nil
         // The clock keeps the stream's mapping: the released frames still need it below.
-        return events(from: actions, track: receiver.info)
+        var events: [IngestEvent] = []
+        for entry in held where entry.track.ssrc == ssrc {
+            if let event = place(entry.frame, track: entry.track) { events.append(event) }
+        }
+        held.removeAll { $0.track.ssrc == ssrc }
+        for action in actions {
+            if case .frame(let frame) = action {
+                if let event = place(frame, track: receiver.info) { events.append(event) }
+            } else {
+                events += self.events(from: [action], track: receiver.info, at: receiver.lastArrival ?? 0)
+            }
+        }
+        return events
     }
 
     /// Receiver report blocks for every track that has received something (RFC 3550 §6.4.2).
@@ -115,7 +152,8 @@ public struct IngestSession: Sendable {
         if joinedParticipants.insert(receiver.info.participantID).inserted {
             events.append(.participantJoined(participantID: receiver.info.participantID, mediaTime: arrival - clock.origin))
         }
-        return events + self.events(from: actions, track: receiver.info)
+        events += self.events(from: actions, track: receiver.info, at: arrival)
+        return events + releaseHeldFrames(at: arrival)
     }
 
     /// Lets time pass (live use): NACK retries, loss timeouts.
@@ -125,19 +163,19 @@ public struct IngestSession: Sendable {
             guard var receiver = receivers[ssrc] else { continue }
             let actions = receiver.poll(at: now)
             receivers[ssrc] = receiver
-            events += self.events(from: actions, track: receiver.info)
+            events += self.events(from: actions, track: receiver.info, at: now)
         }
-        return events
+        return events + releaseHeldFrames(at: now)
     }
 
     /// The session ended: release what is whole and count the rest as lost.
     public mutating func finish() -> [IngestEvent] {
-        var events: [IngestEvent] = []
+        var events = releaseHeldFrames(at: .infinity)
         for ssrc in receivers.keys.sorted() {
             guard var receiver = receivers[ssrc] else { continue }
             let actions = receiver.flush()
             receivers[ssrc] = receiver
-            events += self.events(from: actions, track: receiver.info)
+            events += self.events(from: actions, track: receiver.info, at: .infinity)
         }
         return events
     }
@@ -169,6 +207,7 @@ public struct IngestSession: Sendable {
                 clock.observeSenderReport(ssrc: report.ssrc, ntp: report.ntpTimestamp, rtpTimestamp: report.rtpTimestamp,
                                           arrival: arrival)
                 receivers[report.ssrc]?.observeSenderReport(report.ntpTimestamp, arrival: arrival)
+                events += releaseHeldFrames(at: arrival)
             case .goodbye(let goodbye):
                 for source in goodbye.sources { receivers[source]?.markEnded() }
                 events += participantsThatLeft(arrival: arrival)
@@ -190,20 +229,82 @@ public struct IngestSession: Sendable {
         return events
     }
 
-    private func events(from actions: [JitterBuffer.Action], track: TrackInfo) -> [IngestEvent] {
-        actions.compactMap { action in
+    private mutating func events(from actions: [JitterBuffer.Action], track: TrackInfo, at now: Double) -> [IngestEvent] {
+        var events: [IngestEvent] = []
+        for action in actions {
             switch action {
             case .frame(let frame):
-                guard let mediaTime = clock.mediaTime(ssrc: track.ssrc, timestamp: frame.timestamp) else { return nil }
-                return .frame(EncodedFrame(track: track, data: frame.data, isKeyframe: frame.isKeyframe,
-                                           rtpTimestamp: frame.timestamp, mediaTime: mediaTime, lostBefore: frame.lostBefore,
-                                           sequenceRange: frame.firstSequence...frame.lastSequence))
+                if mustWait(track, at: now) {
+                    held.append((track, frame))
+                } else if let event = place(frame, track: track) {
+                    events.append(event)
+                }
             case .sendNack(let sequences):
-                return .sendNack(ssrc: track.ssrc, sequenceNumbers: sequences.map { UInt16(truncatingIfNeeded: $0) })
+                events.append(.sendNack(ssrc: track.ssrc, sequenceNumbers: sequences.map { UInt16(truncatingIfNeeded: $0) }))
             case .requestKeyframe:
-                return .requestKeyframe(ssrc: track.ssrc)
+                events.append(.requestKeyframe(ssrc: track.ssrc))
             }
         }
+        return events
+    }
+
+    private mutating func place(_ frame: JitterBuffer.Frame, track: TrackInfo) -> IngestEvent? {
+        streamsPlaced.insert(track.ssrc)
+        guard let mediaTime = clock.place(ssrc: track.ssrc, timestamp: frame.timestamp) else { return nil }
+        return .frame(EncodedFrame(track: track, data: frame.data, isKeyframe: frame.isKeyframe, rtpTimestamp: frame.timestamp,
+                                   mediaTime: mediaTime, lostBefore: frame.lostBefore,
+                                   sequenceRange: frame.firstSequence...frame.lastSequence))
+    }
+
+    private func reportWait(for track: TrackInfo) -> ReportWait {
+        participantsPlaced.contains(track.participantID) ? .stream(track.ssrc) : .participant(track.participantID)
+    }
+
+    private func isReady(_ wait: ReportWait) -> Bool {
+        switch wait {
+        case .participant(let participant): !clock.awaitsSenderReport(participant: participant)
+        case .stream(let ssrc): !clock.awaitsSenderReport(ssrc: ssrc)
+        }
+    }
+
+    /// Whether a frame that is whole at `now` waits for sender reports (see `ReportWait`).
+    private mutating func mustWait(_ track: TrackInfo, at now: Double) -> Bool {
+        // Behind a frame of its own track that waits: decode order is kept.
+        if held.contains(where: { $0.track.ssrc == track.ssrc }) { return true }
+        if streamsPlaced.contains(track.ssrc) { return false }
+        let wait = reportWait(for: track)
+        let started = holdStarted[wait] ?? now
+        // `!(… < …)`, not `>=`: finishing passes an infinite `now`, and ∞ − ∞ is NaN.
+        if isReady(wait) || !(now - started < reportWait) {
+            participantsPlaced.insert(track.participantID)
+            return false
+        }
+        holdStarted[wait] = started
+        return true
+    }
+
+    /// Places the frames whose reports came, or that have waited long enough, in the order
+    /// they were assembled.
+    private mutating func releaseHeldFrames(at now: Double) -> [IngestEvent] {
+        guard !held.isEmpty else { return [] }
+        var released = Set<UInt32>()
+        for (wait, started) in holdStarted where isReady(wait) || !(now - started < reportWait) {
+            holdStarted[wait] = nil
+            switch wait {
+            case .participant(let participant):
+                participantsPlaced.insert(participant)
+                released.formUnion(held.filter { $0.track.participantID == participant }.map(\.track.ssrc))
+            case .stream(let ssrc):
+                released.insert(ssrc)
+            }
+        }
+        guard !released.isEmpty else { return [] }
+        var events: [IngestEvent] = []
+        for entry in held where released.contains(entry.track.ssrc) {
+            if let event = place(entry.frame, track: entry.track) { events.append(event) }
+        }
+        held.removeAll { released.contains($0.track.ssrc) }
+        return events
     }
 }
 

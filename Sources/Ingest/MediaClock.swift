@@ -12,8 +12,10 @@ import RTP
 ///   participants up with each other to within the difference of their network delays.
 /// - Before a stream's first sender report, its RTP time is mapped by the same least-delay rule
 ///   applied to that stream alone.
-/// - Nothing jumps: a changed offset is reached at `slewRate` seconds per second, and the switch
-///   from the pre-report mapping to the report's is slewed the same way.
+/// - Nothing placed jumps: once a mapping has placed media (`place`), a changed offset is reached
+///   at `slewRate` seconds per second, and the switch from the pre-report mapping to the report's
+///   is slewed the same way. Before that, a mapping takes its best estimate at once, so a
+///   recording that joins a room starts on the sender's clock instead of slewing towards it.
 public struct MediaClock: Sendable {
     public struct Configuration: Sendable, Equatable {
         /// How fast the least-delay estimate may rise to follow drift, in seconds per second.
@@ -32,13 +34,32 @@ public struct MediaClock: Sendable {
         var target: Double
         var applied: Double
         var updated: Double
+        /// Media has been placed with this offset; from then on it moves only at `slewRate`.
+        var inUse = false
+
+        init(_ sample: Double, at arrival: Double) {
+            target = sample
+            applied = sample
+            updated = arrival
+        }
 
         mutating func observe(sample: Double, at arrival: Double, configuration: Configuration) {
             let elapsed = max(0, arrival - updated)
             target = min(target + configuration.offsetLeak * elapsed, sample)
-            let step = configuration.slewRate * elapsed
-            applied += max(-step, min(step, target - applied))
+            if inUse {
+                let step = configuration.slewRate * elapsed
+                applied += max(-step, min(step, target - applied))
+            } else {
+                applied = target
+            }
             updated = arrival
+        }
+
+        /// A sample from the past (packets seen before a stream's report): it may lower the
+        /// estimate, but the leak is the packets' to apply.
+        mutating func lower(to sample: Double) {
+            target = min(target, sample)
+            if !inUse { applied = target }
         }
     }
 
@@ -54,6 +75,8 @@ public struct MediaClock: Sendable {
         var local: SlewedOffset?
         /// Left over from switching mappings; slewed to zero.
         var correction: Double = 0
+        /// Some of the stream's media has been placed (`place`), so its media time must stay continuous.
+        var placed = false
         /// Least `arrival − sender time` since the first report (for the A/V offset report).
         var leastDelay: Double?
     }
@@ -78,17 +101,25 @@ public struct MediaClock: Sendable {
     /// Records an RTCP sender report for a stream.
     public mutating func observeSenderReport(ssrc: UInt32, ntp: NTPTimestamp, rtpTimestamp: UInt32, arrival: Double) {
         guard var stream = streams[ssrc] else { return }
-        let before = stream.lastTimestamp.flatMap { mapping(stream, timestamp: $0) }
+        let before = stream.placed ? stream.lastTimestamp.flatMap { mapping(stream, timestamp: $0) } : nil
         // Unwrap the report's timestamp next to the stream's latest packet.
         let reference = stream.lastTimestamp ?? Int64(rtpTimestamp)
         let delta = Int64(Int32(bitPattern: rtpTimestamp &- UInt32(truncatingIfNeeded: reference)))
-        stream.report = (reference + delta, ntp.ntpSeconds)
+        let report = (timestamp: reference + delta, ntp: ntp.ntpSeconds)
+        stream.report = report
         stream.senderReports += 1
+        // The least delay of the packets already seen, through this report: `arrival − sender
+        // time` = `(arrival − ts / rate) − (ntp − ts_SR / rate)`. A report may be old when it
+        // arrives (an SFU passes on its latest one to a new subscriber), so its own arrival is
+        // only a sample when no packet has been seen.
+        let sample = stream.local.map { $0.target - (report.ntp - Double(report.timestamp) / stream.clockRate) }
+            ?? arrival - ntp.ntpSeconds
         if senderOffsets[stream.participant] == nil {
-            // Seeded by the report itself; packets refine it.
-            let offset = arrival - ntp.ntpSeconds
-            senderOffsets[stream.participant] = SlewedOffset(target: offset, applied: offset, updated: arrival)
+            senderOffsets[stream.participant] = SlewedOffset(sample, at: arrival)
+        } else {
+            senderOffsets[stream.participant]?.lower(to: sample)
         }
+        if stream.senderReports == 1, stream.local != nil { stream.leastDelay = sample }
         // Keep this stream's media time continuous across the change of mapping.
         if let before, let timestamp = stream.lastTimestamp, let after = mapping(stream, timestamp: timestamp) {
             stream.correction += before - after
@@ -107,7 +138,7 @@ public struct MediaClock: Sendable {
 
         let localSample = arrival - Double(timestamp) / stream.clockRate
         if stream.local == nil {
-            stream.local = SlewedOffset(target: localSample, applied: localSample, updated: arrival)
+            stream.local = SlewedOffset(localSample, at: arrival)
         } else {
             stream.local?.observe(sample: localSample, at: arrival, configuration: configuration)
         }
@@ -118,6 +149,31 @@ public struct MediaClock: Sendable {
             senderOffsets[stream.participant]?.observe(sample: delay, at: arrival, configuration: configuration)
         }
         streams[ssrc] = stream
+    }
+
+    /// Places a frame: its media time (as `mediaTime`), after which the mapping that gave it
+    /// changes only by slewing, so the stream's media time stays continuous.
+    public mutating func place(ssrc: UInt32, timestamp: Int64) -> Double? {
+        guard var stream = streams[ssrc], let time = mapping(stream, timestamp: timestamp) else { return nil }
+        stream.placed = true
+        if stream.report != nil {
+            senderOffsets[stream.participant]?.inUse = true
+        } else {
+            stream.local?.inUse = true
+        }
+        streams[ssrc] = stream
+        return time
+    }
+
+    /// Whether a participant has a stream that has had packets but no sender report yet.
+    public func awaitsSenderReport(participant: String) -> Bool {
+        streams.values.contains { $0.participant == participant && $0.lastTimestamp != nil && $0.report == nil }
+    }
+
+    /// Whether a stream has had packets but no sender report yet.
+    public func awaitsSenderReport(ssrc: UInt32) -> Bool {
+        guard let stream = streams[ssrc] else { return false }
+        return stream.lastTimestamp != nil && stream.report == nil
     }
 
     /// Seconds since the session began for an RTP timestamp of a stream, or nil before the

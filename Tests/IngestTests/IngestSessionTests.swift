@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func rtpBecomesFramesOnTheSessionClock() throws {
-        var session = IngestSession(tracks: Self.tracks, origin: 5)
+        // No wait for sender reports (`reportWait`, below), so the frame comes out at once.
+        var session = IngestSession(tracks: Self.tracks, origin: 5, reportWait: 0)
         let events = session.receive(try Self.opus(1), arrival: 5.5)
         #expect(events.first == .participantJoined(participantID: "a", mediaTime: 0.5))
         guard case .frame(let frame) = events.last else {
@@ -32,7 +33,8 @@ import Testing
         _ = session.receive(try Self.opus(1), arrival: 0)
         let report = RTCPPacket.senderReport(RTCPSenderReport(ssrc: 10, ntpTimestamp: NTPTimestamp(ntpSeconds: 100), rtpTimestamp: 960,
                                                               packetCount: 1, octetCount: 2))
-        #expect(session.receive(try report.marshal(), arrival: 0.01).isEmpty)
+        // The report places the frame that waited for it (`reportWait`).
+        #expect(Self.frames(session.receive(try report.marshal(), arrival: 0.01)).count == 1)
         #expect(session.statistics(ssrc: 10)?.senderReports == 1)
         let byeAudio = try RTCPPacket.goodbye(RTCPGoodbye(sources: [10])).marshal()
         #expect(session.receive(byeAudio, arrival: 1).isEmpty)
@@ -88,7 +90,7 @@ import Testing
     /// Tracks come and go while the session runs: a track added later is received, a removed
     /// one releases what it holds and its packets are unknown from then on.
     @Test func tracksAreAddedAndRemovedWhileItRuns() throws {
-        var session = IngestSession(tracks: [])
+        var session = IngestSession(tracks: [], reportWait: 0)
         #expect(session.receive(try Self.opus(1), arrival: 0).isEmpty)
         #expect(session.unknownSSRCPackets == 1)
         session.add(Self.tracks[0])
@@ -128,5 +130,65 @@ import Testing
         #expect(second.extendedHighestSequence == 9)
         // Packets came exactly on their timestamps: no jitter.
         #expect(second.jitter < 10)
+    }
+
+    static func senderReport(ssrc: UInt32, senderTime: Double, rtpTimestamp: UInt32) throws -> [UInt8] {
+        try RTCPPacket.senderReport(RTCPSenderReport(ssrc: ssrc, ntpTimestamp: NTPTimestamp(ntpSeconds: 3_900_000_000 + senderTime),
+                                                     rtpTimestamp: rtpTimestamp, packetCount: 1, octetCount: 1)).marshal()
+    }
+
+    static func vp8Keyframe(_ sequence: UInt16, timestamp: UInt32) throws -> [UInt8] {
+        // One-packet VP8 keyframe: descriptor S=1, PID 0; payload header P=0 and the start code.
+        try RTPPacket(marker: true, payloadType: 96, sequenceNumber: sequence, timestamp: timestamp, ssrc: 11,
+                      payload: [0x10, 0x50, 0x00, 0x00, 0x9D, 0x01, 0x2A, 0x10, 0x00, 0x10, 0x00]).marshal()
+    }
+
+    static func frames(_ events: [IngestEvent]) -> [EncodedFrame] {
+        events.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
+    }
+
+    /// Joining a room: the SFU forwards the first packets, then its latest sender report for
+    /// each stream, which may be a second old. Video arrives 50 ms after audio of the same
+    /// instant. The first frames wait for both reports, so audio and video start on the
+    /// sender's clock together, at the least delay, with nothing to slew.
+    @Test func aParticipantsFirstFramesWaitForTheirSenderReports() throws {
+        var session = IngestSession(tracks: Self.tracks, origin: 100)
+        // Sender time s is sent at arrival 100 + s (+ 0.05 for video). Audio RTP 960·n is s = n · 0.02.
+        var placed: [EncodedFrame] = []
+        placed += Self.frames(session.receive(try Self.opus(1), arrival: 100.02))
+        placed += Self.frames(session.receive(try Self.vp8Keyframe(1, timestamp: 1800), arrival: 100.07))
+        #expect(placed.isEmpty, "frames waited for their reports")
+        // Reports from 0.8 s earlier in sender time (RTP timestamps say so).
+        placed += Self.frames(session.receive(try Self.senderReport(ssrc: 10, senderTime: -0.8, rtpTimestamp: UInt32(bitPattern: -38_400)),
+                                              arrival: 100.071))
+        #expect(placed.isEmpty, "video has packets and no report yet")
+        placed += Self.frames(session.receive(try Self.senderReport(ssrc: 11, senderTime: -0.8, rtpTimestamp: UInt32(bitPattern: -72_000)),
+                                              arrival: 100.072))
+        #expect(placed.map(\.track.ssrc) == [10, 11])
+        for sequence: UInt16 in 2...10 { placed += Self.frames(session.receive(try Self.opus(sequence), arrival: 100 + Double(sequence) * 0.02)) }
+        let audio = placed.filter { $0.track.ssrc == 10 }, video = placed.filter { $0.track.ssrc == 11 }
+        // Audio packet 1 and the keyframe are both sender time 0.02: one media time, audio's arrival.
+        #expect(abs((audio.first?.mediaTime ?? .nan) - 0.02) < 1e-6)
+        #expect(abs((video.first?.mediaTime ?? .nan) - 0.02) < 1e-6)
+        // And audio is on that line from the start: packet n at n · 0.02.
+        for frame in audio { #expect(abs(frame.mediaTime - Double(frame.rtpTimestamp) / 48_000) < 1e-6) }
+    }
+
+    /// A sender that sends no report (yet): its frames wait at most `reportWait`, then are
+    /// placed by arrival, in order.
+    @Test func framesWithoutAReportWaitAtMostReportWait() throws {
+        var session = IngestSession(tracks: [Self.tracks[0]], reportWait: 0.3)
+        var placed: [EncodedFrame] = []
+        for sequence: UInt16 in 1...15 { placed += Self.frames(session.receive(try Self.opus(sequence), arrival: Double(sequence) * 0.02)) }
+        #expect(placed.isEmpty)
+        placed += Self.frames(session.receive(try Self.opus(16), arrival: 0.32))
+        #expect(placed.map(\.sequenceRange.lowerBound) == Array(1...16))
+        for frame in placed { #expect(abs(frame.mediaTime - Double(frame.rtpTimestamp) / 48_000) < 1e-6) }
+        // From then on frames come out as they are whole.
+        #expect(Self.frames(session.receive(try Self.opus(17), arrival: 0.34)).count == 1)
+        // A session that ends releases what waits.
+        var ending = IngestSession(tracks: [Self.tracks[0]])
+        _ = ending.receive(try Self.opus(1), arrival: 0.02)
+        #expect(Self.frames(ending.finish()).count == 1)
     }
 }

@@ -73,7 +73,8 @@ import Testing
             if step == 30 { clock.observeSenderReport(ssrc: 1, ntp: Self.ntp(0), rtpTimestamp: 0, arrival: t + 0.1) }
             clock.observePacket(ssrc: 2, timestamp: timestamp, arrival: t)
             clock.observePacket(ssrc: 1, timestamp: timestamp, arrival: t + 0.1)
-            let media = clock.mediaTime(ssrc: 1, timestamp: timestamp) ?? .nan
+            _ = clock.place(ssrc: 2, timestamp: timestamp)
+            let media = clock.place(ssrc: 1, timestamp: timestamp) ?? .nan
             if step > 0 { largestStep = max(largestStep, abs((media - last) - 1.0 / 30)) }
             last = media
         }
@@ -95,5 +96,39 @@ import Testing
         let media = clock.mediaTime(ssrc: 1, timestamp: Int64(60 * 48_000)) ?? .nan
         // At 60 s the true arrival is 60.011; the estimate tracks within a few milliseconds.
         #expect(abs(media - 60.011) < 0.004)
+    }
+
+    /// An SFU passes on its latest sender report to a new subscriber right after the first
+    /// packets, and that report may be a second old. Its arrival says nothing about the delay;
+    /// the packets already seen do, so the offset comes from them.
+    @Test func anOldReportAfterThePacketsIsPlacedByThePackets() {
+        var clock = MediaClock()
+        clock.register(ssrc: 1, participant: "a", clockRate: 48_000)
+        for step in 0..<5 {
+            let t = Double(step) * 0.02
+            clock.observePacket(ssrc: 1, timestamp: Int64(t * 48_000), arrival: t + 0.010)
+        }
+        // Sender time 0 is RTP 0; the report was made at sender time -1.0 and arrives at 0.1.
+        clock.observeSenderReport(ssrc: 1, ntp: Self.ntp(-1.0), rtpTimestamp: UInt32(bitPattern: -48_000), arrival: 0.1)
+        #expect(abs((clock.place(ssrc: 1, timestamp: 48_000) ?? .nan) - 1.010) < 1e-6)
+    }
+
+    /// Until media is placed, the offset takes each better estimate at once: a stream whose
+    /// packets are less delayed than its sibling's moves both, without slewing.
+    @Test func anOffsetNotYetInUseTakesABetterEstimateAtOnce() {
+        var clock = MediaClock(configuration: .init(slewRate: 0.05))
+        clock.register(ssrc: 1, participant: "a", clockRate: 90_000)
+        clock.register(ssrc: 2, participant: "a", clockRate: 48_000)
+        // Video (sender time 0) is 60 ms late; audio (sender time 0.052) is 10 ms late.
+        clock.observePacket(ssrc: 1, timestamp: 0, arrival: 0.060)
+        clock.observeSenderReport(ssrc: 1, ntp: Self.ntp(0), rtpTimestamp: 0, arrival: 0.061)
+        clock.observePacket(ssrc: 2, timestamp: 2496, arrival: 0.062)
+        clock.observeSenderReport(ssrc: 2, ntp: Self.ntp(0), rtpTimestamp: 0, arrival: 0.063)
+        #expect(abs((clock.place(ssrc: 1, timestamp: 90_000) ?? .nan) - 1.010) < 1e-6)
+        #expect(abs((clock.place(ssrc: 2, timestamp: 48_000) ?? .nan) - 1.010) < 1e-6)
+        // Once in use, a better estimate is slewed to: 5 ms less, 44 ms after the offset was set,
+        // moves 2.2 ms.
+        clock.observePacket(ssrc: 2, timestamp: 4800, arrival: 0.105)
+        #expect(abs((clock.place(ssrc: 2, timestamp: 48_000) ?? .nan) - 1.0078) < 1e-6)
     }
 }

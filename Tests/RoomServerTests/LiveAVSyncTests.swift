@@ -94,12 +94,11 @@ extension BrowserRoomTests {
                 + "\(statistics.audioFramesEncoded) sound frames (\(statistics.audioFramesSkipped) skipped), \(statistics.sender.senderReportsSent) SRs")
             #expect(pairs.count >= 4, "flashes \(flashes), beeps \(beeps)")
             #expect(flashes.count == beeps.count, "flashes \(flashes), beeps \(beeps)")
-            // One frame at 30 fps, as issue 11 asks, once the recorder has had a second and a half
-            // to settle its clock on the sender reports; before that, within two (a CI run saw
-            // +34.2 ms at 0.83 s, then +27.1 ms, then -6.2 ms from 4.8 s on: docs/MEDIA_CLOCK.md).
+            // One frame at 30 fps, as issue 11 asks, from the first flash on: the recorder places
+            // a participant's first frames only once their streams have sender reports
+            // (docs/MEDIA_CLOCK.md), so nothing has to slew into sync.
             for (flash, beep) in pairs {
-                let limit = flash < 1.5 ? 0.0667 : 0.0334
-                #expect(abs(beep - flash) <= limit, "flash at \(flash) s, beep at \(beep) s")
+                #expect(abs(beep - flash) <= 0.0334, "flash at \(flash) s, beep at \(beep) s")
             }
             // Flashes 2 s apart, as the clip has them: none lost, none doubled.
             for (first, second) in zip(flashes, flashes.dropFirst()) {
