@@ -42,7 +42,7 @@ enum RecordCommand: RevueCommand {
     /// The outputs' flags, which `revue capture` shares.
     static let outputOptions = [
         OptionSpec("output", value: "OUTPUT",
-                   help: "FILE.mp4, hls:DIR (fMP4 HLS), or rtmp://host/app/key / rtmps://… (FLV).", repeatable: true),
+                   help: "FILE.mp4 (or mp4:FILE), hls:DIR (fMP4 HLS), or rtmp://host/app/key / rtmps://… (FLV).", repeatable: true),
         OptionSpec("stream-key", value: "KEY", help: "A stream key appended to rtmp:// outputs.", environment: "REVUE_STREAM_KEY"),
         OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
         OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),

@@ -39,12 +39,17 @@ public enum OutputSpec: Sendable, Equatable {
             let directory = String(text.dropFirst(4))
             guard !directory.isEmpty else { throw SpecError("hls: needs a directory, as in hls:out/hls") }
             self = .hls(directory: directory, segmentDuration: segmentDuration, window: window)
+        } else if lower.hasPrefix("mp4:") {
+            // The same form as hls:DIR, for a file whose name does not end in .mp4.
+            let path = String(text.dropFirst(4))
+            guard !path.isEmpty else { throw SpecError("mp4: needs a file, as in mp4:out/room.mp4") }
+            self = .mp4(path: path)
         } else if lower.hasPrefix("rtmp://") || lower.hasPrefix("rtmps://") {
             self = .rtmp(LivestreamOutput(url: text, streamKey: streamKey))
         } else if lower.hasSuffix(".mp4") {
             self = .mp4(path: text)
         } else {
-            throw SpecError("output '\(text)' is not FILE.mp4, hls:DIR, rtmp://… or rtmps://…")
+            throw SpecError("output '\(text)' is not FILE.mp4, mp4:FILE, hls:DIR, rtmp://… or rtmps://…")
         }
     }
 }

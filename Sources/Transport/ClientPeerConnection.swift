@@ -8,7 +8,7 @@ import SRTP
 /// run it: a full, controlling ICE agent (RFC 8445 §6.1) checking the server's candidates, DTLS
 /// as the client once ICE has a pair (the server answers `setup:passive`), then SRTP with the
 /// exported keys (RFC 5764 §4.2). Bytes in, events out, time injected; one thread uses it.
-public final class ClientPeerConnection {
+public final class ClientPeerConnection: DTLSActionHandling {
     public typealias State = ServerPeerConnection.State
     public typealias Event = ServerPeerConnection.Event
 
@@ -18,7 +18,8 @@ public final class ClientPeerConnection {
     public let localCredentials: ICECredentials
     private var ice: ICEControllingAgent
     private let dtls: DTLSSession
-    private var srtp: SRTPSession?
+    var srtp: SRTPSession?
+    let remoteName = "the server"
     private var dtlsStarted = false
     private let logger: Logger
 
@@ -98,7 +99,7 @@ public final class ClientPeerConnection {
         return []
     }
 
-    private func transition(to next: State) -> [Event] {
+    func transition(to next: State) -> [Event] {
         guard state != next else { return [] }
         if case .closed = state { return [] }  // closed is final, whatever closes it next
         state = next
@@ -121,30 +122,6 @@ public final class ClientPeerConnection {
                 }
             case .failed(let failure):
                 events += transition(to: .closed("ICE failed: \(failure)"))
-            }
-        }
-        return events
-    }
-
-    private func dtlsEvents(_ actions: [DTLSAction]) -> [Event] {
-        var events: [Event] = []
-        for action in actions {
-            switch action {
-            case .send(let bytes):
-                if let address = remoteAddress { events.append(.send(bytes, to: address)) }
-            case .connected(let keys):
-                do {
-                    srtp = try SRTPSession(profile: keys.profile, local: keys.local, remote: keys.remote)
-                    events += transition(to: .connected)
-                } catch {
-                    events += transition(to: .closed("SRTP could not start: \(error)"))
-                }
-            case .applicationData(let bytes):
-                events.append(.applicationData(bytes))
-            case .failed(let error):
-                events += transition(to: .closed("DTLS failed: \(error)"))
-            case .closed:
-                events += transition(to: .closed("the server closed DTLS"))
             }
         }
         return events

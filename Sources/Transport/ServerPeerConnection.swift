@@ -12,7 +12,7 @@ import SRTP
 /// Bytes in, events out: the owner (the room server's loop) classifies each datagram to its
 /// connection, hands it over with the time, and sends what comes back. A connection is used from
 /// one thread.
-public final class ServerPeerConnection {
+public final class ServerPeerConnection: DTLSActionHandling {
     public typealias ID = UInt64
 
     public enum State: Sendable, Equatable {
@@ -63,7 +63,8 @@ public final class ServerPeerConnection {
     public var profile: SRTPProtectionProfile? { srtp?.profile }
     private var ice: ICELiteResponder
     private let dtls: DTLSSession
-    private var srtp: SRTPSession?
+    var srtp: SRTPSession?
+    let remoteName = "the peer"
     private let logger: Logger
 
     /// - Parameters:
@@ -173,7 +174,7 @@ public final class ServerPeerConnection {
         return []
     }
 
-    private func transition(to next: State) -> [Event] {
+    func transition(to next: State) -> [Event] {
         guard state != next else { return [] }
         state = next
         logger.info("connection \(next)")
@@ -191,30 +192,6 @@ public final class ServerPeerConnection {
             case .consentExpired:
                 // RFC 7675 §5.1: no consent for 30 s, nothing more may be sent.
                 events += transition(to: .closed("consent expired (no ICE check for \(Int(ice.consentTimeout)) s)"))
-            }
-        }
-        return events
-    }
-
-    private func dtlsEvents(_ actions: [DTLSAction]) -> [Event] {
-        var events: [Event] = []
-        for action in actions {
-            switch action {
-            case .send(let bytes):
-                if let address = remoteAddress { events.append(.send(bytes, to: address)) }
-            case .connected(let keys):
-                do {
-                    srtp = try SRTPSession(profile: keys.profile, local: keys.local, remote: keys.remote)
-                    events += transition(to: .connected)
-                } catch {
-                    events += transition(to: .closed("SRTP could not start: \(error)"))
-                }
-            case .applicationData(let bytes):
-                events.append(.applicationData(bytes))
-            case .failed(let error):
-                events += transition(to: .closed("DTLS failed: \(error)"))
-            case .closed:
-                events += transition(to: .closed("the peer closed DTLS"))
             }
         }
         return events

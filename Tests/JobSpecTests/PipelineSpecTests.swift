@@ -43,10 +43,17 @@ import Testing
 
     @Test(arguments: [
         ("out.mp4", OutputSpec.mp4(path: "out.mp4")),
+        ("mp4:out/room.mp4", .mp4(path: "out/room.mp4")),
+        ("MP4:take-1", .mp4(path: "take-1")),
         ("hls:dir", .hls(directory: "dir", segmentDuration: 2, window: 6)),
         ("rtmp://h/app", .rtmp(LivestreamOutput(url: "rtmp://h/app", streamKey: "k"))),
     ])
     func commandLineOutputs(text: String, output: OutputSpec) throws {
         #expect(try OutputSpec(commandLine: text, streamKey: "k", segmentDuration: 2, window: 6) == output)
+    }
+
+    @Test(arguments: ["mp4:", "hls:", "out.mkv", ""])
+    func commandLineOutputsThatAreNotOutputsAreRefused(text: String) {
+        #expect(throws: SpecError.self) { try OutputSpec(commandLine: text, streamKey: nil, segmentDuration: 2, window: 6) }
     }
 }
