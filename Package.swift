@@ -67,6 +67,9 @@ let package = Package(
         .target(name: "DataChannel", dependencies: ["CUsrsctp", "Log"]),
         // The SFU forwards plain RTP/RTCP between peers; the transport does the sockets and SRTP.
         .target(name: "SFU", dependencies: ["RTP"]),
+        // End-to-end encrypted frames (SFrame, RFC 9605): encrypted before packetization by the
+        // sender, forwarded unread by the SFU, decrypted after assembly by a receiver with the key.
+        .target(name: "FrameCrypto", dependencies: ["Crypto", "JobSpec"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -129,6 +132,7 @@ let package = Package(
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
+        .testTarget(name: "FrameCryptoTests", dependencies: ["FrameCrypto", "Crypto", "JobSpec", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
         .testTarget(name: "JobSpecTests", dependencies: ["JobSpec", "TestSupport"]),

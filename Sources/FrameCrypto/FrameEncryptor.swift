@@ -1,0 +1,36 @@
+import Crypto
+
+/// Encrypts one sender stream's frames into `E2EEFrame`s. Its key ID is random, so the derived
+/// key (and so every nonce) is its own even when the room shares one base key; the counter
+/// counts frames from 0 and never repeats under that key. One thread uses it.
+public final class FrameEncryptor {
+    public let codec: E2EEFrame.Codec
+    public let keyID: UInt64
+    private let key: SFrameKey
+    private var counter: UInt64 = 0
+
+    public init(baseKey: String, codec: E2EEFrame.Codec, keyID: UInt64 = UInt64.random(in: 8...UInt64.max)) throws(E2EEError) {
+        self.codec = codec
+        self.keyID = keyID
+        do {
+            key = try SFrameKey(baseKey: Array(baseKey.utf8), keyID: keyID)
+        } catch {
+            throw .cipher("\(error)")
+        }
+    }
+
+    /// The encrypted frame.
+    public func encrypt(_ frame: [UInt8]) throws(E2EEError) -> [UInt8] {
+        let prefixLength = E2EEFrame.clearPrefixLength(of: frame, codec: codec)
+        let header = SFrameHeader(keyID: keyID, counter: counter).bytes
+        let prefix = frame[..<prefixLength]
+        let sealed: [UInt8]
+        do {
+            sealed = try key.cipher.seal(frame[prefixLength...], nonce: key.nonce(counter: counter), authenticating: header + prefix)
+        } catch {
+            throw .cipher("\(error)")
+        }
+        counter += 1
+        return Array(prefix) + sealed + header + [UInt8(prefixLength), UInt8(header.count)]
+    }
+}
