@@ -1,6 +1,7 @@
 import Encode
 import Foundation
 import Glibc
+import LibAV
 import Media
 import Platform
 import RoomClient
@@ -9,9 +10,12 @@ import RoomClient
 /// beside ffmpeg doing the same work with the same encoder library and settings, in alternating
 /// pairs in one run.
 ///
-/// Both read the same frames from one y4m file (Revue's test pattern at 1280x720, 30 fps,
-/// written once, looped), encode them on one thread, packetize them as RTP and send them to a
-/// UDP sink on loopback:
+/// Both read the same frames from one y4m file at 1280x720, 30 fps, written once and looped,
+/// encode them on one thread, packetize them as RTP and send them to a UDP sink on loopback.
+/// Two clips: Revue's test pattern (what the demo's participants and `revue publish` send: a
+/// flat colour and a moving square, which the encoders code in a fraction of the target), and
+/// ffmpeg's `testsrc2` (moving detail and colour, which fills the target), so the encoders' rate
+/// control has work to do too.
 /// - Revue: `Y4MFileCamera` → `VP8Encoder` / `H264Encoder` (the publisher's settings) →
 ///   `MediaSender` (RFC 7741 / RFC 6184 packetizers, mid and abs-send-time extensions, the
 ///   pacer, the NACK history, sender reports) → `sendto`, in this process, on one thread whose
@@ -36,12 +40,17 @@ enum SDKEncodeBench {
         let work = NSTemporaryDirectory() + "revue-sdk-encode-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
-        // Four seconds of the pattern (the square crosses a fifth of the picture), looped.
+        LibAVLog.setLevel()
+        // Four seconds of each clip (the pattern's square crosses a fifth of the picture), looped.
         let clipFrames = 120
         let frames = Int(seconds * 30)
-        let clip = work + "/pattern.y4m"
-        try writeClip(clip, frames: clipFrames)
-        let camera = try Y4MFileCamera(path: clip)
+        let pattern = work + "/pattern.y4m", testsrc = work + "/testsrc2.y4m"
+        try writeClip(pattern, frames: clipFrames)
+        let made = try Subprocess(ffmpeg, ["-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                                           "testsrc2=s=\(size.width)x\(size.height):r=\(size.framesPerSecond):d=\(clipFrames / size.framesPerSecond)",
+                                           "-pix_fmt", "yuv420p", testsrc]).wait()
+        guard made == .exited(0) else { throw BenchError("ffmpeg could not write testsrc2: \(made)") }
+        let clips = [("pattern", pattern), ("testsrc2", testsrc)]
         let sink = try UDPSink()
         defer { sink.stop() }
         var load = [Double](repeating: 0, count: 3)
@@ -50,28 +59,33 @@ enum SDKEncodeBench {
                      size.width, size.height, size.framesPerSecond, frames, seconds, bitrate / 1000, keyframeInterval, load[0], load[1], load[2]))
         var table: [String: [Result]] = [:]
         for run in 1...runs {
-            for codec in PublishedVideoCodec.allCases {
-                let revue = try revueRun(codec, camera: camera, frames: frames, sink: sink)
-                let reference = try ffmpegRun(ffmpeg, codec, clip: clip, loops: (frames + clipFrames - 1) / clipFrames, frames: frames, sink: sink)
-                table["\(codec) revue", default: []].append(revue)
-                table["\(codec) ffmpeg", default: []].append(reference)
-                print(String(format: "run %d %@: Revue %.2f s CPU (%d packets, %.0f kb/s), ffmpeg %.2f s CPU (%d packets, %.0f kb/s): %.2fx",
-                             run, codec.encodingName, revue.cpu, revue.packets, Double(revue.bytes) * 8 / seconds / 1000, reference.cpu,
-                             reference.packets, Double(reference.bytes) * 8 / seconds / 1000, revue.cpu / reference.cpu))
+            for (content, clip) in clips {
+                let camera = try Y4MFileCamera(path: clip)
+                for codec in PublishedVideoCodec.allCases {
+                    let revue = try revueRun(codec, camera: camera, frames: frames, sink: sink)
+                    let reference = try ffmpegRun(ffmpeg, codec, clip: clip, loops: (frames + clipFrames - 1) / clipFrames, frames: frames, sink: sink)
+                    table["\(content) \(codec) revue", default: []].append(revue)
+                    table["\(content) \(codec) ffmpeg", default: []].append(reference)
+                    print(String(format: "run %d %@ %@: Revue %.2f s CPU (%d packets, %.0f kb/s), ffmpeg %.2f s CPU (%d packets, %.0f kb/s): %.2fx",
+                                 run, content, codec.encodingName, revue.cpu, revue.packets, Double(revue.bytes) * 8 / seconds / 1000, reference.cpu,
+                                 reference.packets, Double(reference.bytes) * 8 / seconds / 1000, revue.cpu / reference.cpu))
+                }
             }
         }
         getloadavg(&load, 3)
         print("")
-        print("| stream | Revue: cores per stream | ffmpeg: cores per stream | Revue / ffmpeg (median, range) | sent by Revue, ffmpeg |")
-        print("|---|---|---|---|---|")
-        for codec in PublishedVideoCodec.allCases {
-            let revue = table["\(codec) revue"] ?? [], reference = table["\(codec) ffmpeg"] ?? []
-            let ratios = zip(revue, reference).map { $0.cpu / $1.cpu }.sorted()
-            let revueCores = median(revue.map(\.cpu)) / seconds, referenceCores = median(reference.map(\.cpu)) / seconds
-            let revueRate = median(revue.map { Double($0.bytes) }) * 8 / seconds / 1000
-            let referenceRate = median(reference.map { Double($0.bytes) }) * 8 / seconds / 1000
-            print(String(format: "| 720p30 %@ | %.3f | %.3f | %.2fx (%.2f–%.2f) | %.0f kb/s, %.0f kb/s |", codec.encodingName, revueCores, referenceCores,
-                         median(ratios), ratios.first ?? 0, ratios.last ?? 0, revueRate, referenceRate))
+        print("| clip | stream | Revue: cores per stream | ffmpeg: cores per stream | Revue / ffmpeg (median, range) | sent by Revue, ffmpeg |")
+        print("|---|---|---|---|---|---|")
+        for (content, _) in clips {
+            for codec in PublishedVideoCodec.allCases {
+                let revue = table["\(content) \(codec) revue"] ?? [], reference = table["\(content) \(codec) ffmpeg"] ?? []
+                let ratios = zip(revue, reference).map { $0.cpu / $1.cpu }.sorted()
+                let revueCores = median(revue.map(\.cpu)) / seconds, referenceCores = median(reference.map(\.cpu)) / seconds
+                let revueRate = median(revue.map { Double($0.bytes) }) * 8 / seconds / 1000
+                let referenceRate = median(reference.map { Double($0.bytes) }) * 8 / seconds / 1000
+                print(String(format: "| %@ | 720p30 %@ | %.3f | %.3f | %.2fx (%.2f–%.2f) | %.0f kb/s, %.0f kb/s |", content, codec.encodingName, revueCores,
+                             referenceCores, median(ratios), ratios.first ?? 0, ratios.last ?? 0, revueRate, referenceRate))
+            }
         }
         print(String(format: "load after %.2f %.2f %.2f", load[0], load[1], load[2]))
     }
