@@ -446,18 +446,28 @@ public final class RoomPublisher: @unchecked Sendable {
         }
     }
 
-    /// Follows the server's REMB estimate (draft-alvestrand-rmcat-remb): the video target is the
-    /// estimate less the audio and a 10 % margin for headers and retransmissions, never above
-    /// the configured rate nor below a tenth of it (a picture must still be a picture). Changes
-    /// under 5 % are left alone, so a steady estimate does not reconfigure the encoder each second.
+    /// The video target for a REMB estimate (draft-alvestrand-rmcat-remb): the estimate less the
+    /// audio and a 10 % margin for headers and retransmissions, never above the configured rate
+    /// nor below a tenth of it (a picture must still be a picture). Nil when it differs from the
+    /// current target by under 5 %, so a steady estimate does not reconfigure the encoder each
+    /// second.
+    public static func videoTarget(estimate: UInt64, configured: Int, audioBitrate: Int, current: Int) -> Int? {
+        let available = Int(clamping: UInt64(Double(estimate) * 0.9)) - audioBitrate
+        let target = min(configured, max(configured / 10, available))
+        guard abs(target - current) * 20 > current else { return nil }
+        return target
+    }
+
+    /// Follows the server's REMB estimate (`videoTarget`).
     private func followEstimate() {
         guard let encoder = videoEncoder, let estimate = sender?.statistics.estimatedBitrate,
               estimate != lastEstimate
         else { return }
         lastEstimate = estimate
         let configured = configuration.videoBitrate ?? configuration.camera?.format.defaultBitrate ?? encoder.bitrate
-        let target = min(configured, max(configured / 10, Int(Double(estimate) * 0.9) - configuration.audioBitrate))
-        guard abs(target - encoder.bitrate) * 20 > encoder.bitrate else { return }
+        guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: configuration.audioBitrate,
+                                                     current: encoder.bitrate)
+        else { return }
         do {
             try encoder.setBitrate(target)
             statistics.videoBitrate = target
