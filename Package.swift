@@ -30,8 +30,21 @@ let package = Package(
         // header needs neither, and it is on the default search path.
         .systemLibrary(name: "CUsrsctp", providers: [.apt(["libusrsctp-dev"])]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        // WebRTC's audio processing module (C++, no Swift import): its link line for
+        // CAudioProcessing, which wraps it in a C API. No pkgConfig: its .pc adds -DWEBRTC_POSIX
+        // and -DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD, which SwiftPM refuses with a warning;
+        // CAudioProcessing defines them and adds the include path itself.
+        .systemLibrary(name: "CWebRTCAudioProcessing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CEpoll"),
+
+        // A C++ target with a C API (include/revue_audio_processing.h) over webrtc::AudioProcessing.
+        // The headers' directory is the one `pkg-config --cflags webrtc-audio-processing` names.
+        .target(name: "CAudioProcessing", dependencies: ["CWebRTCAudioProcessing"],
+                cxxSettings: [.define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+                              .unsafeFlags(["-I/usr/include/webrtc_audio_processing"])],
+                // The module map's `link` only autolinks for a module that is imported; C++ is not.
+                linkerSettings: [.linkedLibrary("webrtc_audio_processing")]),
 
         // MARK: Platform: small Swift owners of C objects
         .target(name: "Log"),
@@ -102,7 +115,7 @@ let package = Package(
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
-        .target(name: "RoomClient", dependencies: ["CLinux", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
+        .target(name: "RoomClient", dependencies: ["CLinux", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
                                                   "Net", "JobSpec", "Log", "Media", "Encode", "Composite"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
                                                   "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
@@ -119,7 +132,7 @@ let package = Package(
         .systemLibrary(name: "CSocketBatch", path: "bench/CSocketBatch"),
         .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
-                                                            "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "RoomClient",
+                                                            "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "RoomClient", "Media",
                                                             "RoomServer", "Rooms"],
                           path: "bench/RevueBench"),
 
@@ -153,7 +166,7 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
-        .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "TestSupport"]),
+        .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "RTP", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
@@ -168,7 +181,7 @@ let package = Package(
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "Media", "MediaSource", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

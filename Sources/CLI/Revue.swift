@@ -9,6 +9,7 @@ public enum Revue {
         FixtureInspectCommand.self,
         RecordCommand.self,
         CaptureCommand.self,
+        PublishCommand.self,
         RepairCommand.self,
         DemoCommand.self,
         ServeCommand.self,

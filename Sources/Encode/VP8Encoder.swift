@@ -11,7 +11,7 @@ import Media
 /// - A keyframe every `keyframeInterval` frames and whenever `encode` is asked for one (a PLI).
 /// - `cpuUsed` -8 and a static threshold: the fast end of libvpx's real-time modes, which is
 ///   what a 2-core machine running four publishers and the recorders needs.
-public final class VP8Encoder: @unchecked Sendable {
+public final class VP8Encoder: RealTimeVideoEncoder, @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         public var width: Int
         public var height: Int
@@ -38,13 +38,14 @@ public final class VP8Encoder: @unchecked Sendable {
     }
 
     /// One encoded picture.
-    public struct Frame: Sendable, Equatable {
-        public var data: [UInt8]
-        public var isKeyframe: Bool
-    }
+    public typealias Frame = EncodedVideoFrame
 
     public let settings: Settings
+    public var encodingName: String { "VP8" }
+    public private(set) var bitrate: Int
     private let context: UnsafeMutablePointer<vpx_codec_ctx_t>
+    /// Kept for `setBitrate`, which hands libvpx the whole configuration again.
+    private var configuration = vpx_codec_enc_cfg_t()
     private var nextPTS: vpx_codec_pts_t = 0
     public private(set) var framesEncoded = 0
     public private(set) var keyframesEncoded = 0
@@ -54,6 +55,7 @@ public final class VP8Encoder: @unchecked Sendable {
               settings.bitrate >= 10_000
         else { throw EncodeError(codec: "VP8", message: "unusable settings \(settings)") }
         self.settings = settings
+        bitrate = settings.bitrate
         var configuration = vpx_codec_enc_cfg_t()
         let defaults = vpx_codec_enc_config_default(vpx_codec_vp8_cx(), &configuration, 0)
         guard defaults == VPX_CODEC_OK else { throw EncodeError(codec: "VP8", message: "vpx_codec_enc_config_default: \(VP8Encoder.text(defaults))") }
@@ -78,6 +80,7 @@ public final class VP8Encoder: @unchecked Sendable {
         configuration.kf_max_dist = UInt32(max(1, settings.keyframeInterval))
         context = .allocate(capacity: 1)
         context.initialize(to: vpx_codec_ctx_t())
+        self.configuration = configuration
         let result = revue_vpx_codec_enc_init(context, vpx_codec_vp8_cx(), &configuration, 0)
         guard result == VPX_CODEC_OK else {
             context.deallocate()
@@ -149,6 +152,16 @@ public final class VP8Encoder: @unchecked Sendable {
             if frame.isKeyframe { keyframesEncoded += 1 }
         }
         return frame
+    }
+
+    /// Changes the target bitrate (vpx_codec_enc_config_set): libvpx's CBR aims at it from the
+    /// next picture, with no keyframe.
+    public func setBitrate(_ bitsPerSecond: Int) throws(EncodeError) {
+        guard bitsPerSecond >= 10_000 else { throw EncodeError(codec: "VP8", message: "a bitrate of \(bitsPerSecond) b/s") }
+        configuration.rc_target_bitrate = UInt32(bitsPerSecond / 1000)
+        let result = vpx_codec_enc_config_set(context, &configuration)
+        guard result == VPX_CODEC_OK else { throw EncodeError(codec: "VP8", message: "vpx_codec_enc_config_set: \(VP8Encoder.text(result))") }
+        bitrate = bitsPerSecond
     }
 
     private static func text(_ error: vpx_codec_err_t) -> String { String(cString: vpx_codec_err_to_string(error)) }

@@ -21,8 +21,11 @@ struct OutgoingStream: Sendable {
 
     init(track: SendTrack, generator: inout some RandomNumberGenerator) {
         self.track = track
-        packetizer = track.codec.isVideo ? VP8Packetizer(firstPictureID: .random(in: 0...0x7FFF, using: &generator)) as any Packetizer
-            : OpusPacketizer()
+        switch track.codec {
+        case .vp8: packetizer = VP8Packetizer(firstPictureID: .random(in: 0...0x7FFF, using: &generator))
+        case .h264: packetizer = H264Packetizer()
+        case .opus: packetizer = OpusPacketizer()
+        }
         sequence = Int64(UInt16.random(in: 0...UInt16.max, using: &generator))
         rtxSequence = .random(in: 0...UInt16.max, using: &generator)
         timestampBase = .random(in: 0...UInt32.max, using: &generator)

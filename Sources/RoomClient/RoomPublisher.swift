@@ -10,9 +10,11 @@ import Transport
 
 /// Revue's own send path (issue 11): a participant that joins a room as `SEND_AND_RECV` through
 /// the signalling protocol (docs/SIGNALING.md), offers a sendonly microphone and camera on its
-/// publisher connection, and sends what its sources make: VP8 (libvpx, real time) and Opus
-/// (libopus, 20 ms), packetized (RFC 7741, RFC 7587), paced, with sender reports, keyframes on
-/// PLI/FIR and retransmissions on NACK (`MediaSender`). It is the core the SDK will be built on
+/// publisher connection, and sends what its sources make: VP8 (libvpx, real time) or H.264
+/// (libx264, Constrained Baseline, zero latency) and Opus (libopus, 20 ms), packetized (RFC 7741,
+/// RFC 6184, RFC 7587), paced, with sender reports, keyframes on PLI/FIR, retransmissions on
+/// NACK (`MediaSender`), and the video bitrate following the server's REMB estimate
+/// (docs/PUBLISHING.md). It is the core the SDK will be built on
 /// (issue 12); the demo and the benchmarks put synthetic participants in rooms with it.
 ///
 /// It does not receive: the server's subscriber offers are answered with every section rejected
@@ -34,6 +36,8 @@ public final class RoomPublisher: @unchecked Sendable {
         public var camera: (any CameraSource)?
         /// The microphone; nil publishes no audio (`micEnabled: false`).
         public var microphone: (any MicrophoneSource)?
+        /// VP8 or H.264; the offer carries only this one, so the server takes it or refuses.
+        public var videoCodec: PublishedVideoCodec
         /// Video bits per second; nil picks one for the camera's size.
         public var videoBitrate: Int?
         public var audioBitrate: Int
@@ -42,8 +46,8 @@ public final class RoomPublisher: @unchecked Sendable {
         public var joinTimeout: Double
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
-                    camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoBitrate: Int? = nil, audioBitrate: Int = 32_000,
-                    cpuUsed: Int32 = -8, joinTimeout: Double = 15)
+                    camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,
+                    videoBitrate: Int? = nil, audioBitrate: Int = 32_000, cpuUsed: Int32 = -8, joinTimeout: Double = 15)
         {
             self.signalingURL = signalingURL
             self.roomID = roomID
@@ -52,6 +56,7 @@ public final class RoomPublisher: @unchecked Sendable {
             self.participantID = participantID
             self.camera = camera
             self.microphone = microphone
+            self.videoCodec = videoCodec
             self.videoBitrate = videoBitrate
             self.audioBitrate = audioBitrate
             self.cpuUsed = cpuUsed
@@ -66,6 +71,13 @@ public final class RoomPublisher: @unchecked Sendable {
         public var keyframesEncoded = 0
         /// Video frames not sent because the publisher fell behind real time (CPU, or a full pacer).
         public var videoFramesSkipped = 0
+        /// The SDP name of the video codec the server accepted (`VP8`, `H264`); nil before the answer.
+        public var videoCodec: String?
+        /// The video encoder's target now (bits per second): the configured one, or lower when
+        /// the server's REMB estimate says the path takes less.
+        public var videoBitrate = 0
+        /// Times the target was changed for a REMB estimate.
+        public var bitrateChanges = 0
         public var audioFramesEncoded = 0
         public var audioFramesSkipped = 0
         /// Seconds from the publish answer to SRTP being up; nil until then.
@@ -98,12 +110,13 @@ public final class RoomPublisher: @unchecked Sendable {
     private let cname: String
     private var tracks: [SendTrack] = []
     private var sender: MediaSender?
-    private var videoEncoder: VP8Encoder?
+    private var videoEncoder: (any RealTimeVideoEncoder)?
     private var audioEncoder: OpusEncoder?
     private var answeredAt: Double?
     private var nextVideoFrame = 0
     private var nextAudioFrame = 0
     private var keyframeWanted = true
+    private var lastEstimate: UInt64?
     private var subscriberAnswers: UInt64 = 1
     private var statistics = Statistics()
 
@@ -114,10 +127,17 @@ public final class RoomPublisher: @unchecked Sendable {
         logger = Logger(label: "publisher", fields: ["participantName": .string(configuration.participantName)])
         if let camera = configuration.camera {
             let format = camera.format
-            videoEncoder = try VP8Encoder(settings: VP8Encoder.Settings(width: format.width, height: format.height,
-                                                                         framesPerSecond: format.framesPerSecond,
-                                                                         bitrate: configuration.videoBitrate ?? format.defaultBitrate,
-                                                                         keyframeInterval: format.framesPerSecond * 10, cpuUsed: configuration.cpuUsed))
+            let bitrate = configuration.videoBitrate ?? format.defaultBitrate
+            switch configuration.videoCodec {
+            case .vp8:
+                videoEncoder = try VP8Encoder(settings: VP8Encoder.Settings(width: format.width, height: format.height,
+                                                                             framesPerSecond: format.framesPerSecond, bitrate: bitrate,
+                                                                             keyframeInterval: format.framesPerSecond * 10, cpuUsed: configuration.cpuUsed))
+            case .h264:
+                videoEncoder = try H264Encoder(settings: H264Encoder.Settings(width: format.width, height: format.height,
+                                                                               framesPerSecond: format.framesPerSecond, bitrate: bitrate,
+                                                                               keyframeInterval: format.framesPerSecond * 10))
+            }
         }
         if configuration.microphone != nil { audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate) }
         link = try ClientLink(logger: logger)
@@ -128,7 +148,7 @@ public final class RoomPublisher: @unchecked Sendable {
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID
         cname = "revue-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities, transport: link.transport,
+        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec), transport: link.transport,
                                           sessionID: .random(in: 1...UInt64(Int64.max)))
         logger.info("joined the room", ["roomId": .string(configuration.roomID), "participantId": .string(participantID)])
         do {
@@ -145,13 +165,15 @@ public final class RoomPublisher: @unchecked Sendable {
         thread.start()
     }
 
-    /// What the publisher offers: Opus and VP8 with their feedback (no transport-wide CC: the
-    /// publisher does not adapt to it), and the MID, audio-level and abs-send-time extensions.
-    static let capabilities: Capabilities = {
+    /// What the publisher offers: Opus and the chosen video codec with their feedback (no
+    /// transport-wide CC: the publisher adapts to REMB, which the server sends either way), and
+    /// the MID, audio-level and abs-send-time extensions (abs-send-time feeds the server's REMB
+    /// estimate).
+    static func capabilities(video: PublishedVideoCodec) -> Capabilities {
         let revue = Capabilities.revue
         let extensions = revue.headerExtensions.filter { [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime].contains($0.uri) }
-        return Capabilities(codecs: [.opus, .vp8], headerExtensions: extensions).withoutTransportWideCC()
-    }()
+        return Capabilities(codecs: [.opus, video.capability], headerExtensions: extensions).withoutTransportWideCC()
+    }
 
     /// A copy of the counters.
     public var currentStatistics: Statistics {
@@ -246,13 +268,20 @@ public final class RoomPublisher: @unchecked Sendable {
                                         audioLevelExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.audioLevel)),
                                         absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime))))
             }
-            if let media = negotiation.media(mid: "1"), media.isAccepted, let vp8 = media.codec(named: "VP8") {
-                tracks.append(SendTrack(codec: .vp8, ssrc: videoSSRC, payloadType: vp8.payloadType,
-                                        rtxSSRC: vp8.rtxPayloadType == nil ? nil : rtxSSRC, rtxPayloadType: vp8.rtxPayloadType, mid: "1",
+            let video = configuration.videoCodec
+            if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
+                tracks.append(SendTrack(codec: video.sendCodec, ssrc: videoSSRC, payloadType: codec.payloadType,
+                                        rtxSSRC: codec.rtxPayloadType == nil ? nil : rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
                                         midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                         absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime))))
             }
             guard !tracks.isEmpty else { return stop(because: "the server accepted neither the microphone nor the camera") }
+            if configuration.camera != nil {
+                guard tracks.contains(where: \.codec.isVideo) else {
+                    return stop(because: "the server did not accept the camera as \(video.encodingName)")
+                }
+                statistics.videoCodec = video.encodingName
+            }
             try link.connect(to: answer, now: now)
             answeredAt = now
         } catch {
@@ -319,6 +348,7 @@ public final class RoomPublisher: @unchecked Sendable {
         sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
                              pacingBitsPerSecond: max(500_000, 2.5 * rate))
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
+        statistics.videoBitrate = videoEncoder?.bitrate ?? 0
         logger.info("publishing", ["tracks": .string(tracks.map(\.codec.rawValue).joined(separator: " + ")),
                                    "camera": .string(configuration.camera.map { "\($0.format)" } ?? "none")])
     }
@@ -341,7 +371,7 @@ public final class RoomPublisher: @unchecked Sendable {
         guard var sender else { return }
         defer { self.sender = sender }
         let elapsed = now - sender.origin
-        if let camera = configuration.camera, let encoder = videoEncoder, let track = tracks.first(where: { $0.codec == .vp8 }) {
+        if let camera = configuration.camera, let encoder = videoEncoder, let track = tracks.first(where: { $0.codec.isVideo }) {
             let rate = Double(camera.format.framesPerSecond)
             let due = Int((elapsed * rate).rounded(.down))
             if due - nextVideoFrame >= 2 {
@@ -403,6 +433,7 @@ public final class RoomPublisher: @unchecked Sendable {
             }
         }
         perform(actions)
+        followEstimate()
     }
 
     private func perform(_ actions: [MediaSender.Action]) {
@@ -412,6 +443,38 @@ public final class RoomPublisher: @unchecked Sendable {
             case .sendRTCP(let bytes): link.sendRTCP(bytes)
             case .keyframeRequested: keyframeWanted = true
             }
+        }
+    }
+
+    /// The video target for a REMB estimate (draft-alvestrand-rmcat-remb): the estimate less the
+    /// audio and a 10 % margin for headers and retransmissions, never above the configured rate
+    /// nor below a tenth of it (a picture must still be a picture). Nil when it differs from the
+    /// current target by under 5 %, so a steady estimate does not reconfigure the encoder each
+    /// second.
+    public static func videoTarget(estimate: UInt64, configured: Int, audioBitrate: Int, current: Int) -> Int? {
+        let available = Int(clamping: UInt64(Double(estimate) * 0.9)) - audioBitrate
+        let target = min(configured, max(configured / 10, available))
+        guard abs(target - current) * 20 > current else { return nil }
+        return target
+    }
+
+    /// Follows the server's REMB estimate (`videoTarget`).
+    private func followEstimate() {
+        guard let encoder = videoEncoder, let estimate = sender?.statistics.estimatedBitrate,
+              estimate != lastEstimate
+        else { return }
+        lastEstimate = estimate
+        let configured = configuration.videoBitrate ?? configuration.camera?.format.defaultBitrate ?? encoder.bitrate
+        guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: configuration.audioBitrate,
+                                                     current: encoder.bitrate)
+        else { return }
+        do {
+            try encoder.setBitrate(target)
+            statistics.videoBitrate = target
+            statistics.bitrateChanges += 1
+            logger.info("video bitrate follows the server's estimate", ["estimate": .int(Int64(clamping: estimate)), "target": .int(Int64(target))])
+        } catch {
+            logger.error("the video bitrate did not change", ["error": .string("\(error)")])
         }
     }
 

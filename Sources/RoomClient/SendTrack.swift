@@ -3,16 +3,17 @@
 public struct SendTrack: Sendable, Equatable {
     public enum Codec: String, Sendable, Equatable {
         case vp8 = "VP8"
+        case h264 = "H264"
         case opus
 
         public var clockRate: UInt32 {
             switch self {
-            case .vp8: 90_000
+            case .vp8, .h264: 90_000
             case .opus: 48_000
             }
         }
 
-        public var isVideo: Bool { self == .vp8 }
+        public var isVideo: Bool { self != .opus }
     }
 
     public var codec: Codec

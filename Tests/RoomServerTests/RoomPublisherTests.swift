@@ -4,16 +4,16 @@ import TestSupport
 import Testing
 
 /// Revue's own send path against a real browser: two `RoomPublisher`s in a room (one a test
-/// pattern and a tone, one playing a y4m and a wav), and a headless Chromium on the join page as
+/// pattern and a tone in H.264, one playing a y4m and a wav in VP8), and a headless Chromium on the join page as
 /// a viewer. Chromium decodes both publishers' video and audio and shows each in its colour under
 /// its name; the publishers saw the SFU's keyframe requests and sent their reports.
 extension BrowserRoomTests {
     @Suite struct RoomPublisherTests {
         static func publisher(_ server: RoomServerHarness, room: String, name: String, camera: any CameraSource,
-                              microphone: any MicrophoneSource) throws -> RoomPublisher
+                              microphone: any MicrophoneSource, videoCodec: PublishedVideoCodec = .vp8) throws -> RoomPublisher
         {
             try RoomPublisher(configuration: .init(signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc", roomID: room, token: try server.token(),
-                                                   participantName: name, camera: camera, microphone: microphone))
+                                                   participantName: name, camera: camera, microphone: microphone, videoCodec: videoCodec))
         }
 
         @Test func chromiumDecodesTwoRoomPublishers() throws {
@@ -21,8 +21,9 @@ extension BrowserRoomTests {
             let room = try server.makeRoom()
             let media = try TemporaryDirectory(prefix: "publisher-media")
             let blue = try FakeMedia(colour: "0x2040D0", tone: 1000, in: media, name: "blue")
+            // One sends H.264 (issue 12), the other VP8: Chromium decodes both.
             let red = try Self.publisher(server, room: room, name: "Pattern Red", camera: try TestPatternCamera(name: "Pattern Red", rgb: 0xD02020),
-                                         microphone: ToneMicrophone(frequency: 440))
+                                         microphone: ToneMicrophone(frequency: 440), videoCodec: .h264)
             defer { red.leave() }
             let files = try Self.publisher(server, room: room, name: "Files Blue", camera: try Y4MFileCamera(path: blue.video),
                                            microphone: try WAVFileMicrophone(path: blue.audio))

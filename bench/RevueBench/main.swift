@@ -59,8 +59,13 @@ do {
     case "sfu":
         let outputs = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
         try SFUBench.run(outputs: outputs, only: arguments.count > 2 ? arguments[2] : nil)
+    case "sdk-encode":
+        // sdk-encode [SECONDS] [RUNS]
+        let seconds = arguments.count > 1 ? Double(arguments[1]) ?? 20 : 20
+        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
+        try SDKEncodeBench.run(ffmpeg: "ffmpeg", seconds: seconds, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE] | sdk-encode [SECONDS] [RUNS]\n".utf8))
         exit(2)
     }
 } catch {

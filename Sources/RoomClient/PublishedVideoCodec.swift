@@ -1,0 +1,28 @@
+import SDP
+
+/// The video codec a `RoomPublisher` sends, chosen in its configuration: VP8 (libvpx, RFC 7741)
+/// or H.264 (libx264 in Constrained Baseline, RFC 6184 packetization mode 1).
+public enum PublishedVideoCodec: String, Sendable, Equatable, CaseIterable {
+    case vp8
+    case h264
+
+    /// The codec the send path packetizes.
+    var sendCodec: SendTrack.Codec {
+        switch self {
+        case .vp8: .vp8
+        case .h264: .h264
+        }
+    }
+
+    /// What the publisher offers for it: the room server's own codec description (its payload
+    /// types, feedback and RTX; for H.264 packetization-mode=1 and profile-level-id 42e01f).
+    var capability: CodecCapability {
+        switch self {
+        case .vp8: .vp8
+        case .h264: .h264
+        }
+    }
+
+    /// The SDP encoding name.
+    public var encodingName: String { capability.name }
+}
