@@ -30,10 +30,10 @@ let package = Package(
         // header needs neither, and it is on the default search path.
         .systemLibrary(name: "CUsrsctp", providers: [.apt(["libusrsctp-dev"])]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
-        // WebRTC's audio processing module (C++, no Swift import): its link line for
-        // CAudioProcessing, which wraps it in a C API. No pkgConfig: its .pc adds -DWEBRTC_POSIX
-        // and -DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD, which SwiftPM refuses with a warning;
-        // CAudioProcessing defines them and adds the include path itself.
+        // WebRTC's audio processing module (C++, never imported by Swift): the Debian package
+        // behind CAudioProcessing, which wraps it in a C API. No pkgConfig: its .pc adds
+        // -DWEBRTC_POSIX and -DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD, which SwiftPM refuses with a
+        // warning; CAudioProcessing defines them, adds the include path and links the library.
         .systemLibrary(name: "CWebRTCAudioProcessing", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CEpoll"),
