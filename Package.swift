@@ -121,8 +121,9 @@ let package = Package(
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
+        // RoomServerHarness (a room server in the test's process) is shared by RoomServerTests and RevueSDKTests.
         .target(name: "TestSupport", dependencies: ["JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
-                                                  "WebSocket", "HTTP"],
+                                                  "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
