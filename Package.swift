@@ -15,6 +15,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "revue", targets: ["revue"]),
+        // The client SDK of the seeds (docs/SDK.md): apps, bots and tests publish into rooms with it.
+        .library(name: "RevueSDK", targets: ["RevueSDK"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages; each has a shim header for its macros)
@@ -101,6 +103,8 @@ let package = Package(
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
                                                   "Net", "JobSpec", "Log", "Media", "Encode", "Composite"]),
+        // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
+        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
                                                   "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
@@ -165,6 +169,7 @@ let package = Package(
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "Media", "MediaSource", "TestSupport"]),
+        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "Log", "Media", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
