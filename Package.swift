@@ -102,9 +102,9 @@ let package = Package(
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite"]),
+                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
-        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media"]),
+        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
                                                   "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),

@@ -1,3 +1,4 @@
+import DataChannel
 import Foundation
 import JobSpec
 import Signaling
@@ -83,19 +84,28 @@ extension Room {
 
     // MARK: Data
 
-    /// Sends `message` to everyone else on the room's data channel. - Throws: 3035 before
-    /// joining, 3072 over 15 KiB, and 3068: the SDK's data channel is not built yet (the size
-    /// rule is checked first, so it holds already).
+    /// Sends `message` to everyone else on the room's data channel (`revue`, or
+    /// `revue-unreliable` when `reliable` is false); they get `onDataReceived`. It is not kept:
+    /// someone who joins later does not get it. Returns once queued for the channel.
+    /// - Throws: 3065, 3035, 3072 over 15 KiB, 3066 for a SIGNALLING_ONLY participant (no
+    ///   media connection, so no channel).
     public func send(_ message: String, reliable: Bool = true) async throws(VideoSDKError) {
-        try await send(Data(message.utf8), reliable: reliable)
+        try sendData(.text(message), bytes: message.utf8.count, reliable: reliable)
     }
 
+    /// Sends bytes; the server relays them as text (UTF-8), as it does the join page's.
     public func send(_ data: Data, reliable: Bool = true) async throws(VideoSDKError) {
+        try sendData(.binary([UInt8](data)), bytes: data.count, reliable: reliable)
+    }
+
+    private func sendData(_ payload: DataChannelPayload, bytes: Int, reliable: Bool) throws(VideoSDKError) {
         try checkJoined()
-        guard data.count <= Self.maximumMessageBytes else {
-            throw VideoSDKError.ERROR_PAYLOAD_TOO_LARGE.with("the message is \(data.count) bytes; at most \(Self.maximumMessageBytes) (15 KiB)")
+        guard bytes <= Self.maximumMessageBytes else {
+            throw VideoSDKError.ERROR_PAYLOAD_TOO_LARGE.with("the message is \(bytes) bytes; at most \(Self.maximumMessageBytes) (15 KiB)")
         }
-        throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("the SDK's data channel is not built yet (the join page and the server have it)")
+        guard localParticipant?.mode != .SIGNALLING_ONLY, publisher?.sendData(payload, reliable: reliable) == true else {
+            throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a SIGNALLING_ONLY participant has no data channel")
+        }
     }
 
     // MARK: Mode, pausing, entry

@@ -32,6 +32,7 @@ public final class Room {
     enum Inbound: Sendable {
         case message(ServerEnvelope)
         case stopped(String)
+        case data(DataMessage)
     }
 
     /// The room's id, as given to `createRoom`.
@@ -132,6 +133,8 @@ public final class Room {
             mode: settings.mode.signaling, offeredKinds: sends ? [.audio, .video] : [])
         configuration.onMessage = { continuation.yield(.message($0)) }
         configuration.onStopped = { continuation.yield(.stopped($0)) }
+        configuration.dataChannel = settings.mode != .SIGNALLING_ONLY
+        configuration.onData = { continuation.yield(.data($0)) }
         configuration.stopsWithMedia = false
         let cancellation = JoinCancellation()
         configuration.cancellation = cancellation
@@ -312,6 +315,9 @@ public final class Room {
                 report(VideoSDKError.ERROR_UNABLE_TO_JOIN_ROOM.with("lost the room: \(reason)"))
                 close(reason: .websocketDisconnected)
             }
+        case .data(let message):
+            guard state == .CONNECTED else { return }
+            emit { $0.onDataReceived(message) }
         case .message(let envelope):
             // Messages still buffered when the room closed are not events any more.
             guard state != .CLOSED else { return }

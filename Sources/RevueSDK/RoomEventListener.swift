@@ -23,6 +23,8 @@ public protocol RoomEventListener: AnyObject {
     func onHlsStateChanged(state: HLSState, hlsUrl: HLSUrl)
     func onLivestreamStateChanged(state: LivestreamState)
     func onPausedAllStreams(kind: StreamKind?)
+    /// A message someone else sent with `send()`, on the data channel.
+    func onDataReceived(_ message: DataMessage)
     func onResumedAllStreams(kind: StreamKind?)
     /// An `ask_join` participant wants in (for `allow_join` holders). `allow` and `deny` call
     /// `respondEntry` and ignore its error.
@@ -59,6 +61,7 @@ extension RoomEventListener {
     public func onHlsStateChanged(state: HLSState, hlsUrl: HLSUrl) {}
     public func onLivestreamStateChanged(state: LivestreamState) {}
     public func onPausedAllStreams(kind: StreamKind?) {}
+    public func onDataReceived(_ message: DataMessage) {}
     public func onResumedAllStreams(kind: StreamKind?) {}
     public func onEntryRequested(participantId: String, name: String, allow: @escaping @MainActor () -> Void,
                                  deny: @escaping @MainActor () -> Void) {}

@@ -1,3 +1,4 @@
+import DataChannel
 import Encode
 import Foundation
 import JobSpec
@@ -49,6 +50,11 @@ public final class RoomPublisher: @unchecked Sendable {
         /// Called once, on the media thread, when the publisher stops on its own (the room closed,
         /// the connection failed), with why; not after `leave()`.
         public var onStopped: (@Sendable (String) -> Void)?
+        /// Opens the data channels (`revue`, `revue-unreliable`) on the publisher connection, as
+        /// the join page does; a RECV_ONLY participant then has a connection for them alone.
+        public var dataChannel: Bool = false
+        /// Each data-channel message the server relays, on the media thread.
+        public var onData: (@Sendable (DataMessage) -> Void)?
         /// Whether the publisher stops when its media connection closes. The SDK keeps the
         /// signalling going (a mode change closes the media, the room goes on); a lost
         /// signalling connection still stops it.
@@ -132,6 +138,8 @@ public final class RoomPublisher: @unchecked Sendable {
     private var wantedMicrophone: (any MicrophoneSource)?
     private var wantedBitrate: Int?
     private var sourcesChanged = false
+    /// Data-channel messages the owner sent, for the media thread, under `lock`.
+    private var outbox: [(payload: DataChannelPayload, reliable: Bool)] = []
 
     // The media thread's own state.
     private var offer: SessionDescription?
@@ -145,6 +153,9 @@ public final class RoomPublisher: @unchecked Sendable {
     private var sender: MediaSender?
     private var camera: (any CameraSource)?
     private var microphone: (any MicrophoneSource)?
+    private var dataChannels: ClientDataChannels?
+    /// Whether the server's answer accepted the data channel section.
+    private var dataAccepted = false
     private var videoEncoder: VP8Encoder?
     /// The bitrate `videoEncoder` was made with.
     private var videoBitrate: Int?
@@ -261,6 +272,16 @@ public final class RoomPublisher: @unchecked Sendable {
         signaling.send(message)
     }
 
+    /// Sends a message on the reliable (`revue`) or the unreliable channel, once they are open;
+    /// the server relays it to everyone else. False when this publisher has no data channel.
+    @discardableResult
+    public func sendData(_ payload: DataChannelPayload, reliable: Bool) -> Bool {
+        guard configuration.dataChannel, configuration.mode != .signallingOnly else { return false }
+        lock.withLock { outbox.append((payload, reliable)) }
+        signaling.wakeUp()
+        return true
+    }
+
     /// Stops sending (an RTCP BYE), leaves the room and waits for the media thread.
     public func leave() {
         lock.lock()
@@ -295,8 +316,9 @@ public final class RoomPublisher: @unchecked Sendable {
                                                                 msid: MSID(streamID: participantID, trackID: "\(participantID)-cam"))))
             published.append(PublishedTrack(mid: "1", kind: .video))
         }
-        guard !transceivers.isEmpty else { return }
-        let description = try offerBuilder.offer(transceivers: transceivers)
+        let data = configuration.dataChannel && configuration.mode != .signallingOnly
+        guard !transceivers.isEmpty || data else { return }
+        let description = try offerBuilder.offer(transceivers: transceivers, dataChannelMid: data ? Self.dataChannelMid : nil)
         offer = description
         offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
     }
@@ -340,13 +362,17 @@ public final class RoomPublisher: @unchecked Sendable {
                                         midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                         absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime))))
             }
-            guard !tracks.isEmpty else { return stop(because: "the server accepted neither the microphone nor the camera") }
+            dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
+            guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
             try link.connect(to: answer, now: now)
             answeredAt = now
         } catch {
             stop(because: "the publish answer cannot be used: \(error)")
         }
     }
+
+    /// The data channel section's mid, after the microphone's (0) and the camera's (1).
+    static let dataChannelMid = "2"
 
     /// An extension id the one-byte form can carry (RFC 8285 §4.2: 1–14); others are not sent.
     static func oneByteID(_ id: UInt16?) -> UInt8? {
@@ -390,16 +416,20 @@ public final class RoomPublisher: @unchecked Sendable {
             takeSources(now: now)
             link.poll(now: now)
             if sender == nil, link.isConnected { startMedia(now: now) }
+            if dataChannels != nil { runDataChannels(now: now) }
             if sender != nil {
                 capture(now: now)
                 if let actions = sender?.poll(now: now) { perform(actions) }
             }
             publish()
-            let wake = [sender?.nextDeadline(now: now), link.nextDeadline, nextCaptureTime].compactMap { $0 }.min() ?? now + 1
+            // SCTP's timers (retransmission, heartbeats) are polled every 50 ms while it runs.
+            let wake = [sender?.nextDeadline(now: now), link.nextDeadline, nextCaptureTime, dataChannels.map { _ in now + 0.05 }]
+                .compactMap { $0 }.min() ?? now + 1
             let (datagrams, _) = link.wait(timeout: min(1, max(0, wake - EventLoop.now())), wake: signaling.wakeDescriptor)
             if datagrams { receive() }
         }
         if let bye = sender?.goodbye(now: EventLoop.now()) { link.sendRTCP(bye) }
+        for packet in dataChannels?.close() ?? [] { link.sendApplicationData(packet) }
         // `leave` before closing DTLS: the server takes a closed media connection for a lost
         // participant (1001), and the room should hear that this one left (1101).
         signaling.leave()
@@ -452,6 +482,15 @@ public final class RoomPublisher: @unchecked Sendable {
         sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
                              pacingBitsPerSecond: max(500_000, 2.5 * rate))
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
+        if dataAccepted {
+            do {
+                let channels = try ClientDataChannels()
+                dataChannels = channels
+                deliver(channels.start(now: now))
+            } catch {
+                logger.error("the data channels did not start", ["error": .string("\(error)")])
+            }
+        }
         logger.info("publishing", ["tracks": .string(tracks.map(\.codec.rawValue).joined(separator: " + ")),
                                    "camera": .string(camera.map { "\($0.format)" } ?? "none")])
     }
@@ -529,6 +568,8 @@ public final class RoomPublisher: @unchecked Sendable {
             switch event {
             case .rtcp(let packet):
                 if let made = sender?.receiveRTCP(packet, now: now) { actions += made }
+            case .applicationData(let packet):
+                if let channels = dataChannels { deliver(channels.receive(packet, now: now)) }
             case .stateChanged(.closed(let reason)):
                 if configuration.stopsWithMedia {
                     stop(because: "the connection closed: \(reason)")
@@ -537,12 +578,30 @@ public final class RoomPublisher: @unchecked Sendable {
                     logger.info("the media connection closed", ["reason": .string(reason)])
                     sender = nil
                     tracks = []
+                    dataChannels = nil
                 }
             default:
                 break
             }
         }
         perform(actions)
+    }
+
+    /// Sends what the owner queued and runs SCTP's timers.
+    private func runDataChannels(now: Double) {
+        guard let channels = dataChannels else { return }
+        let queued = lock.withLock {
+            defer { outbox.removeAll() }
+            return outbox
+        }
+        for message in queued { deliver(channels.send(message.payload, reliable: message.reliable, now: now)) }
+        deliver(channels.poll(now: now))
+    }
+
+    /// Sends a data-channel step's packets and hands the owner its messages.
+    private func deliver(_ output: ClientDataChannels.Output) {
+        for packet in output.packets { link.sendApplicationData(packet) }
+        for message in output.received { configuration.onData?(message) }
     }
 
     private func perform(_ actions: [MediaSender.Action]) {

@@ -6,6 +6,7 @@ import Foundation
 @MainActor final class EventLog: RoomEventListener {
     var events: [String] = []
     var errors: [VideoSDKError] = []
+    var messages: [DataMessage] = []
     /// The ids of those who asked to enter, in order.
     var requests: [String] = []
     /// Let in whoever asks to enter (an `allow_join` host's listener).
@@ -42,6 +43,10 @@ import Foundation
         }
     }
     func onEntryResponded(participantId: String, decision: RevueSDK.EntryDecision) { events.append("entryResponded \(decision.rawValue)") }
+    func onDataReceived(_ message: DataMessage) {
+        events.append("data \(message.reliable ? "reliable" : "unreliable") \(message.text.prefix(40))")
+        messages.append(message)
+    }
     func onError(error: VideoSDKError) {
         errors.append(error)
         events.append("error \(error.code)")

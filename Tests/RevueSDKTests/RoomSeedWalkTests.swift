@@ -253,6 +253,7 @@ extension RevueSDKTests {
             let (bob, bobLog) = try self.room("Bob")
             try await ann.join()
             try await bob.join()
+            #expect(await annLog.wait(for: "participantJoined Bob"), "\(annLog.events)")
             do {
                 try await ann.end()
             } catch {
@@ -330,16 +331,43 @@ extension RevueSDKTests {
 
         // MARK: send, pausing, entry
 
-        @Test func sendChecksTheJoinAndTheSizeFirst() async throws {
-            let (room, _) = try self.room("Ann")
+        /// send(): over the data channel to everyone else (a RECV_ONLY viewer too), reliable and
+        /// not; 3035 before the join, 3072 over 15 KiB, 3066 with no media connection.
+        @Test func sendReachesTheOthersOverTheDataChannel() async throws {
+            let (room, log) = try self.room("Ann")
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.send("Hello everyone") }
+            let (viewer, viewerLog) = try self.room("Viewer", mode: .RECV_ONLY)
+            let (bob, bobLog) = try self.room("Bob")
             try await room.join()
+            try await viewer.join()
+            try await bob.join()
+            // The seed's example; the channels open with the connection, so keep sending until
+            // the first arrives (a message sent before the others' channels are open is not kept).
+            var arrived = false
+            for _ in 0..<50 where !arrived {
+                do {
+                    try await room.send("Hello everyone")
+                } catch {
+                    Issue.record("Failed to send message: \(error)")
+                }
+                arrived = await bobLog.wait(for: "data reliable Hello everyone", timeout: 0.2)
+            }
+            #expect(arrived, "\(bobLog.events)")
+            #expect(await viewerLog.wait(for: "data reliable Hello everyone"), "\(viewerLog.events)")
+            #expect(bobLog.messages.first?.from == room.localParticipant?.id)
+            let limit = String(repeating: "y", count: 15 * 1024)
+            try await bob.send(limit)
+            #expect(await log.wait { $0.contains("data reliable " + String(limit.prefix(40))) }, "the 15 KiB message did not arrive")
+            #expect(log.messages.last?.text.count == 15 * 1024)
+            try await bob.send(Data("cursor 10,20".utf8), reliable: false)
+            #expect(await log.wait(for: "data unreliable cursor 10,20"), "\(log.events)")
+            #expect(!log.events.contains("data reliable Hello everyone"), "the sender got its own message back")
+
             let large = await #expect(throws: VideoSDKError.self) { try await room.send(String(repeating: "x", count: 15 * 1024 + 1)) }
             #expect(large?.code == 3072 && large?.name == "ERROR_PAYLOAD_TOO_LARGE")
-            // Within the limit: the data channel is what is not built yet.
-            let small = await #expect(throws: VideoSDKError.self) { try await room.send("Hello everyone") }
-            #expect(small?.code == 3068 && small?.message.contains("not built") == true, "\(String(describing: small))")
-            try await room.leave()
+            try await room.changeMode(.SIGNALLING_ONLY)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.send("after") }
+            for participant in [room, viewer, bob] { try await participant.leave() }
         }
 
         @Test func pauseAndResumeAllStreams() async throws {
