@@ -84,7 +84,8 @@ extension Room {
             if let track {
                 chosen = track
             } else {
-                chosen = try VideoSDK.makeMicrophoneTrack(encoderConfig: .speech_standard, microphoneId: nil, noiseConfig: nil)
+                chosen = try VideoSDK.makeMicrophoneTrack(encoderConfig: microphoneTrack?.microphoneConfig ?? .speech_standard,
+                                                          microphoneId: chosenMicrophoneId, noiseConfig: nil)
             }
         } catch {
             report(error)
@@ -123,7 +124,8 @@ extension Room {
     private func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
         let last = cameraSettings
         return try VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p, facingMode: last?.facingMode ?? .front,
-                                            multiStream: last?.multiStream ?? true, cameraId: last?.cameraId ?? VideoSDK.getSelectedVideoDevice()?.deviceId,
+                                            multiStream: last?.multiStream ?? true,
+                                            cameraId: chosenCameraId ?? last?.cameraId ?? VideoSDK.getSelectedVideoDevice()?.deviceId,
                                             maxLayer: last?.maxLayer ?? .MAX_LAYER_3, bitrateMode: last?.bitrateMode ?? .BALANCED,
                                             codec: last?.codec ?? .VP8, name: settings.participantName)
     }

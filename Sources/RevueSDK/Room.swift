@@ -72,6 +72,12 @@ public final class Room {
     /// The settings of the last camera track, for `enableCam()` without one (the seed's "the
     /// last track settings you selected").
     var cameraSettings: CustomStreamTrack?
+    /// The camera and microphone `changeCam`/`changeMic`/`setAudioDevice` chose, for the next
+    /// `enableCam()`/`unmuteMic()` without a track.
+    var chosenCameraId: String?
+    var chosenMicrophoneId: String?
+    /// `setAudioDeviceChangeListener`'s closure.
+    var audioDeviceListener: ((_ selected: MicrophoneDeviceInfo?, _ available: [MicrophoneDeviceInfo]) -> Void)?
 
     nonisolated init(settings: Settings) {
         id = settings.roomId

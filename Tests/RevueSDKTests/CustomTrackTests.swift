@@ -185,15 +185,21 @@ extension RevueSDKTests {
             }
         }
 
+        /// A 64x36 15 fps y4m of grey frames, one per shade (YUV4MPEG2: a header line, then
+        /// `FRAME` and the I420 planes of each).
+        static func writeY4M(_ path: String, shades: [UInt8]) throws {
+            var bytes = Array("YUV4MPEG2 W64 H36 F15:1 C420\n".utf8)
+            for shade in shades {
+                bytes += Array("FRAME\n".utf8) + [UInt8](repeating: shade, count: 64 * 36) + [UInt8](repeating: 128, count: 2 * 32 * 18)
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+
         /// A file camera plays its y4m: the track's pictures are the file's.
         @Test func aFileCameraPlaysItsFile() async throws {
             let directory = try TemporaryDirectory(prefix: "sdk-cameras")
             let path = directory.file("grey.y4m")
-            var bytes = Array("YUV4MPEG2 W64 H36 F15:1 C420\n".utf8)
-            for shade in [UInt8(60), 200] {
-                bytes += Array("FRAME\n".utf8) + [UInt8](repeating: shade, count: 64 * 36) + [UInt8](repeating: 128, count: 2 * 32 * 18)
-            }
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try Self.writeY4M(path, shades: [60, 200])
             let camera = try VideoSDK.addFileCamera(path: path, label: "Grey", facingMode: .back)
             defer { VideoSDK.removeDevice(deviceId: camera.deviceId) }
             #expect(VideoSDK.getCameras().contains(camera) && camera.facingMode == .back)

@@ -213,6 +213,76 @@ extension RevueSDKTests {
             try await room.leave()
         }
 
+        /// changeCam and changeMic as the seed's examples call them: the next device, one by
+        /// its deviceId, a custom track; off and on again while on (onStreamDisabled then
+        /// onStreamEnabled), only a choice while off; 3051/3059 for an unknown id, also to onError.
+        @Test func changeCamAndChangeMicSwitchTheDevice() async throws {
+            let directory = try TemporaryDirectory(prefix: "sdk-change")
+            let path = directory.file("file-camera.y4m")
+            try CustomTrackTests.writeY4M(path, shades: [40, 90, 140])
+            let fileCamera = try VideoSDK.addFileCamera(path: path, label: "File")
+            defer { VideoSDK.removeDevice(deviceId: fileCamera.deviceId) }
+            let (room, log) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.changeCam() }
+            try await room.join()
+            try await room.enableCam(customCameraTrack: try await Self.smallCamera())
+            func width() -> Int? { room.getAppliedVideoConfig()?["width"] as? Int }
+
+            // No argument: the next camera (the test pattern, then the file).
+            var mark = log.events.count
+            try await room.changeCam()
+            #expect(log.since(mark) == ["streamDisabled local VIDEO", "streamEnabled local VIDEO"], "\(log.events)")
+            #expect(width() == 64)
+            #expect(await Self.sending(room, audio: false))
+            let cameras = VideoSDK.getCameras()
+            try await room.changeCam(deviceId: cameras.first?.deviceId)
+            #expect(width() == 320, "the pattern comes back at the last settings' size")
+            let unknown = await #expect(throws: VideoSDKError.self) { try await room.changeCam(deviceId: "no-such-camera") }
+            #expect(unknown?.code == 3051 && log.errors.last?.code == 3051, "\(String(describing: unknown))")
+            #expect(width() == 320, "an unknown id changes nothing")
+
+            // While off it only chooses: no events, and the next enableCam() opens it.
+            try await room.disableCam()
+            mark = log.events.count
+            try await room.changeCam(deviceId: fileCamera.deviceId)
+            #expect(log.since(mark).isEmpty, "\(log.events)")
+            try await room.enableCam()
+            #expect(width() == 64)
+
+            // A custom track: the camera goes over to it.
+            let custom = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            try await room.changeCam(customCameraTrack: custom)
+            #expect(width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom)
+
+            // The microphone: the seed's changeMic example, and the audio device listener.
+            let heard = Calls()
+            room.setAudioDeviceChangeListener { selected, available in
+                heard.values.append("\(selected?.label ?? "none") of \(available.count)")
+            }
+            #expect(heard.values.count == 1, "the listener is called at once")
+            try await room.unmuteMic()
+            let mics = VideoSDK.getMics()
+            mark = log.events.count
+            try await room.changeMic(deviceId: mics.last?.deviceId)
+            #expect(log.since(mark) == ["streamDisabled local AUDIO", "streamEnabled local AUDIO"], "\(log.events)")
+            #expect(heard.values.count == 2 && heard.values.last?.hasPrefix(mics.last?.label ?? "?") == true, "\(heard.values)")
+            let noMic = await #expect(throws: VideoSDKError.self) { try await room.changeMic(deviceId: "no-such-mic") }
+            #expect(noMic?.code == 3059 && log.errors.last?.code == 3059)
+
+            // setAudioDevice: Speaker is accepted (nothing plays on Linux); an unlisted device is 3059.
+            if let speaker = VideoSDK.getMics().first(where: { $0.deviceId == "Speaker" }) {
+                do {
+                    try room.setAudioDevice(speaker)
+                } catch {
+                    Issue.record("Failed to set audio device: \(error)")
+                }
+            }
+            #expect(throws: VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) {
+                try room.setAudioDevice(MicrophoneDeviceInfo(label: "Gone", deviceId: "gone"))
+            }
+            try await room.leave()
+        }
+
         /// RECV_ONLY sends nothing: 3066 for the camera and the microphone.
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
