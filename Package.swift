@@ -15,6 +15,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "revue", targets: ["revue"]),
+        // The client SDK of the seeds (docs/SDK.md): apps, bots and tests publish into rooms with it.
+        .library(name: "RevueSDK", targets: ["RevueSDK"]),
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages; each has a shim header for its macros)
@@ -116,7 +118,9 @@ let package = Package(
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite"]),
+                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel"]),
+        // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
+        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
                                                   "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
@@ -137,8 +141,9 @@ let package = Package(
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
+        // RoomServerHarness (a room server in the test's process) is shared by RoomServerTests and RevueSDKTests.
         .target(name: "TestSupport", dependencies: ["JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
-                                                  "WebSocket", "HTTP"],
+                                                  "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
@@ -181,6 +186,7 @@ let package = Package(
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "Media", "MediaSource", "TestSupport"]),
+        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "Log", "Media", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,10 +17,14 @@ public final class LogOutput: Sendable {
     public struct Configuration: Sendable {
         public var level: LogLevel
         public var format: Format
+        /// False writes nothing at any level (the SDK's `LogLevel.NONE`; there is no level
+        /// above `error` to set instead).
+        public var enabled: Bool
 
-        public init(level: LogLevel, format: Format) {
+        public init(level: LogLevel, format: Format, enabled: Bool = true) {
             self.level = level
             self.format = format
+            self.enabled = enabled
         }
     }
 

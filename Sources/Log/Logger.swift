@@ -63,7 +63,7 @@ public struct Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ extra: [String: LogValue] = [:]) {
         let configuration = LogOutput.shared.configuration
-        guard level >= configuration.level else { return }
+        guard configuration.enabled, level >= configuration.level else { return }
         var merged = fields
         merged.merge(extra) { _, new in new }
         let line = LogLine(time: Date(), level: level, label: label, message: message(), fields: merged)

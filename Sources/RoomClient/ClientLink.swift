@@ -92,6 +92,12 @@ final class ClientLink {
         return true
     }
 
+    /// Sends an SCTP packet as DTLS application data; nothing when the connection is not up.
+    func sendApplicationData(_ packet: [UInt8]) {
+        guard let connection else { return }
+        send(connection.sendApplicationData(packet))
+    }
+
     func send(_ events: [ClientPeerConnection.Event]) {
         for case .send(let bytes, let address) in events { udp.send(bytes, to: address) }
     }

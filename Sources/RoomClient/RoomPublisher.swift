@@ -1,3 +1,4 @@
+import DataChannel
 import Encode
 import Foundation
 import JobSpec
@@ -14,8 +15,10 @@ import Transport
 /// (libx264, Constrained Baseline, zero latency) and Opus (libopus, 20 ms), packetized (RFC 7741,
 /// RFC 6184, RFC 7587), paced, with sender reports, keyframes on PLI/FIR, retransmissions on
 /// NACK (`MediaSender`), and the video bitrate following the server's REMB estimate
-/// (docs/PUBLISHING.md). It is the core the SDK will be built on
-/// (issue 12); the demo and the benchmarks put synthetic participants in rooms with it.
+/// (docs/PUBLISHING.md). RevueSDK's `Room` is built on it: it switches the camera and microphone
+/// at run time (`setCamera`, `setMicrophone`), sends the SDK's requests (`send`) and hands it
+/// every server message (`Configuration.onMessage`). The demo and the benchmarks put synthetic
+/// participants in rooms with it.
 ///
 /// It does not receive: the server's subscriber offers are answered with every section rejected
 /// (RFC 3264 §6), so the server opens no subscriber connection and sends it nothing.
@@ -32,12 +35,36 @@ public final class RoomPublisher: @unchecked Sendable {
         public var participantName: String
         /// The id asked for; nil lets the server (or the token) choose.
         public var participantID: String?
-        /// The camera; nil publishes no video (the seeds' `camEnabled: false`).
+        /// The camera at the start; nil sends no video until `setCamera` gives one (the seeds'
+        /// `camEnabled: false`).
         public var camera: (any CameraSource)?
-        /// The microphone; nil publishes no audio (`micEnabled: false`).
+        /// The microphone at the start; nil sends no audio until `setMicrophone` (`micEnabled: false`).
         public var microphone: (any MicrophoneSource)?
         /// VP8 or H.264; the offer carries only this one, so the server takes it or refuses.
         public var videoCodec: PublishedVideoCodec
+        /// `SEND_AND_RECV` offers media; `RECV_ONLY` and `SIGNALLING_ONLY` offer none (the SDK's
+        /// modes, docs/SIGNALING.md).
+        public var mode: ParticipantMode
+        /// Which sections the publisher connection offers. nil offers what `camera` and
+        /// `microphone` are; the SDK offers both, so a camera turned on later needs no new offer.
+        public var offeredKinds: Set<StreamKind>?
+        /// Every message the server sends, on the media thread, in order (the SDK's events and
+        /// request replies). The publisher has acted on it already where it concerns the media.
+        public var onMessage: (@Sendable (ServerEnvelope) -> Void)?
+        /// Called once, on the media thread, when the publisher stops on its own (the room closed,
+        /// the connection failed), with why; not after `leave()`.
+        public var onStopped: (@Sendable (String) -> Void)?
+        /// Opens the data channels (`revue`, `revue-unreliable`) on the publisher connection, as
+        /// the join page does; a RECV_ONLY participant then has a connection for them alone.
+        public var dataChannel: Bool = false
+        /// Each data-channel message the server relays, on the media thread.
+        public var onData: (@Sendable (DataMessage) -> Void)?
+        /// Whether the publisher stops when its media connection closes. The SDK keeps the
+        /// signalling going (a mode change closes the media, the room goes on); a lost
+        /// signalling connection still stops it.
+        public var stopsWithMedia: Bool = true
+        /// Lets the owner withdraw the join while it is under way.
+        public var cancellation: JoinCancellation?
         /// Video bits per second; nil picks one for the camera's size.
         public var videoBitrate: Int?
         public var audioBitrate: Int
@@ -47,7 +74,9 @@ public final class RoomPublisher: @unchecked Sendable {
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
                     camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,
-                    videoBitrate: Int? = nil, audioBitrate: Int = 32_000, cpuUsed: Int32 = -8, joinTimeout: Double = 15)
+                    videoBitrate: Int? = nil, audioBitrate: Int = 32_000, cpuUsed: Int32 = -8, joinTimeout: Double = 15,
+                    mode: ParticipantMode = .sendAndReceive, offeredKinds: Set<StreamKind>? = nil,
+                    onMessage: (@Sendable (ServerEnvelope) -> Void)? = nil, onStopped: (@Sendable (String) -> Void)? = nil)
         {
             self.signalingURL = signalingURL
             self.roomID = roomID
@@ -61,6 +90,20 @@ public final class RoomPublisher: @unchecked Sendable {
             self.audioBitrate = audioBitrate
             self.cpuUsed = cpuUsed
             self.joinTimeout = joinTimeout
+            self.mode = mode
+            self.offeredKinds = offeredKinds
+            self.onMessage = onMessage
+            self.onStopped = onStopped
+        }
+
+        /// The sections offered: `offeredKinds`, or the camera's and the microphone's.
+        var offers: Set<StreamKind> {
+            guard mode == .sendAndReceive else { return [] }
+            if let offeredKinds { return offeredKinds.subtracting([.share]) }
+            var kinds: Set<StreamKind> = []
+            if microphone != nil { kinds.insert(.audio) }
+            if camera != nil { kinds.insert(.video) }
+            return kinds
         }
     }
 
@@ -90,6 +133,8 @@ public final class RoomPublisher: @unchecked Sendable {
     /// The participant id the server gave.
     public let participantID: String
     public let sessionID: String
+    /// The server's answer to the join: who else is in the room, the presenter, the speaker.
+    public let joined: JoinedRoom
 
     private let signaling: RoomSignaling
     private let link: ClientLink
@@ -99,6 +144,14 @@ public final class RoomPublisher: @unchecked Sendable {
     private var stopReason: String?
     private var stopRequested = false
     private let finished = DispatchSemaphore(value: 0)
+    /// The sources the owner asked for last (`setCamera`, `setMicrophone`), under `lock`; the
+    /// media thread takes them when `sourcesChanged`.
+    private var wantedCamera: (any CameraSource)?
+    private var wantedMicrophone: (any MicrophoneSource)?
+    private var wantedBitrate: Int?
+    private var sourcesChanged = false
+    /// Data-channel messages the owner sent, for the media thread, under `lock`.
+    private var outbox: [(payload: DataChannelPayload, reliable: Bool)] = []
 
     // The media thread's own state.
     private var offer: SessionDescription?
@@ -110,7 +163,14 @@ public final class RoomPublisher: @unchecked Sendable {
     private let cname: String
     private var tracks: [SendTrack] = []
     private var sender: MediaSender?
+    private var camera: (any CameraSource)?
+    private var microphone: (any MicrophoneSource)?
+    private var dataChannels: ClientDataChannels?
+    /// Whether the server's answer accepted the data channel section.
+    private var dataAccepted = false
     private var videoEncoder: (any RealTimeVideoEncoder)?
+    /// The bitrate `videoEncoder` was made with.
+    private var videoBitrate: Int?
     private var audioEncoder: OpusEncoder?
     private var answeredAt: Double?
     private var nextVideoFrame = 0
@@ -125,26 +185,21 @@ public final class RoomPublisher: @unchecked Sendable {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         logger = Logger(label: "publisher", fields: ["participantName": .string(configuration.participantName)])
-        if let camera = configuration.camera {
-            let format = camera.format
-            let bitrate = configuration.videoBitrate ?? format.defaultBitrate
-            switch configuration.videoCodec {
-            case .vp8:
-                videoEncoder = try VP8Encoder(settings: VP8Encoder.Settings(width: format.width, height: format.height,
-                                                                             framesPerSecond: format.framesPerSecond, bitrate: bitrate,
-                                                                             keyframeInterval: format.framesPerSecond * 10, cpuUsed: configuration.cpuUsed))
-            case .h264:
-                videoEncoder = try H264Encoder(settings: H264Encoder.Settings(width: format.width, height: format.height,
-                                                                               framesPerSecond: format.framesPerSecond, bitrate: bitrate,
-                                                                               keyframeInterval: format.framesPerSecond * 10))
-            }
+        camera = configuration.camera
+        microphone = configuration.microphone
+        wantedCamera = camera
+        wantedMicrophone = microphone
+        if let camera, configuration.offers.contains(.video) {
+            videoBitrate = configuration.videoBitrate ?? camera.format.defaultBitrate
+            videoEncoder = try Self.videoEncoder(for: camera.format, bitrate: videoBitrate ?? camera.format.defaultBitrate, configuration)
         }
-        if configuration.microphone != nil { audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate) }
+        if configuration.offers.contains(.audio) { audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate) }
         link = try ClientLink(logger: logger)
         signaling = try RoomSignaling(url: configuration.signalingURL,
                                       join: JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.participantName,
-                                                        participantID: configuration.participantID, mode: .sendAndReceive),
-                                      timeout: configuration.joinTimeout, logger: logger)
+                                                        participantID: configuration.participantID, mode: configuration.mode),
+                                      timeout: configuration.joinTimeout, logger: logger, cancellation: configuration.cancellation)
+        joined = signaling.joined
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID
         cname = "revue-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -194,11 +249,52 @@ public final class RoomPublisher: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let current = currentStatistics
-            if current.sender.packetsSent > 0 && (configuration.camera == nil || current.videoFramesEncoded > 0) { return true }
+            let hasCamera = lock.withLock { wantedCamera != nil }
+            if current.sender.packetsSent > 0 && (!hasCamera || current.videoFramesEncoded > 0) { return true }
             if failure != nil { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return false
+    }
+
+    /// Sends pictures from `camera` from the next frame on (a keyframe first), or none when nil.
+    /// The section stays offered: turning a camera off and on needs no new offer. Does nothing
+    /// to the video when the connection offered no video section.
+    /// - Parameter bitrate: bits a second for this camera; nil is the configured one (or the
+    ///   size's).
+    public func setCamera(_ camera: (any CameraSource)?, bitrate: Int? = nil) {
+        lock.withLock {
+            wantedCamera = camera
+            wantedBitrate = bitrate
+            sourcesChanged = true
+        }
+        signaling.wakeUp()
+    }
+
+    /// Sends sound from `microphone` from the next 20 ms on, or none when nil.
+    public func setMicrophone(_ microphone: (any MicrophoneSource)?) {
+        lock.withLock {
+            wantedMicrophone = microphone
+            sourcesChanged = true
+        }
+        signaling.wakeUp()
+    }
+
+    /// Sends a request on the signalling connection (the SDK's `mediaState`, `startRecording`,
+    /// `endRoom` …); the id its reply will carry, which `onMessage` delivers.
+    @discardableResult
+    public func send(_ message: ClientMessage) -> RequestID {
+        signaling.send(message)
+    }
+
+    /// Sends a message on the reliable (`revue`) or the unreliable channel, once they are open;
+    /// the server relays it to everyone else. False when this publisher has no data channel.
+    @discardableResult
+    public func sendData(_ payload: DataChannelPayload, reliable: Bool) -> Bool {
+        guard configuration.dataChannel, configuration.mode != .signallingOnly else { return false }
+        lock.withLock { outbox.append((payload, reliable)) }
+        signaling.wakeUp()
+        return true
     }
 
     /// Stops sending (an RTCP BYE), leaves the room and waits for the media thread.
@@ -218,22 +314,26 @@ public final class RoomPublisher: @unchecked Sendable {
 
     // MARK: - Signalling
 
+    /// The publisher connection's offer: a sendonly section for each offered kind. With none
+    /// (another mode, or nothing to send) there is no media connection, only signalling.
     private func sendOffer() throws {
+        let offers = configuration.offers
         var transceivers: [ClientTransceiver] = []
         var published: [PublishedTrack] = []
-        if configuration.microphone != nil {
+        if offers.contains(.audio) {
             transceivers.append(ClientTransceiver(mid: "0", kind: .audio, direction: .sendonly,
                                                   sender: .init(ssrc: audioSSRC, cname: cname, msid: MSID(streamID: participantID, trackID: "\(participantID)-mic"))))
             published.append(PublishedTrack(mid: "0", kind: .audio))
         }
-        if configuration.camera != nil {
+        if offers.contains(.video) {
             transceivers.append(ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
                                                   sender: .init(ssrc: videoSSRC, rtxSSRC: rtxSSRC, cname: cname,
                                                                 msid: MSID(streamID: participantID, trackID: "\(participantID)-cam"))))
             published.append(PublishedTrack(mid: "1", kind: .video))
         }
-        guard !transceivers.isEmpty else { throw RoomJoinError(message: "a publisher needs a camera or a microphone") }
-        let description = try offerBuilder.offer(transceivers: transceivers)
+        let data = configuration.dataChannel && configuration.mode != .signallingOnly
+        guard !transceivers.isEmpty || data else { return }
+        let description = try offerBuilder.offer(transceivers: transceivers, dataChannelMid: data ? Self.dataChannelMid : nil)
         offer = description
         offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
     }
@@ -241,6 +341,9 @@ public final class RoomPublisher: @unchecked Sendable {
     private func handleSignalling(now: Double) {
         // A publisher does not rejoin (its window is 0): a lost connection ends it with roomLeft.
         for case .message(let envelope) in signaling.drain() {
+            // The owner hears a message before the publisher acts on it, so a `roomLeft` reaches
+            // it ahead of the `onStopped` it causes, with the server's reason.
+            configuration.onMessage?(envelope)
             switch envelope.message {
             case .publishAnswer(let sdp) where envelope.id == offerRequest:
                 acceptAnswer(sdp, now: now)
@@ -275,8 +378,9 @@ public final class RoomPublisher: @unchecked Sendable {
                                         midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                         absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime))))
             }
-            guard !tracks.isEmpty else { return stop(because: "the server accepted neither the microphone nor the camera") }
-            if configuration.camera != nil {
+            dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
+            guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
+            if configuration.offers.contains(.video) {
                 guard tracks.contains(where: \.codec.isVideo) else {
                     return stop(because: "the server did not accept the camera as \(video.encodingName)")
                 }
@@ -288,6 +392,9 @@ public final class RoomPublisher: @unchecked Sendable {
             stop(because: "the publish answer cannot be used: \(error)")
         }
     }
+
+    /// The data channel section's mid, after the microphone's (0) and the camera's (1).
+    static let dataChannelMid = "2"
 
     /// An extension id the one-byte form can carry (RFC 8285 §4.2: 1–14); others are not sent.
     static func oneByteID(_ id: UInt16?) -> UInt8? {
@@ -309,9 +416,11 @@ public final class RoomPublisher: @unchecked Sendable {
     private func stop(because reason: String) {
         logger.warning("stopped publishing", ["reason": .string(reason)])
         lock.lock()
+        let first = stopReason == nil && !stopRequested
         if stopReason == nil { stopReason = reason }
         stopRequested = true
         lock.unlock()
+        if first { configuration.onStopped?(reason) }
     }
 
     private var shouldStop: Bool {
@@ -326,41 +435,106 @@ public final class RoomPublisher: @unchecked Sendable {
         while !shouldStop {
             let now = EventLoop.now()
             handleSignalling(now: now)
+            takeSources(now: now)
             link.poll(now: now)
             if sender == nil, link.isConnected { startMedia(now: now) }
+            if dataChannels != nil { runDataChannels(now: now) }
             if sender != nil {
                 capture(now: now)
                 if let actions = sender?.poll(now: now) { perform(actions) }
             }
             publish()
-            let wake = [sender?.nextDeadline(now: now), link.nextDeadline, nextCaptureTime].compactMap { $0 }.min() ?? now + 1
+            // SCTP's timers (retransmission, heartbeats) are polled every 50 ms while it runs.
+            let wake = [sender?.nextDeadline(now: now), link.nextDeadline, nextCaptureTime, dataChannels.map { _ in now + 0.05 }]
+                .compactMap { $0 }.min() ?? now + 1
             let (datagrams, _) = link.wait(timeout: min(1, max(0, wake - EventLoop.now())), wake: signaling.wakeDescriptor)
             if datagrams { receive() }
         }
         if let bye = sender?.goodbye(now: EventLoop.now()) { link.sendRTCP(bye) }
-        link.close(reason: "left the room")
+        for packet in dataChannels?.close() ?? [] { link.sendApplicationData(packet) }
+        // `leave` before closing DTLS: the server takes a closed media connection for a lost
+        // participant (1001), and the room should hear that this one left (1101).
         signaling.leave()
+        link.close(reason: "left the room")
         publish()
     }
 
+    /// The configured codec's encoder for pictures of `format`, at `bitrate`, with a keyframe
+    /// every 10 s besides the ones PLI/FIR ask for.
+    private static func videoEncoder(for format: CameraFormat, bitrate: Int, _ configuration: Configuration) throws
+        -> any RealTimeVideoEncoder
+    {
+        switch configuration.videoCodec {
+        case .vp8:
+            try VP8Encoder(settings: VP8Encoder.Settings(width: format.width, height: format.height, framesPerSecond: format.framesPerSecond,
+                                                         bitrate: bitrate, keyframeInterval: format.framesPerSecond * 10,
+                                                         cpuUsed: configuration.cpuUsed))
+        case .h264:
+            try H264Encoder(settings: H264Encoder.Settings(width: format.width, height: format.height, framesPerSecond: format.framesPerSecond,
+                                                           bitrate: bitrate, keyframeInterval: format.framesPerSecond * 10))
+        }
+    }
+
+    /// Takes the sources `setCamera`/`setMicrophone` asked for. A new camera starts with a
+    /// keyframe (the subscribers' decoders have nothing of it) and at the current frame number,
+    /// so it does not send the frames it missed; one of another size gets a new encoder.
+    private func takeSources(now: Double) {
+        let (changed, wanted, wantedSound, askedBitrate) = lock.withLock {
+            defer { sourcesChanged = false }
+            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate)
+        }
+        guard changed else { return }
+        microphone = configuration.offers.contains(.audio) ? wantedSound : nil
+        guard configuration.offers.contains(.video) else { return }
+        let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
+        if let wanted, let bitrate, videoEncoder == nil || camera?.format != wanted.format || videoBitrate != bitrate {
+            do {
+                videoEncoder = try Self.videoEncoder(for: wanted.format, bitrate: bitrate, configuration)
+                videoBitrate = bitrate
+                statistics.videoBitrate = bitrate
+            } catch {
+                logger.error("no encoder for the new camera", ["error": .string("\(error)"), "camera": .string("\(wanted.format)")])
+                videoEncoder = nil
+            }
+        }
+        if wanted !== camera { keyframeWanted = true }
+        camera = wanted
+        if let sender, let wanted {
+            nextVideoFrame = Int(((now - sender.origin) * Double(wanted.format.framesPerSecond)).rounded(.down))
+        }
+        if let sender { nextAudioFrame = max(nextAudioFrame, Int(((now - sender.origin) / 0.02).rounded(.down))) }
+    }
+
     private func startMedia(now: Double) {
-        let rate = Double((configuration.videoBitrate ?? configuration.camera?.format.defaultBitrate ?? 0) + configuration.audioBitrate)
+        // A video section offered with no camera yet may get any camera later: pace for the
+        // largest bitrate the SDK's camera table has (2.7 Mbps), so a later camera is not held back.
+        let video = configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
+        let rate = Double(video + configuration.audioBitrate)
         sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
                              pacingBitsPerSecond: max(500_000, 2.5 * rate))
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
         statistics.videoBitrate = videoEncoder?.bitrate ?? 0
+        if dataAccepted {
+            do {
+                let channels = try ClientDataChannels()
+                dataChannels = channels
+                deliver(channels.start(now: now))
+            } catch {
+                logger.error("the data channels did not start", ["error": .string("\(error)")])
+            }
+        }
         logger.info("publishing", ["tracks": .string(tracks.map(\.codec.rawValue).joined(separator: " + ")),
-                                   "camera": .string(configuration.camera.map { "\($0.format)" } ?? "none")])
+                                   "camera": .string(camera.map { "\($0.format)" } ?? "none")])
     }
 
     /// When the next picture or sound is due, once sending.
     private var nextCaptureTime: Double? {
         guard let sender else { return nil }
         var times: [Double] = []
-        if let camera = configuration.camera, videoEncoder != nil {
+        if let camera, videoEncoder != nil {
             times.append(sender.origin + Double(nextVideoFrame) / Double(camera.format.framesPerSecond))
         }
-        if audioEncoder != nil { times.append(sender.origin + Double(nextAudioFrame) * 0.02) }
+        if microphone != nil, audioEncoder != nil { times.append(sender.origin + Double(nextAudioFrame) * 0.02) }
         return times.min()
     }
 
@@ -371,7 +545,7 @@ public final class RoomPublisher: @unchecked Sendable {
         guard var sender else { return }
         defer { self.sender = sender }
         let elapsed = now - sender.origin
-        if let camera = configuration.camera, let encoder = videoEncoder, let track = tracks.first(where: { $0.codec.isVideo }) {
+        if let camera, let encoder = videoEncoder, let track = tracks.first(where: { $0.codec.isVideo }) {
             let rate = Double(camera.format.framesPerSecond)
             let due = Int((elapsed * rate).rounded(.down))
             if due - nextVideoFrame >= 2 {
@@ -397,7 +571,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 }
             }
         }
-        if let microphone = configuration.microphone, let encoder = audioEncoder, let track = tracks.first(where: { $0.codec == .opus }) {
+        if let microphone, let encoder = audioEncoder, let track = tracks.first(where: { $0.codec == .opus }) {
             let due = Int((elapsed / 0.02).rounded(.down))
             if due - nextAudioFrame >= 5 {
                 statistics.audioFramesSkipped += due - nextAudioFrame
@@ -426,14 +600,41 @@ public final class RoomPublisher: @unchecked Sendable {
             switch event {
             case .rtcp(let packet):
                 if let made = sender?.receiveRTCP(packet, now: now) { actions += made }
+            case .applicationData(let packet):
+                if let channels = dataChannels { deliver(channels.receive(packet, now: now)) }
             case .stateChanged(.closed(let reason)):
-                stop(because: "the connection closed: \(reason)")
+                if configuration.stopsWithMedia {
+                    stop(because: "the connection closed: \(reason)")
+                } else {
+                    // Media is over (another mode, the room ending); signalling goes on.
+                    logger.info("the media connection closed", ["reason": .string(reason)])
+                    sender = nil
+                    tracks = []
+                    dataChannels = nil
+                }
             default:
                 break
             }
         }
         perform(actions)
         followEstimate()
+    }
+
+    /// Sends what the owner queued and runs SCTP's timers.
+    private func runDataChannels(now: Double) {
+        guard let channels = dataChannels else { return }
+        let queued = lock.withLock {
+            defer { outbox.removeAll() }
+            return outbox
+        }
+        for message in queued { deliver(channels.send(message.payload, reliable: message.reliable, now: now)) }
+        deliver(channels.poll(now: now))
+    }
+
+    /// Sends a data-channel step's packets and hands the owner its messages.
+    private func deliver(_ output: ClientDataChannels.Output) {
+        for packet in output.packets { link.sendApplicationData(packet) }
+        for message in output.received { configuration.onData?(message) }
     }
 
     private func perform(_ actions: [MediaSender.Action]) {
@@ -464,7 +665,8 @@ public final class RoomPublisher: @unchecked Sendable {
               estimate != lastEstimate
         else { return }
         lastEstimate = estimate
-        let configured = configuration.videoBitrate ?? configuration.camera?.format.defaultBitrate ?? encoder.bitrate
+        // The camera's rate (`setCamera`'s, or the configured one), which REMB may only lower.
+        let configured = videoBitrate ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? encoder.bitrate
         guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: configuration.audioBitrate,
                                                      current: encoder.bitrate)
         else { return }

@@ -47,7 +47,7 @@ final class RoomSignaling: @unchecked Sendable {
 
     /// Connects and joins; returns once the server has answered the join (`joined`), or throws its
     /// refusal. Messages that came before `joined` are kept for the first `drain()`.
-    init(url: String, join request: JoinRequest, timeout: Double, logger: Logger) throws {
+    init(url: String, join request: JoinRequest, timeout: Double, logger: Logger, cancellation: JoinCancellation? = nil) throws {
         self.logger = logger
         self.url = url
         self.request = request
@@ -55,7 +55,7 @@ final class RoomSignaling: @unchecked Sendable {
         guard descriptor >= 0 else { throw RoomJoinError(message: "eventfd failed") }
         var early: [ServerEnvelope] = []
         do {
-            (socket, joined) = try Self.join(url: url, request: request, timeout: timeout, early: &early)
+            (socket, joined) = try Self.join(url: url, request: request, timeout: timeout, early: &early, cancellation: cancellation)
         } catch {
             close(descriptor)
             throw error
@@ -75,8 +75,8 @@ final class RoomSignaling: @unchecked Sendable {
 
     /// Opens a connection and sends the join; the socket and the server's answer. Messages that
     /// come before `joined` go to `early`.
-    private static func join(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope]) throws
-        -> (WebSocketClient, JoinedRoom)
+    private static func join(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope],
+                             cancellation: JoinCancellation? = nil) throws -> (WebSocketClient, JoinedRoom)
     {
         let socket = try WebSocketClient(url: url, timeout: timeout)
         do {
@@ -86,13 +86,26 @@ final class RoomSignaling: @unchecked Sendable {
                 guard Date() < deadline else {
                     throw RoomJoinError(message: "the room server did not answer the join in \(Int(timeout)) s")
                 }
-                guard case .text(let text) = try socket.receive(timeout: max(0.1, deadline.timeIntervalSinceNow)),
-                      let envelope = try? ServerEnvelope(text: text)
-                else { continue }
+                if cancellation?.isCancelled == true {
+                    // Withdraws the join (or the request to enter) before closing.
+                    try? socket.send(text: ClientEnvelope(.leave).text)
+                    throw RoomJoinError(message: "the join was cancelled")
+                }
+                // Short waits when the join can be cancelled, so a cancel is seen soon.
+                let wait = cancellation == nil ? max(0.1, deadline.timeIntervalSinceNow) : min(0.25, max(0.01, deadline.timeIntervalSinceNow))
+                let frame: WebSocketMessage
+                do {
+                    frame = try socket.receive(timeout: wait)
+                } catch {
+                    // A short wait that ran out is a chance to look at the cancel, not a failure.
+                    guard error.isTimeout, cancellation != nil else { throw error }
+                    continue
+                }
+                guard case .text(let text) = frame, let envelope = try? ServerEnvelope(text: text) else { continue }
                 switch envelope.message {
                 case .joined(let room): return (socket, room)
                 case .error(let code, let message):
-                    throw RoomJoinError(message: "the room server refused the join: \(code.name) (\(code.code)): \(message)")
+                    throw RoomJoinError(message: "the room server refused the join: \(code.name) (\(code.code)): \(message)", code: code)
                 case .waitingForEntry: continue
                 default: early.append(envelope)
                 }

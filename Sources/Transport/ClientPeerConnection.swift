@@ -88,6 +88,13 @@ public final class ClientPeerConnection: DTLSActionHandling {
         return .send(protected, to: address)
     }
 
+    /// Sends bytes as DTLS application data (an SCTP packet of a data channel, RFC 8261);
+    /// nothing until the connection is up.
+    public func sendApplicationData(_ bytes: [UInt8]) -> [Event] {
+        guard state == .connected, let actions = try? dtls.send(applicationData: bytes) else { return [] }
+        return dtlsEvents(actions)
+    }
+
     public func close(reason: String) -> [Event] {
         if case .closed = state { return [] }
         return dtlsEvents(dtls.close()) + transition(to: .closed(reason))

@@ -9,24 +9,23 @@ import Platform
 import Postgres
 import Synchronization
 import RoomServer
-import TestSupport
 import Transport
 
 /// The room server as `revue serve` runs it, in this process: the REST API and the room server on
 /// one HTTP port, WebRTC media on one UDP port, a fresh database. Tests make rooms and tokens
 /// with it, and open the join page in browsers.
-final class RoomServerHarness: @unchecked Sendable {
-    let auth = Authenticator(apiKey: "room-key", secret: "room-secret")
-    let databaseURL: String
-    let pool: PostgresPool
-    let api: APIService
-    let rooms: RoomServer
-    let http: HTTPServer
-    let port: Int
-    let storage: TemporaryDirectory
-    var base: String { "http://127.0.0.1:\(port)" }
+public final class RoomServerHarness: @unchecked Sendable {
+    public let auth = Authenticator(apiKey: "room-key", secret: "room-secret")
+    public let databaseURL: String
+    public let pool: PostgresPool
+    public let api: APIService
+    public let rooms: RoomServer
+    public let http: HTTPServer
+    public let port: Int
+    public let storage: TemporaryDirectory
+    public var base: String { "http://127.0.0.1:\(port)" }
 
-    init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30) throws {
+    public init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30) throws {
         try LoopbackNamespace.require()
         storage = try TemporaryDirectory(prefix: "rooms-storage")
         databaseURL = try JobDatabase.make()
@@ -54,17 +53,17 @@ final class RoomServerHarness: @unchecked Sendable {
     }
 
     /// Set once to stop the worker; a class so the worker's thread can hold it.
-    final class StopFlag: Sendable {
-        let stopped = Atomic<Bool>(false)
+    public final class StopFlag: Sendable {
+        public let stopped = Atomic<Bool>(false)
     }
     private let workerStop = StopFlag()
     private var workerThread: Thread?
     private let workerFinished = DispatchSemaphore(value: 0)
-    private(set) var worker: Worker?
+    public private(set) var worker: Worker?
 
     /// A worker in this process (its jobs run as `revue record` children), recording live rooms
     /// through this server's signalling (or a proxy in front of it at `signalingPort`).
-    func startWorker(signalingPort: Int? = nil) {
+    public func startWorker(signalingPort: Int? = nil) {
         var configuration = Worker.Configuration(workerID: "harness-worker", maxJobs: 4, storage: storage.path, fixtureRooms: nil,
                                                  executable: RevueBinary.path)
         let auth = self.auth
@@ -85,14 +84,14 @@ final class RoomServerHarness: @unchecked Sendable {
 
     /// Delivers the webhooks queued in the database, as `revue serve` does, until the harness
     /// goes away.
-    func startWebhooks() throws {
+    public func startWebhooks() throws {
         let dispatcher = WebhookDispatcher(pool: pool, signer: try RSAKeyPair.generate(), timeout: 5)
         let stop = workerStop
         Thread { dispatcher.run(shouldStop: { stop.stopped.load(ordering: .relaxed) }) }.start()
     }
 
     /// Stops the worker and waits for it: it hands its jobs back after their children finish.
-    func stopWorker() {
+    public func stopWorker() {
         guard workerThread != nil else { return }
         workerStop.stopped.store(true, ordering: .relaxed)
         _ = workerFinished.wait(timeout: .now() + 60)
@@ -101,7 +100,7 @@ final class RoomServerHarness: @unchecked Sendable {
 
     /// A `revue worker` process on this server's database and storage, joining live rooms at
     /// this server's URL with recorder tokens signed with its secret: a worker that can be killed.
-    func startWorkerProcess(_ id: String, log: String) throws -> Subprocess {
+    public func startWorkerProcess(_ id: String, log: String) throws -> Subprocess {
         var environment = ProcessInfo.processInfo.environment
         environment["REVUE_API_KEY"] = auth.apiKey
         environment["REVUE_API_SECRET"] = auth.secret
@@ -114,36 +113,36 @@ final class RoomServerHarness: @unchecked Sendable {
                               standardOutput: .file(log), standardError: .file(log))
     }
 
-    final class Holder: @unchecked Sendable {
-        var rooms: RoomServer?
-        var api: APIService?
-        func handle(_ request: HTTPRequest, _ connection: HTTPConnection) -> HTTPResult {
+    public final class Holder: @unchecked Sendable {
+        public var rooms: RoomServer?
+        public var api: APIService?
+        public func handle(_ request: HTTPRequest, _ connection: HTTPConnection) -> HTTPResult {
             guard let rooms, let api else { return .response(.text(503, "starting")) }
             return rooms.route(request) ?? api.handler(request, connection)
         }
     }
 
     /// A new room; its id.
-    func makeRoom(customRoomID: String? = nil) throws -> String {
+    public func makeRoom(customRoomID: String? = nil) throws -> String {
         try RoomStore(pool: pool).create(RoomRequest(customRoomID: customRoomID)).id
     }
 
     /// A token for joining (role rtc).
-    func token(permissions: [TokenClaims.Permission] = [.allowJoin], roomID: String? = nil, participantID: String? = nil,
+    public func token(permissions: [TokenClaims.Permission] = [.allowJoin], roomID: String? = nil, participantID: String? = nil,
                expiresIn: Double = 3600) throws -> String
     {
         try auth.token(roles: [.rtc], permissions: permissions, roomID: roomID, participantID: participantID, expiresIn: expiresIn)
     }
 
     /// A REST call with a crawler token; the status and the JSON answer.
-    func call(_ method: String, _ path: String, _ body: JSONValue? = nil) throws -> (status: Int, json: JSONValue) {
+    public func call(_ method: String, _ path: String, _ body: JSONValue? = nil) throws -> (status: Int, json: JSONValue) {
         let response = try TCP.http(method, base + path, body: body.map { APIJSON.encode($0) } ?? [],
                                     headers: ["Authorization": try auth.token(), "Content-Type": "application/json"])
         return (response.status, (try? JSONValue(parsing: response.body)) ?? .null)
     }
 
     /// The join page URL for a room.
-    func joinURL(room: String, token: String, name: String, mode: String? = nil) -> String {
+    public func joinURL(room: String, token: String, name: String, mode: String? = nil) -> String {
         var url = "\(base)/join/\(room)?token=\(token)&name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)"
         if let mode { url += "&mode=\(mode)" }
         return url
@@ -152,11 +151,11 @@ final class RoomServerHarness: @unchecked Sendable {
 
 /// A camera and a microphone Chromium can be given (--use-file-for-fake-*): a y4m of one colour
 /// with a moving white square, and a wav of one tone, made with ffmpeg.
-struct FakeMedia {
-    let video: String
-    let audio: String
+public struct FakeMedia {
+    public let video: String
+    public let audio: String
 
-    init(colour: String, tone: Int, in directory: TemporaryDirectory, name: String) throws {
+    public init(colour: String, tone: Int, in directory: TemporaryDirectory, name: String) throws {
         video = directory.file("\(name).y4m")
         audio = directory.file("\(name).wav")
         let picture = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i",

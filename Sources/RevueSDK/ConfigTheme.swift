@@ -1,0 +1,4 @@
+/// A recording's colours (`RecordingConfig.theme`).
+public enum ConfigTheme: String, Sendable, Hashable, CaseIterable {
+    case DARK, LIGHT, DEFAULT
+}

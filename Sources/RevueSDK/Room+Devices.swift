@@ -1,0 +1,150 @@
+/// Device changes: `changeCam`, `changeMic`, `setAudioDevice` and the audio device listener.
+/// A change while the device is on turns it off and on again with the new one, so the room sees
+/// `onStreamDisabled` and then `onStreamEnabled`; while it is off, it only chooses.
+extension Room {
+    /// Moves the camera to `deviceId`, or to the next camera of `VideoSDK.getCameras()` when
+    /// nil (wrapping round). - Throws: 3065, 3035, 3055 (another camera change runs), 3051 (no
+    /// such camera; also to `onError`). A failed switch goes back to the previous camera.
+    public func changeCam(deviceId: String? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        guard !camBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another camera change is running") }
+        let cameras = VideoSDK.getCameras()
+        let target: CameraDeviceInfo
+        if let deviceId {
+            guard let match = cameras.first(where: { $0.deviceId == deviceId }) else {
+                throw reported(VideoSDKError.ERROR_NO_WEBCAM_DEVICE_FOUND.with("no camera has the deviceId \(deviceId)"))
+            }
+            target = match
+        } else {
+            guard !cameras.isEmpty else { throw reported(VideoSDKError.ERROR_NO_WEBCAM_DEVICE_FOUND.with("there is no camera")) }
+            let current = cameraTrack?.cameraId ?? chosenCameraId ?? VideoSDK.getSelectedVideoDevice()?.deviceId
+            let index = cameras.firstIndex { $0.deviceId == current } ?? -1
+            target = cameras[(index + 1) % cameras.count]
+        }
+        let previous = chosenCameraId ?? cameraTrack?.cameraId
+        chosenCameraId = target.deviceId
+        guard camOn else { return }
+        try await disableCam()
+        do throws(VideoSDKError) {
+            try await enableCam()
+        } catch {
+            chosenCameraId = previous
+            try? await enableCam()
+            throw error
+        }
+    }
+
+    /// Switches to a custom camera track, turning the camera on with it if it was off; the
+    /// room keeps its settings for later `enableCam()` calls. - Throws: 3065, 3035, 3055, 3066;
+    /// a failed call stops the track.
+    public func changeCam(customCameraTrack: CustomStreamTrack) async throws(VideoSDKError) {
+        do throws(VideoSDKError) {
+            try checkJoined()
+            guard !camBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another camera change is running") }
+            guard localParticipant?.mode == .SEND_AND_RECV else {
+                throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no camera")
+            }
+            chosenCameraId = customCameraTrack.cameraId
+            if camOn { try await disableCam() }
+        } catch {
+            customCameraTrack.stop()
+            throw error
+        }
+        try await enableCam(customCameraTrack: customCameraTrack)
+    }
+
+    /// Moves the microphone to `deviceId`, or to the next microphone of `VideoSDK.getMics()`
+    /// (the `Speaker` output is not one) when nil. - Throws: 3065, 3035, 3055, 3059 (no such
+    /// microphone; also to `onError`).
+    public func changeMic(deviceId: String? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        guard !micBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another microphone change is running") }
+        let microphones = VideoSDK.getMics().filter { !$0.isSpeaker }
+        let target: MicrophoneDeviceInfo
+        if let deviceId {
+            guard let match = microphones.first(where: { $0.deviceId == deviceId }) else {
+                throw reported(VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND.with("no microphone has the deviceId \(deviceId)"))
+            }
+            target = match
+        } else {
+            guard !microphones.isEmpty else { throw reported(VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND.with("there is no microphone")) }
+            let current = microphoneTrack?.microphoneId ?? chosenMicrophoneId ?? VideoSDK.getSelectedAudioDevice()?.deviceId
+            let index = microphones.firstIndex { $0.deviceId == current } ?? -1
+            target = microphones[(index + 1) % microphones.count]
+        }
+        let previous = chosenMicrophoneId ?? microphoneTrack?.microphoneId
+        chosenMicrophoneId = target.deviceId
+        announceAudioDevice()
+        guard micOn else { return }
+        try await muteMic()
+        do throws(VideoSDKError) {
+            try await unmuteMic()
+        } catch {
+            chosenMicrophoneId = previous
+            try? await unmuteMic()
+            throw error
+        }
+    }
+
+    /// Switches to a custom microphone track, turning the microphone on with it if it was off.
+    /// - Throws: 3065, 3035, 3055, 3066; a failed call stops the track.
+    public func changeMic(customMicrophoneTrack: CustomStreamTrack) async throws(VideoSDKError) {
+        do throws(VideoSDKError) {
+            try checkJoined()
+            guard !micBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another microphone change is running") }
+            guard localParticipant?.mode == .SEND_AND_RECV else {
+                throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no sound")
+            }
+            chosenMicrophoneId = customMicrophoneTrack.microphoneId
+            if micOn { try await muteMic() }
+        } catch {
+            customMicrophoneTrack.stop()
+            throw error
+        }
+        try await unmuteMic(customMicrophoneTrack: customMicrophoneTrack)
+        announceAudioDevice()
+    }
+
+    /// Routes audio to `device`. `Speaker` is the output: the SDK plays nothing on Linux, so it
+    /// changes nothing that is sent. Any other device chooses that microphone (switching to it
+    /// now if the microphone is on; a failure then goes to `onError`).
+    /// - Throws: 3059 when `device` is not listed (also to `onError`); a failure changes nothing.
+    public func setAudioDevice(_ device: MicrophoneDeviceInfo) throws(VideoSDKError) {
+        guard VideoSDK.getMics().contains(device) else {
+            throw reported(VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND.with("\(device.label) is not available"))
+        }
+        guard !device.isSpeaker else { return announceAudioDevice() }
+        if micOn, state == .CONNECTED {
+            Task { @MainActor [weak self] in
+                do throws(VideoSDKError) {
+                    try await self?.changeMic(deviceId: device.deviceId)
+                } catch {
+                    self?.report(error)
+                }
+            }
+        } else {
+            chosenMicrophoneId = device.deviceId
+            announceAudioDevice()
+        }
+    }
+
+    /// Sets the closure told of audio device changes: once now with the current state, then at
+    /// each change this room makes (Linux has no headsets being plugged in). nil removes it.
+    public func setAudioDeviceChangeListener(_ listener: ((_ selected: MicrophoneDeviceInfo?, _ available: [MicrophoneDeviceInfo]) -> Void)?) {
+        audioDeviceListener = listener
+        announceAudioDevice()
+    }
+
+    private func announceAudioDevice() {
+        guard let audioDeviceListener else { return }
+        let available = VideoSDK.getMics()
+        let selected = available.first { $0.deviceId == (chosenMicrophoneId ?? VideoSDK.getSelectedAudioDevice()?.deviceId) }
+        audioDeviceListener(selected, available)
+    }
+
+    /// `error`, after `onError` has it.
+    private func reported(_ error: VideoSDKError) -> VideoSDKError {
+        report(error)
+        return error
+    }
+}

@@ -1,0 +1,161 @@
+import RoomClient
+import Signaling
+
+/// The local camera and microphone: `enableCam`, `disableCam`, `unmuteMic`, `muteMic` and what
+/// they send. A call switches the publisher's source (the sections were offered at join, so no
+/// new offer) and tells the room with `mediaState`; the room's `streamEnabled` that follows is
+/// the `onStreamEnabled` the seed promises.
+extension Room {
+    /// Turns the camera on, from `customCameraTrack` or the last camera settings (the default
+    /// camera at 720p the first time). Returns once the room has the stream; a camera that
+    /// fails to open is reported to `onError` only, as the seed says.
+    /// - Throws: 3065, 3035, 3055 (another switch runs), 3054 (on already), 3066 (not
+    ///   SEND_AND_RECV). A refused call stops `customCameraTrack`.
+    public func enableCam(customCameraTrack: CustomStreamTrack? = nil) async throws(VideoSDKError) {
+        do throws(VideoSDKError) {
+            try checkJoined()
+            guard !camBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another camera change is running") }
+            guard !camOn else { throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the camera is on") }
+            guard localParticipant?.mode == .SEND_AND_RECV else {
+                throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no camera")
+            }
+        } catch {
+            customCameraTrack?.stop()
+            throw error
+        }
+        camBusy = true
+        defer { camBusy = false }
+        var track = customCameraTrack
+        if let ended = track, ended.isEnded {
+            report(VideoSDKError.ERROR_CUSTOM_VIDEO_TRACK_ENDED)
+            track = nil
+        }
+        let chosen: CustomStreamTrack
+        do throws(VideoSDKError) {
+            if let track { chosen = track } else { chosen = try defaultCameraTrack() }
+        } catch {
+            report(error)
+            return
+        }
+        guard let source = chosen.videoTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track")) }
+        cameraTrack = chosen
+        cameraSettings = chosen
+        chosen.publishing(true)
+        publisher?.setCamera(source, bitrate: chosen.encoderConfig.map { $0.bitrate(for: chosen.bitrateMode ?? .BALANCED) })
+        camOn = true
+        try await reportMedia()
+    }
+
+    /// Turns the camera off and closes it (its track ends).
+    /// - Throws: 3065, 3035, 3055 (another switch runs), 3054 (off already).
+    public func disableCam() async throws(VideoSDKError) {
+        try checkJoined()
+        guard !camBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another camera change is running") }
+        guard camOn else { throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the camera is off") }
+        camBusy = true
+        defer { camBusy = false }
+        releaseCamera()
+        try await reportMedia()
+    }
+
+    /// Turns the microphone on, from `customMicrophoneTrack` or the selected microphone.
+    /// - Throws: 3065, 3035, 3055, 3054 (on already), 3066. A refused call stops the track.
+    public func unmuteMic(customMicrophoneTrack: CustomStreamTrack? = nil) async throws(VideoSDKError) {
+        do throws(VideoSDKError) {
+            try checkJoined()
+            guard !micBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another microphone change is running") }
+            guard !micOn else { throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the microphone is on") }
+            guard localParticipant?.mode == .SEND_AND_RECV else {
+                throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no sound")
+            }
+        } catch {
+            customMicrophoneTrack?.stop()
+            throw error
+        }
+        micBusy = true
+        defer { micBusy = false }
+        var track = customMicrophoneTrack
+        if let ended = track, ended.isEnded {
+            report(VideoSDKError.ERROR_CUSTOM_AUDIO_TRACK_ENDED)
+            track = nil
+        }
+        let chosen: CustomStreamTrack
+        do throws(VideoSDKError) {
+            if let track {
+                chosen = track
+            } else {
+                chosen = try VideoSDK.makeMicrophoneTrack(encoderConfig: microphoneTrack?.microphoneConfig ?? .speech_standard,
+                                                          microphoneId: chosenMicrophoneId, noiseConfig: nil)
+            }
+        } catch {
+            report(error)
+            return
+        }
+        guard let source = chosen.audioTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a microphone track")) }
+        microphoneTrack = chosen
+        chosen.publishing(true)
+        publisher?.setMicrophone(source)
+        micOn = true
+        try await reportMedia()
+    }
+
+    /// Turns the microphone off and closes it (its track ends).
+    /// - Throws: 3065, 3035, 3055, 3054 (off already).
+    public func muteMic() async throws(VideoSDKError) {
+        try checkJoined()
+        guard !micBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another microphone change is running") }
+        guard micOn else { throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the microphone is off") }
+        micBusy = true
+        defer { micBusy = false }
+        releaseMicrophone()
+        try await reportMedia()
+    }
+
+    /// The camera's capture settings: `width`, `height`, `frameRate`, `facingMode`, `codec` and
+    /// `applied` (false while the camera is off); nil before a camera was opened.
+    public func getAppliedVideoConfig() -> [String: any Sendable]? {
+        guard let settings = cameraSettings, let video = settings.videoTrack else { return nil }
+        return ["width": video.width, "height": video.height, "frameRate": video.frameRate, "facingMode": settings.facingMode?.rawValue ?? "",
+                "codec": settings.codec?.description ?? "VP8", "applied": camOn]
+    }
+
+    /// A camera track like the last one (or the selected camera at 720p), with the
+    /// participant's name on the test pattern.
+    private func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
+        let last = cameraSettings
+        return try VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p, facingMode: last?.facingMode ?? .front,
+                                            multiStream: last?.multiStream ?? true,
+                                            cameraId: chosenCameraId ?? last?.cameraId ?? VideoSDK.getSelectedVideoDevice()?.deviceId,
+                                            maxLayer: last?.maxLayer ?? .MAX_LAYER_3, bitrateMode: last?.bitrateMode ?? .BALANCED,
+                                            codec: last?.codec ?? .VP8, name: settings.participantName)
+    }
+
+    /// Tells the room what this client sends now and waits for the answer; the room's
+    /// `streamEnabled`/`streamDisabled` come before it.
+    private func reportMedia() async throws(VideoSDKError) {
+        let reply = try await request(.mediaState(MediaState(mic: micOn, webcam: camOn, screenShare: false)))
+        if case .error(let code, let message) = reply { throw VideoSDKError(code, message) }
+    }
+
+    /// Stops sending the camera and closes it.
+    func releaseCamera() {
+        publisher?.setCamera(nil)
+        if let track = cameraTrack {
+            track.publishing(false)
+            track.end(nil)
+        }
+        cameraTrack = nil
+        camOn = false
+    }
+
+    /// Stops sending the microphone and closes it.
+    func releaseMicrophone() {
+        publisher?.setMicrophone(nil)
+        if let track = microphoneTrack {
+            track.publishing(false)
+            track.end(nil)
+        }
+        microphoneTrack = nil
+        micOn = false
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// The Room seed's calls that need parts Revue has not built yet. Each checks what the seed says
+/// it checks first (the join, empty parameters) and then fails with 3068
+/// ERROR_ACTION_NOT_SUPPORTED saying what is missing; none reports success. docs/SDK.md lists them.
+extension Room {
+    private func notBuilt(_ what: String) -> VideoSDKError {
+        VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("\(what) is not built in Revue yet (issue 12)")
+    }
+
+    /// Needs a speech engine. - Throws: 3065, 3035, then 3068.
+    public func startTranscription(config: TranscriptionConfig? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("realtime transcription (it needs a speech engine)")
+    }
+
+    public func stopTranscription() async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("realtime transcription (it needs a speech engine)")
+    }
+
+    public func startTranslation(config: [String: any Sendable]? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("realtime translation (it needs a speech engine)")
+    }
+
+    public func stopTranslation() async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("realtime translation (it needs a speech engine)")
+    }
+
+    public func changeTranslationLanguage(_ language: String) async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("realtime translation (it needs a speech engine)")
+    }
+
+    /// - Throws: 3065, 3035, 3066 outside SEND_AND_RECV, then 3068 (no screen capture on Linux yet).
+    public func enableScreenShare(_ config: CustomScreenShareTrackConfig = .h720p_15fps) async throws(VideoSDKError) {
+        try checkJoined()
+        guard localParticipant?.mode == .SEND_AND_RECV else { throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE }
+        throw notBuilt("screen share")
+    }
+
+    public func enableScreenShare(_ customTrack: CustomStreamTrack?) async throws(VideoSDKError) {
+        try await enableScreenShare(customTrack?.screenShareConfig ?? .h720p_15fps)
+    }
+
+    /// Nothing is shared, so it is always off already: 3054 after the join checks.
+    public func disableScreenShare() async throws(VideoSDKError) {
+        try checkJoined()
+        throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("screen sharing is off")
+    }
+
+    public func startWhiteboard() async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("the whiteboard")
+    }
+
+    public func stopWhiteboard() async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("the whiteboard")
+    }
+
+    /// - Throws: 3073 for an empty argument (not sent to `onError`), 3065, 3035, then 3068
+    ///   (the server has no temporary file storage yet).
+    public func uploadBase64File(base64Data: String, token: String, fileName: String) async throws(VideoSDKError) -> String {
+        guard !base64Data.isEmpty, !token.isEmpty, !fileName.isEmpty else {
+            throw VideoSDKError.ERROR_INVALID_PARAMETER.with("base64Data, token and fileName must not be empty")
+        }
+        try checkJoined()
+        throw notBuilt("temporary file storage")
+    }
+
+    public func fetchBase64File(url: String, token: String) async throws(VideoSDKError) -> String {
+        guard !url.isEmpty, !token.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("url and token must not be empty") }
+        try checkJoined()
+        throw notBuilt("temporary file storage")
+    }
+
+    public func requestMediaRelay(destinationRoomId: String, token: String? = nil, kinds: [StreamKind]? = nil) async throws(VideoSDKError) {
+        guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
+        try checkJoined()
+        throw notBuilt("media relay")
+    }
+
+    public func stopMediaRelay(destinationRoomId: String) async throws(VideoSDKError) {
+        guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
+        try checkJoined()
+        throw notBuilt("media relay")
+    }
+
+    public func switchTo(roomId: String, token: String? = nil) async throws(VideoSDKError) {
+        guard !roomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("roomId is empty") }
+        try checkJoined()
+        throw notBuilt("switching rooms")
+    }
+
+    public func enableAdaptiveSubscription() async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("adaptive subscription (the SDK receives no video yet)")
+    }
+
+    public func disableAdaptiveSubscription() async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("adaptive subscription (the SDK receives no video yet)")
+    }
+
+    public func setWebcamQuality(_ quality: VideoQuality) async throws(VideoSDKError) {
+        try checkJoined()
+        throw notBuilt("simulcast sending (the camera is sent as one layer)")
+    }
+}

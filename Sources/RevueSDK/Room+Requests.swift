@@ -1,0 +1,164 @@
+import DataChannel
+import Foundation
+import JobSpec
+import Signaling
+
+/// The room's requests besides media: jobs, data, mode, pausing, entry, and the room's state.
+extension Room {
+    /// The largest message `send` takes: 15 KiB, the join page's and the server's data channel
+    /// limit (docs/SIGNALING.md).
+    public static let maximumMessageBytes = 15 * 1024
+
+    // MARK: Recording, HLS, livestream (over signalling, as `POST /v2/…/start` would)
+
+    /// Starts a recording of the room. Everyone then gets its states (`onRecordingStateChanged`).
+    /// - Throws: 3065, 3035; 3068 when `transcription` is enabled (no speech engine yet); the
+    ///   server's refusal (4011 START_RECORDING_FAILED with its reason), which `onError` gets too.
+    public func startRecording(webhookUrl: String? = nil, awsDirPath: String? = nil, config: RecordingConfig? = nil,
+                               transcription: PostTranscriptionConfig? = nil) async throws(VideoSDKError)
+    {
+        try checkJoined()
+        try Self.refuseTranscription(transcription)
+        var options: [String: JSONValue] = [:]
+        if let webhookUrl { options["webhookUrl"] = .string(webhookUrl) }
+        if let awsDirPath { options["awsDirPath"] = .string(awsDirPath) }
+        if let config { options["config"] = config.json }
+        try await job(.startRecording(options: .object(options)), failure: .START_RECORDING_FAILED)
+    }
+
+    /// Asks the running recording to stop. - Throws: 3065, 3035; 4012 STOP_RECORDING_FAILED
+    /// (nothing running), also to `onError`.
+    public func stopRecording() async throws(VideoSDKError) {
+        try checkJoined()
+        try await job(.stopRecording, failure: .STOP_RECORDING_FAILED)
+    }
+
+    /// Starts HLS of the room (`onHlsStateChanged` with the playlist URL once playable).
+    /// - Throws: 3065, 3035; 3068 for an enabled `transcription`; 4016 START_HLS_FAILED.
+    public func startHLS(config: HLSConfig? = nil, transcription: PostTranscriptionConfig? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        try Self.refuseTranscription(transcription)
+        var options: [String: JSONValue] = [:]
+        if let config { options["config"] = config.json }
+        try await job(.startHls(options: .object(options)), failure: .START_HLS_FAILED)
+    }
+
+    public func stopHLS() async throws(VideoSDKError) {
+        try checkJoined()
+        try await job(.stopHls, failure: .STOP_HLS_FAILED)
+    }
+
+    /// Streams the room to RTMP destinations (`onLivestreamStateChanged`).
+    /// - Throws: 3065, 3035; 3068 for `config.recording.enabled` (not built); 4013.
+    public func startLivestream(outputs: [LivestreamOutput], config: LivestreamConfig? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        if config?.recording?.enabled == true {
+            throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("recording a livestream is not built yet; start a recording beside it")
+        }
+        var options: [String: JSONValue] = [
+            "outputs": .array(outputs.map { .object(["url": .string($0.url), "streamKey": .string($0.streamKey)]) }),
+        ]
+        if let config { options["config"] = config.json }
+        try await job(.startLivestream(options: .object(options)), failure: .START_LIVESTREAM_FAILED)
+    }
+
+    public func stopLivestream() async throws(VideoSDKError) {
+        try checkJoined()
+        try await job(.stopLivestream, failure: .STOP_LIVESTREAM_FAILED)
+    }
+
+    /// Sends a job request; a refusal is thrown with the server's code and reason (a code of
+    /// its own when the server sent another, so callers can rely on `failure`'s code) and goes
+    /// to `onError`.
+    private func job(_ message: ClientMessage, failure: VideoSDKError) async throws(VideoSDKError) {
+        guard case .error(let code, let reason) = try await request(message) else { return }
+        let error = code.code == failure.code ? VideoSDKError(code, reason) : failure.with("\(code.name) (\(code.code)): \(reason)")
+        report(error)
+        throw error
+    }
+
+    private static func refuseTranscription(_ transcription: PostTranscriptionConfig?) throws(VideoSDKError) {
+        guard transcription?.enabled == true else { return }
+        throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("post-transcription needs a speech engine that is not built yet; nothing was started")
+    }
+
+    // MARK: Data
+
+    /// Sends `message` to everyone else on the room's data channel (`revue`, or
+    /// `revue-unreliable` when `reliable` is false); they get `onDataReceived`. It is not kept:
+    /// someone who joins later does not get it. Returns once queued for the channel.
+    /// - Throws: 3065, 3035, 3072 over 15 KiB, 3066 for a SIGNALLING_ONLY participant (no
+    ///   media connection, so no channel).
+    public func send(_ message: String, reliable: Bool = true) async throws(VideoSDKError) {
+        try sendData(.text(message), bytes: message.utf8.count, reliable: reliable)
+    }
+
+    /// Sends bytes; the server relays them as text (UTF-8), as it does the join page's.
+    public func send(_ data: Data, reliable: Bool = true) async throws(VideoSDKError) {
+        try sendData(.binary([UInt8](data)), bytes: data.count, reliable: reliable)
+    }
+
+    private func sendData(_ payload: DataChannelPayload, bytes: Int, reliable: Bool) throws(VideoSDKError) {
+        try checkJoined()
+        guard bytes <= Self.maximumMessageBytes else {
+            throw VideoSDKError.ERROR_PAYLOAD_TOO_LARGE.with("the message is \(bytes) bytes; at most \(Self.maximumMessageBytes) (15 KiB)")
+        }
+        guard localParticipant?.mode != .SIGNALLING_ONLY, publisher?.sendData(payload, reliable: reliable) == true else {
+            throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a SIGNALLING_ONLY participant has no data channel")
+        }
+    }
+
+    // MARK: Mode, pausing, entry
+
+    /// Changes this participant's mode. Leaving SEND_AND_RECV turns the camera and the
+    /// microphone off (the room hears `streamDisabled`). - Throws: 3065, 3035 (also to
+    /// `onError`), 3054 for the same mode, the server's refusal (also to `onError`).
+    public func changeMode(_ mode: Mode) async throws(VideoSDKError) {
+        do {
+            try checkJoined()
+        } catch {
+            report(error)
+            throw error
+        }
+        guard let local = localParticipant, local.mode != mode else {
+            throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("already \(mode.rawValue)")
+        }
+        if case .error(let code, let message) = try await request(.changeMode(mode.signaling)) {
+            let error = VideoSDKError(code, message)
+            report(error)
+            throw error
+        }
+        if mode != .SEND_AND_RECV {
+            releaseCamera()
+            releaseMicrophone()
+        }
+        local.mode = mode
+    }
+
+    /// Stops forwarding streams of `kind` (all when nil) to this client; `onPausedAllStreams`.
+    public func pauseAllStreams(_ kind: StreamKind? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        if case .error(let code, let message) = try await request(.pauseAllStreams(kind: kind?.signaling)) { throw VideoSDKError(code, message) }
+    }
+
+    public func resumeAllStreams(_ kind: StreamKind? = nil) async throws(VideoSDKError) {
+        try checkJoined()
+        if case .error(let code, let message) = try await request(.resumeAllStreams(kind: kind?.signaling)) { throw VideoSDKError(code, message) }
+    }
+
+    /// Answers a request to enter (`onEntryRequested`); `onEntryResponded` follows.
+    /// - Throws: 3065, 3035; the server's refusal (4025 without `allow_join`, 4059 when they
+    ///   are no longer waiting).
+    public func respondEntry(participantId: String, decision: EntryDecision) async throws(VideoSDKError) {
+        try checkJoined()
+        if case .error(let code, let message) = try await request(.respondEntry(participantID: participantId, decision: decision.signaling)) {
+            throw VideoSDKError(code, message)
+        }
+    }
+
+    /// Who shares their screen now, from the join and `onPresenterChanged`.
+    public func getActivePresenterId() -> String? { presenterId }
+
+    /// Who speaks now, from the join and `onSpeakerChanged`.
+    public func getActiveSpeakerId() -> String? { activeSpeakerId }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Log
+import Media
+import RoomClient
+
+/// The SDK's entry point, as the VideoSDK class seed describes it: rooms, permissions, devices,
+/// custom tracks and the log level, all static. On Linux the devices are a synthetic camera (a
+/// test pattern with the participant's name and a moving square) and a tone microphone, always
+/// there, plus the y4m and wav files an app adds; permissions come from a `PermissionProvider`.
+public final class VideoSDK: Sendable {
+    private init() {}
+
+    static var state: SDKState { SDKState.shared }
+
+    // MARK: Rooms
+
+    /// A room, not joined yet: call `join()` on it. Only `roomId` and `token` are required; the
+    /// token itself is checked when joining (docs/SIGNALING.md's join checks).
+    /// - Parameter signalingURL: the room server's `ws://host:port/v2/rtc` (Revue's addition: a
+    ///   self-hosted SDK has no fixed server); nil uses `setSignalingURL(_:)`'s, or
+    ///   `REVUE_SIGNALING_URL`, or `ws://127.0.0.1:8080/v2/rtc`.
+    /// - Throws: 3073 when `roomId` or `token` is empty.
+    public static func createRoom(roomId: String, token: String, participantName: String = "", micEnabled: Bool = true,
+                                  camEnabled: Bool = true, participantId: String? = nil, mode: Mode = .SEND_AND_RECV,
+                                  customCameraTrack: CustomStreamTrack? = nil, customMicrophoneTrack: CustomStreamTrack? = nil,
+                                  signalingURL: String? = nil) throws(VideoSDKError) -> Room
+    {
+        guard !roomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("roomId is empty") }
+        guard !token.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("token is empty") }
+        let settings = Room.Settings(roomId: roomId, token: token, participantName: participantName, participantId: participantId,
+                                     micEnabled: micEnabled, camEnabled: camEnabled, mode: mode, customCameraTrack: customCameraTrack,
+                                     customMicrophoneTrack: customMicrophoneTrack,
+                                     signalingURL: signalingURL ?? state.with { $0.signalingURL })
+        return Room(settings: settings)
+    }
+
+    /// The room server rooms join when `createRoom` is given no `signalingURL` (Revue's addition).
+    public static func setSignalingURL(_ url: String) {
+        state.with { $0.signalingURL = url }
+    }
+
+    // MARK: Permissions
+
+    /// Where permissions come from; the default says `.authorized` (a Linux server has nobody
+    /// to ask). Revue's addition, so the denied and restricted paths can be taken.
+    public static func setPermissionProvider(_ provider: any PermissionProvider) {
+        state.with { $0.permissions = provider }
+    }
+
+    public static func getPermissionProvider() -> any PermissionProvider {
+        state.with { $0.permissions }
+    }
+
+    public static func getAudioPermissionStatus() -> AuthorisationStatus {
+        getPermissionProvider().status(for: .audio)
+    }
+
+    public static func getVideoPermissionStatus() -> AuthorisationStatus {
+        getPermissionProvider().status(for: .video)
+    }
+
+    /// Asks for microphone access, only while the status is `.notDetermined`; returns before
+    /// the answer.
+    public static func getAudioPermission() {
+        let provider = getPermissionProvider()
+        if provider.status(for: .audio) == .notDetermined { provider.request(.audio) }
+    }
+
+    /// Asks for camera access, only while the status is `.notDetermined`; returns before the answer.
+    public static func getVideoPermission() {
+        let provider = getPermissionProvider()
+        if provider.status(for: .video) == .notDetermined { provider.request(.video) }
+    }
+
+    // MARK: Devices
+
+    public static func getCameras() -> [CameraDeviceInfo] {
+        state.with { $0.cameras.map(\.info) }
+    }
+
+    /// `Speaker` first, then the microphones, as the seed lists them.
+    public static func getMics() -> [MicrophoneDeviceInfo] {
+        state.with { $0.microphones.map(\.info) }
+    }
+
+    /// `getCameras()` followed by `getMics()`.
+    public static func getDevices() -> [DeviceInfo] {
+        getCameras() + getMics()
+    }
+
+    /// The camera the SDK opens by default (the last one a track or `changeCam` chose); nil
+    /// when there is none.
+    public static func getSelectedVideoDevice() -> CameraDeviceInfo? {
+        state.with { fields in fields.cameras.first { $0.info.deviceId == fields.selectedCameraID }?.info }
+    }
+
+    /// The microphone in use. The SDK plays no sound on Linux, so it is never `Speaker`.
+    public static func getSelectedAudioDevice() -> MicrophoneDeviceInfo? {
+        state.with { fields in fields.microphones.first { $0.info.deviceId == fields.selectedMicrophoneID }?.info }
+    }
+
+    /// Adds a camera that plays a y4m file, looped (Revue's addition: Linux has no phone cameras).
+    /// The file is opened when a track is made from it. - Throws: 3073 on an empty path or a
+    /// `deviceId` already listed.
+    @discardableResult
+    public static func addFileCamera(path: String, label: String? = nil, facingMode: FacingMode? = nil) throws(VideoSDKError) -> CameraDeviceInfo {
+        guard !path.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("path is empty") }
+        let info = CameraDeviceInfo(label: label ?? URL(fileURLWithPath: path).lastPathComponent, deviceId: "file:" + path, facingMode: facingMode)
+        try state.modify({ fields throws(VideoSDKError) in
+            guard !fields.cameras.contains(where: { $0.info.deviceId == info.deviceId }) else {
+                throw VideoSDKError.ERROR_INVALID_PARAMETER.with("\(path) is already a camera")
+            }
+            fields.cameras.append(CameraDevice(info: info, backing: .y4mFile(path: path)))
+        })
+        return info
+    }
+
+    /// Adds a microphone that plays a 48 kHz wav file, looped (Revue's addition).
+    @discardableResult
+    public static func addFileMicrophone(path: String, label: String? = nil) throws(VideoSDKError) -> MicrophoneDeviceInfo {
+        guard !path.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("path is empty") }
+        let info = MicrophoneDeviceInfo(label: label ?? URL(fileURLWithPath: path).lastPathComponent, deviceId: "file:" + path)
+        try state.modify({ fields throws(VideoSDKError) in
+            guard !fields.microphones.contains(where: { $0.info.deviceId == info.deviceId }) else {
+                throw VideoSDKError.ERROR_INVALID_PARAMETER.with("\(path) is already a microphone")
+            }
+            fields.microphones.append(MicrophoneDevice(info: info, backing: .wavFile(path: path)))
+        })
+        return info
+    }
+
+    /// Takes away a device `addFileCamera` or `addFileMicrophone` added; the synthetic ones stay.
+    public static func removeDevice(deviceId: String) {
+        guard deviceId.hasPrefix("file:") else { return }
+        state.with { fields in
+            fields.cameras.removeAll { $0.info.deviceId == deviceId }
+            fields.microphones.removeAll { $0.info.deviceId == deviceId }
+            if fields.selectedCameraID == deviceId { fields.selectedCameraID = CameraDevice.testPatternID }
+            if fields.selectedMicrophoneID == deviceId { fields.selectedMicrophoneID = MicrophoneDevice.toneID }
+        }
+    }
+
+    static func camera(_ deviceId: String) -> CameraDevice? {
+        state.with { $0.cameras.first { $0.info.deviceId == deviceId } }
+    }
+
+    static func microphone(_ deviceId: String) -> MicrophoneDevice? {
+        state.with { $0.microphones.first { $0.info.deviceId == deviceId } }
+    }
+
+    // MARK: Custom tracks
+
+    /// A camera track with these settings; the camera opens now (nothing is sent until a room
+    /// publishes it). Never asks for permission. `cameraId` decides the camera when set; else
+    /// `facingMode`, else the other side's camera.
+    /// - Throws: 3017 without camera access, 3071 for an unknown `cameraId` or a codec the send
+    ///   path does not encode yet (H.264), 3021 with no camera, 3026 when it cannot be opened.
+    public static func createCameraVideoTrack(encoderConfig: CustomCameraTrackConfig? = .h720p_w1280p, facingMode: FacingMode? = .front,
+                                              multiStream: Bool? = true, cameraId: String? = nil, maxLayer: EncodingLayer? = .MAX_LAYER_3,
+                                              bitrateMode: BitrateMode? = .BALANCED, codec: VideoCodec? = .VP8) async throws(VideoSDKError)
+        -> CustomStreamTrack
+    {
+        // The seed's parameters are optional; nil is the default, as leaving them out is.
+        try makeCameraTrack(encoderConfig: encoderConfig ?? .h720p_w1280p, facingMode: facingMode ?? .front, multiStream: multiStream ?? true,
+                            cameraId: cameraId, maxLayer: maxLayer ?? .MAX_LAYER_3, bitrateMode: bitrateMode ?? .BALANCED, codec: codec ?? .VP8,
+                            name: "")
+    }
+
+    /// The camera track behind `createCameraVideoTrack`, also what a room opens for its default
+    /// camera (with the participant's name for the test pattern).
+    static func makeCameraTrack(encoderConfig: CustomCameraTrackConfig, facingMode: FacingMode, multiStream: Bool, cameraId: String?,
+                                maxLayer: EncodingLayer, bitrateMode: BitrateMode, codec: VideoCodec, name: String) throws(VideoSDKError)
+        -> CustomStreamTrack
+    {
+        let cameras = state.with { $0.cameras }
+        let device: CameraDevice
+        if let cameraId {
+            guard let match = cameras.first(where: { $0.info.deviceId == cameraId }) else {
+                throw VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("no camera has the deviceId \(cameraId)")
+            }
+            device = match
+        } else {
+            guard let first = cameras.first(where: { $0.info.facingMode == facingMode }) ?? cameras.first else {
+                throw VideoSDKError.ERROR_CAMERA_NOT_FOUND
+            }
+            device = first
+        }
+        guard codec.type == .vp8 else {
+            throw VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("the send path encodes VP8 only; H.264 is not built yet")
+        }
+        guard getVideoPermissionStatus() == .authorized else {
+            throw VideoSDKError.ERROR_CAMERA_ACCESS_DENIED_OR_DISMISSED.with("camera access is \(getVideoPermissionStatus().rawValue)")
+        }
+        let source = try device.open(encoderConfig, name: name)
+        let track = CustomStreamTrack(kind: .camera, videoTrack: LocalVideoTrack(source: source), codec: codec, facingMode: device.info.facingMode,
+                                      encoderConfig: encoderConfig, cameraId: device.info.deviceId, multiStream: multiStream,
+                                      maxLayer: multiStream ? maxLayer : nil, bitrateMode: bitrateMode, deviceID: device.info.deviceId)
+        state.with { $0.selectedCameraID = device.info.deviceId }
+        state.open(track, device: device.info.deviceId)?.end(nil)
+        return track
+    }
+
+    /// A microphone track with this profile and processing; the microphone opens now. Never
+    /// asks for permission.
+    /// - Throws: 3018 without microphone access, 3071 for an unknown `microphoneId` (or the
+    ///   `Speaker` output), 3022 with no microphone, 3024 when it cannot be opened.
+    public static func createMicrophoneAudioTrack(encoderConfig: CustomMicrophoneTrackConfig? = .speech_standard, microphoneId: String? = nil,
+                                                  noiseConfig: NoiseConfig? = nil) async throws(VideoSDKError) -> CustomStreamTrack
+    {
+        try makeMicrophoneTrack(encoderConfig: encoderConfig ?? .speech_standard, microphoneId: microphoneId, noiseConfig: noiseConfig)
+    }
+
+    static func makeMicrophoneTrack(encoderConfig: CustomMicrophoneTrackConfig, microphoneId: String?, noiseConfig: NoiseConfig?) throws(VideoSDKError)
+        -> CustomStreamTrack
+    {
+        let microphones = state.with { $0.microphones }.filter { !$0.info.isSpeaker }
+        let device: MicrophoneDevice
+        if let microphoneId {
+            guard let match = microphones.first(where: { $0.info.deviceId == microphoneId }) else {
+                throw VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("no microphone has the deviceId \(microphoneId)")
+            }
+            device = match
+        } else {
+            let selected = state.with { $0.selectedMicrophoneID }
+            guard let first = microphones.first(where: { $0.info.deviceId == selected }) ?? microphones.first else {
+                throw VideoSDKError.ERROR_MICROPHONE_NOT_FOUND
+            }
+            device = first
+        }
+        guard getAudioPermissionStatus() == .authorized else {
+            throw VideoSDKError.ERROR_MICROPHONE_ACCESS_DENIED_OR_DISMISSED.with("microphone access is \(getAudioPermissionStatus().rawValue)")
+        }
+        let source = try device.open()
+        let track = CustomStreamTrack(kind: .microphone, audioTrack: LocalAudioTrack(source: source), microphoneConfig: encoderConfig,
+                                      noiseConfig: noiseConfig, microphoneId: device.info.deviceId, deviceID: device.info.deviceId)
+        state.with { $0.selectedMicrophoneID = device.info.deviceId }
+        state.open(track, device: device.info.deviceId)?.end(nil)
+        return track
+    }
+
+    /// A screen-share profile; starts no capture and does not throw. `withAudio` is accepted and
+    /// ignored, as on iOS. Sharing itself is not built on Linux yet (docs/SDK.md).
+    public static func createScreenShareVideoTrack(encoderConfig: CustomScreenShareTrackConfig = .h720p_15fps, multiStream: Bool = false,
+                                                   withAudio: Bool = false) -> CustomStreamTrack
+    {
+        CustomStreamTrack(kind: .screenShare, multiStream: multiStream, screenShareConfig: encoderConfig)
+    }
+
+    // MARK: Logging
+
+    /// How much the SDK logs; `.INFO` before any call and when called without a level.
+    public static func setLogLevel(level: LogLevel = .INFO) {
+        state.with { $0.logLevel = level }
+        LogOutput.shared.configure { configuration in
+            configuration.enabled = level != .NONE
+            switch level {
+            case .NONE, .ERROR: configuration.level = .error
+            case .WARN: configuration.level = .warning
+            case .INFO: configuration.level = .info
+            case .DEBUG, .ALL: configuration.level = .debug
+            }
+        }
+    }
+
+    public static func getLogLevel() -> LogLevel {
+        state.with { $0.logLevel }
+    }
+}

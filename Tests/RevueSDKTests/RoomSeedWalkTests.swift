@@ -1,0 +1,519 @@
+import Foundation
+@testable import RevueSDK
+import TestSupport
+import Testing
+
+/// The Room class seed (004) walked against a real room server (`RoomServerHarness`: the REST
+/// API, signalling and the SFU in this process, a fresh database): each call as the seed's
+/// example makes it, its result, the events in the order the seed gives, and its error codes.
+extension RevueSDKTests {
+    @MainActor @Suite struct RoomSeedWalkTests {
+        let server: RoomServerHarness
+        let roomId: String
+        var signalingURL: String { "ws://127.0.0.1:\(server.port)/v2/rtc" }
+
+        init() throws {
+            server = try RoomServerHarness()
+            roomId = try server.makeRoom()
+        }
+
+        /// A room on the harness, with a listener added before the join (the seed's advice).
+        func room(_ name: String, mic: Bool = false, cam: Bool = false, mode: Mode = .SEND_AND_RECV, token: String? = nil,
+                  camera: CustomStreamTrack? = nil, roomId: String? = nil) throws -> (Room, EventLog)
+        {
+            let room = try VideoSDK.createRoom(roomId: roomId ?? self.roomId, token: try token ?? server.token(), participantName: name,
+                                               micEnabled: mic, camEnabled: cam, mode: mode, customCameraTrack: camera,
+                                               signalingURL: signalingURL)
+            let log = EventLog()
+            room.addEventListener(log)
+            return (room, log)
+        }
+
+        /// A small camera, so a test publishes without taking a core.
+        static func smallCamera() async throws -> CustomStreamTrack {
+            try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED)
+        }
+
+        /// Waits until the room's publisher has encoded and sent video (and sound when `audio`).
+        static func sending(_ room: Room, audio: Bool, timeout: Double = 20) async -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let statistics = room.publisher?.currentStatistics, statistics.videoFramesEncoded > 5, statistics.sender.packetsSent > 0,
+                   !audio || statistics.audioFramesEncoded > 5
+                {
+                    return true
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+
+        // MARK: join, leave
+
+        /// The seed's createRoom example (720p camera and the microphone on), then join():
+        /// CONNECTING, CONNECTED, onRoomJoined, then the local streams; VP8 and Opus flow.
+        /// Someone joining later sees John's streams; their leave is 1101 to John.
+        @Test func joinDeliversTheSeedsEventsInOrderAndPublishes() async throws {
+            var room: Room?
+            do {
+                room = try VideoSDK.createRoom(
+                    roomId: roomId,
+                    token: try server.token(),
+                    participantName: "John Doe",
+                    micEnabled: true,
+                    camEnabled: true,
+                    signalingURL: signalingURL
+                )
+            } catch {
+                Issue.record("Room setup failed: \(error)")
+            }
+            let john = try #require(room)
+            let log = EventLog()
+            john.addEventListener(log)
+            try await john.join()
+            #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
+            #expect(log.events == ["state CONNECTING", "state CONNECTED", "roomJoined", "streamEnabled local AUDIO", "streamEnabled local VIDEO"],
+                    "\(log.events)")
+            #expect(john.state == .CONNECTED && john.localParticipant?.streams.count == 2)
+            #expect(john.localParticipant?.stream(of: .VIDEO)?.track?.encoderConfig == .h720p_w1280p)
+            #expect(await Self.sending(john, audio: true), "\(String(describing: john.publisher?.currentStatistics))")
+            let applied = try #require(john.getAppliedVideoConfig())
+            #expect(applied["width"] as? Int == 1280 && applied["height"] as? Int == 720 && applied["applied"] as? Bool == true, "\(applied)")
+
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            #expect(await log.wait(for: "participantJoined Bob"), "\(log.events)")
+            // Bob sees John and what John sends, right after his own join.
+            #expect(bobLog.events == ["state CONNECTING", "state CONNECTED", "roomJoined", "streamEnabled John Doe AUDIO", "streamEnabled John Doe VIDEO"],
+                    "\(bobLog.events)")
+            #expect(bob.participants.values.map(\.displayName) == ["John Doe"])
+
+            try await bob.leave()
+            #expect(bobLog.since(5) == ["state CLOSING", "state CLOSED", "roomLeft 1101"], "\(bobLog.events)")
+            #expect(await log.wait(for: "participantLeft Bob 1101"), "\(log.events)")
+            // Leaving twice is 3054, and neither error goes to onError.
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await bob.leave() }
+            try await john.leave()
+            #expect(john.localParticipant?.streams.isEmpty == true || john.state == .CLOSED)
+            #expect(log.errors.isEmpty && bobLog.errors.isEmpty, "\(log.errors) \(bobLog.errors)")
+        }
+
+        /// A refused join: onRoomStateChanged(FAILED), then onError, and join() throws the
+        /// server's code.
+        @Test func aRefusedJoinFailsWithTheServersCode() async throws {
+            let (badToken, tokenLog) = try self.room("Eve", token: "not-a-jwt")
+            let tokenError = await #expect(throws: VideoSDKError.self) { try await badToken.join() }
+            #expect(tokenError?.code == 4002 && tokenError?.name == "INVALID_TOKEN", "\(String(describing: tokenError))")
+            #expect(tokenLog.events == ["state CONNECTING", "state FAILED", "error 4002"], "\(tokenLog.events)")
+            #expect(badToken.state == .FAILED)
+
+            let (noRoom, roomLog) = try self.room("Eve", roomId: "no-such-room")
+            let roomError = await #expect(throws: VideoSDKError.self) { try await noRoom.join() }
+            #expect(roomError?.code == 4003, "\(String(describing: roomError))")
+            #expect(roomLog.events.last == "error 4003")
+        }
+
+        /// join() while joining is 3055 (an ask_join guest's join runs until the host answers),
+        /// once joined 3054; leave() before any join is 3035.
+        @Test func joinAndLeaveRefuseOutOfOrderCalls() async throws {
+            let (host, hostLog) = try self.room("Host")
+            try await host.join()
+            let (guest, guestLog) = try self.room("Guest", token: try server.token(permissions: [.askJoin]))
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await guest.leave() }
+            let first = Task { try await guest.join() }
+            #expect(await hostLog.wait(for: "entryRequested Guest"), "\(hostLog.events)")
+            await #expect(throws: VideoSDKError.ERROR_OPERATION_IN_PROGRESS) { try await guest.join() }
+            hostLog.allowEntry = true
+            // The host answers the next request; this one it answers by hand.
+            let waiting = try #require(hostLog.requests.last)
+            try await host.respondEntry(participantId: waiting, decision: .ALLOWED)
+            try await first.value
+            #expect(guest.state == .CONNECTED)
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await guest.join() }
+            try await guest.leave()
+            try await host.leave()
+            #expect(guestLog.errors.isEmpty && hostLog.errors.isEmpty, "\(guestLog.errors) \(hostLog.errors)")
+        }
+
+        /// leave() while the join runs cancels it, also while waiting for entry: join() returns
+        /// without throwing, no onRoomJoined, and the request is withdrawn (the host's answer
+        /// to it is refused with 4059).
+        @Test func leaveDuringAJoinCancelsIt() async throws {
+            let (host, hostLog) = try self.room("Host")
+            try await host.join()
+            let (guest, guestLog) = try self.room("Guest", token: try server.token(permissions: [.askJoin]))
+            let joining = Task { try await guest.join() }
+            #expect(await hostLog.wait(for: "entryRequested Guest"), "\(hostLog.events)")
+            try await guest.leave()
+            try await joining.value
+            #expect(guest.state == .CLOSED && !guestLog.events.contains("roomJoined"), "\(guestLog.events)")
+            let waiting = try #require(hostLog.requests.last)
+            var withdrawn = false
+            for _ in 0..<50 where !withdrawn {
+                do {
+                    try await host.respondEntry(participantId: waiting, decision: .ALLOWED)
+                    try await Task.sleep(for: .milliseconds(100))
+                } catch {
+                    withdrawn = (error as? VideoSDKError)?.code == 4059
+                }
+            }
+            #expect(withdrawn, "the request to enter was not withdrawn")
+            #expect(host.participants.isEmpty, "\(host.participants.keys)")
+            try await host.leave()
+        }
+
+        // MARK: camera and microphone
+
+        @Test func camAndMicTurnOnAndOffWithTheirEventsAndCodes() async throws {
+            let (room, log) = try self.room("Ann")
+            // Before the join: 3035, and the track passed is stopped.
+            let early = try await Self.smallCamera()
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.enableCam(customCameraTrack: early) }
+            #expect(early.isEnded)
+            try await room.join()
+
+            // The seed's createCameraVideoTrack example, then enableCam with it.
+            let cameraTrack = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, facingMode: .front, multiStream: true)
+            var mark = log.events.count
+            try await room.enableCam(customCameraTrack: cameraTrack)
+            #expect(log.since(mark) == ["streamEnabled local VIDEO"], "\(log.events)")
+            #expect(await Self.sending(room, audio: false))
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.enableCam() }
+
+            mark = log.events.count
+            try await room.disableCam()
+            #expect(log.since(mark) == ["streamDisabled local VIDEO"], "\(log.events)")
+            #expect(cameraTrack.isEnded, "disableCam closes the camera")
+            #expect(room.getAppliedVideoConfig()?["applied"] as? Bool == false)
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.disableCam() }
+
+            // An ended track: 3031 to onError, and the camera comes on with the last settings.
+            mark = log.events.count
+            try await room.enableCam(customCameraTrack: cameraTrack)
+            #expect(log.since(mark) == ["error 3031", "streamEnabled local VIDEO"], "\(log.events)")
+            #expect(room.getAppliedVideoConfig()?["width"] as? Int == 320)
+
+            // The microphone, as the seed's createMicrophoneAudioTrack example makes it.
+            let microphoneTrack = try await VideoSDK.createMicrophoneAudioTrack(
+                encoderConfig: .speech_standard,
+                noiseConfig: NoiseConfig(noiseSuppression: true, echoCancellation: true, autoGainControl: true, highPassFilter: false)
+            )
+            mark = log.events.count
+            try await room.unmuteMic(customMicrophoneTrack: microphoneTrack)
+            #expect(log.since(mark) == ["streamEnabled local AUDIO"], "\(log.events)")
+            #expect(await Self.sending(room, audio: true))
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.unmuteMic() }
+            try await room.muteMic()
+            #expect(microphoneTrack.isEnded)
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.muteMic() }
+            // An ended microphone track: 3032, and the default microphone.
+            mark = log.events.count
+            try await room.unmuteMic(customMicrophoneTrack: microphoneTrack)
+            #expect(log.since(mark) == ["error 3032", "streamEnabled local AUDIO"], "\(log.events)")
+            try await room.leave()
+        }
+
+        /// changeCam and changeMic as the seed's examples call them: the next device, one by
+        /// its deviceId, a custom track; off and on again while on (onStreamDisabled then
+        /// onStreamEnabled), only a choice while off; 3051/3059 for an unknown id, also to onError.
+        @Test func changeCamAndChangeMicSwitchTheDevice() async throws {
+            let directory = try TemporaryDirectory(prefix: "sdk-change")
+            let path = directory.file("file-camera.y4m")
+            try CustomTrackTests.writeY4M(path, shades: [40, 90, 140])
+            let fileCamera = try VideoSDK.addFileCamera(path: path, label: "File")
+            defer { VideoSDK.removeDevice(deviceId: fileCamera.deviceId) }
+            let (room, log) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.changeCam() }
+            try await room.join()
+            try await room.enableCam(customCameraTrack: try await Self.smallCamera())
+            func width() -> Int? { room.getAppliedVideoConfig()?["width"] as? Int }
+
+            // No argument: the next camera (the test pattern, then the file).
+            var mark = log.events.count
+            try await room.changeCam()
+            #expect(log.since(mark) == ["streamDisabled local VIDEO", "streamEnabled local VIDEO"], "\(log.events)")
+            #expect(width() == 64)
+            #expect(await Self.sending(room, audio: false))
+            let cameras = VideoSDK.getCameras()
+            try await room.changeCam(deviceId: cameras.first?.deviceId)
+            #expect(width() == 320, "the pattern comes back at the last settings' size")
+            let unknown = await #expect(throws: VideoSDKError.self) { try await room.changeCam(deviceId: "no-such-camera") }
+            #expect(unknown?.code == 3051 && log.errors.last?.code == 3051, "\(String(describing: unknown))")
+            #expect(width() == 320, "an unknown id changes nothing")
+
+            // While off it only chooses: no events, and the next enableCam() opens it.
+            try await room.disableCam()
+            mark = log.events.count
+            try await room.changeCam(deviceId: fileCamera.deviceId)
+            #expect(log.since(mark).isEmpty, "\(log.events)")
+            try await room.enableCam()
+            #expect(width() == 64)
+
+            // A custom track: the camera goes over to it.
+            let custom = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            try await room.changeCam(customCameraTrack: custom)
+            #expect(width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom)
+
+            // The microphone: the seed's changeMic example, and the audio device listener.
+            let heard = Calls()
+            room.setAudioDeviceChangeListener { selected, available in
+                heard.values.append("\(selected?.label ?? "none") of \(available.count)")
+            }
+            #expect(heard.values.count == 1, "the listener is called at once")
+            try await room.unmuteMic()
+            let mics = VideoSDK.getMics()
+            mark = log.events.count
+            try await room.changeMic(deviceId: mics.last?.deviceId)
+            #expect(log.since(mark) == ["streamDisabled local AUDIO", "streamEnabled local AUDIO"], "\(log.events)")
+            #expect(heard.values.count == 2 && heard.values.last?.hasPrefix(mics.last?.label ?? "?") == true, "\(heard.values)")
+            let noMic = await #expect(throws: VideoSDKError.self) { try await room.changeMic(deviceId: "no-such-mic") }
+            #expect(noMic?.code == 3059 && log.errors.last?.code == 3059)
+
+            // setAudioDevice: Speaker is accepted (nothing plays on Linux); an unlisted device is 3059.
+            if let speaker = VideoSDK.getMics().first(where: { $0.deviceId == "Speaker" }) {
+                do {
+                    try room.setAudioDevice(speaker)
+                } catch {
+                    Issue.record("Failed to set audio device: \(error)")
+                }
+            }
+            #expect(throws: VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) {
+                try room.setAudioDevice(MicrophoneDeviceInfo(label: "Gone", deviceId: "gone"))
+            }
+            try await room.leave()
+        }
+
+        /// RECV_ONLY sends nothing: 3066 for the camera and the microphone.
+        @Test func aReceiveOnlyParticipantCannotPublish() async throws {
+            let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
+            try await room.join()
+            #expect(room.localParticipant?.mode == .RECV_ONLY)
+            let track = try await Self.smallCamera()
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.enableCam(customCameraTrack: track) }
+            #expect(track.isEnded, "a refused enableCam stops the track passed")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.unmuteMic() }
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.changeMode(.RECV_ONLY) }
+            try await room.leave()
+            #expect(log.errors.isEmpty)
+        }
+
+        /// changeMode(.SIGNALLING_ONLY), as the seed's example: the microphone goes off
+        /// (onStreamDisabled) and the mode changes for everyone.
+        @Test func changeModeLeavesSendAndReceive() async throws {
+            let (room, log) = try self.room("Ann", mic: true)
+            try await room.join()
+            #expect(await log.wait(for: "streamEnabled local AUDIO"))
+            let mark = log.events.count
+            do {
+                try await room.changeMode(.SIGNALLING_ONLY)
+            } catch {
+                Issue.record("Failed to change mode: \(error)")
+            }
+            #expect(log.since(mark).contains("modeChanged SIGNALLING_ONLY") && log.since(mark).contains("streamDisabled local AUDIO"), "\(log.events)")
+            #expect(room.localParticipant?.mode == .SIGNALLING_ONLY)
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.changeMode(.SIGNALLING_ONLY) }
+            try await room.leave()
+        }
+
+        // MARK: end
+
+        /// end(): everyone leaves with 1006 ROOM_CLOSE, this client too.
+        @Test func endClosesTheRoomForEveryone() async throws {
+            let (ann, annLog) = try self.room("Ann")
+            let (bob, bobLog) = try self.room("Bob")
+            try await ann.join()
+            try await bob.join()
+            #expect(await annLog.wait(for: "participantJoined Bob"), "\(annLog.events)")
+            do {
+                try await ann.end()
+            } catch {
+                Issue.record("Failed to end the room: \(error)")
+            }
+            #expect(ann.state == .CLOSED && annLog.events.suffix(3) == ["state CLOSING", "state CLOSED", "roomLeft 1006"], "\(annLog.events)")
+            #expect(await bobLog.wait(for: "roomLeft 1006"), "\(bobLog.events)")
+            #expect(bob.state == .CLOSED)
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await bob.leave() }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await ann.end() }
+        }
+
+        // MARK: recording, HLS, livestream
+
+        /// The seed's examples: states to everyone, 4011/4012 with the server's reason (also to
+        /// onError), and post-transcription refused before anything starts (no speech engine).
+        @Test func recordingHLSAndLivestreamStartAndStopOverSignalling() async throws {
+            let (room, log) = try self.room("Ann")
+            let (bob, bobLog) = try self.room("Bob")
+            try await room.join()
+            try await bob.join()
+            let stopNothing = await #expect(throws: VideoSDKError.self) { try await room.stopRecording() }
+            #expect(stopNothing?.code == 4012 && log.errors.last?.code == 4012, "\(String(describing: stopNothing))")
+
+            let webhookUrl = "https://webhook.your-api-server.com"
+            let awsDirPath = "/room-recordings/"
+            let config: RevueSDK.RecordingConfig = RevueSDK.RecordingConfig(
+                layout: ConfigLayout(type: .GRID, priority: .PIN, gridSize: 4),
+                theme: .DARK,
+                mode: .VIDEO_AND_AUDIO,
+                quality: .MED,
+                orientation: .landscape
+            )
+            let transcription = PostTranscriptionConfig(
+                enabled: true,
+                summary: SummaryConfig(enabled: true, prompt: "Write summary in sections like Title, Agenda, Speakers, Action Items")
+            )
+            let refused = await #expect(throws: VideoSDKError.self) {
+                try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: transcription)
+            }
+            #expect(refused?.code == 3068 && refused?.message.contains("not built") == true, "\(String(describing: refused))")
+
+            try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config)
+            #expect(await log.wait(for: "recording RECORDING_STARTING"), "\(log.events)")
+            #expect(await bobLog.wait(for: "recording RECORDING_STARTING"), "\(bobLog.events)")
+            let again = await #expect(throws: VideoSDKError.self) { try await bob.startRecording() }
+            #expect(again?.code == 4011 && again?.name == "START_RECORDING_FAILED" && again?.message.contains("already") == true,
+                    "\(String(describing: again))")
+            #expect(bobLog.errors.last?.code == 4011)
+            try await room.stopRecording()
+            #expect(await log.wait(until: { $0.contains("recording RECORDING_STOPPING") || $0.contains("recording RECORDING_STOPPED") }), "\(log.events)")
+
+            let hlsConfig = HLSConfig(layout: ConfigLayout(type: .GRID, priority: .SPEAKER, gridSize: 4), theme: .DARK, mode: .VIDEO_AND_AUDIO,
+                                      quality: .HIGH, orientation: .portrait)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED) { try await room.startHLS(config: hlsConfig, transcription: transcription) }
+            try await room.startHLS(config: hlsConfig)
+            #expect(await bobLog.wait(for: "hls HLS_STARTING"), "\(bobLog.events)")
+            let hlsAgain = await #expect(throws: VideoSDKError.self) { try await room.startHLS() }
+            #expect(hlsAgain?.code == 4016, "\(String(describing: hlsAgain))")
+            try await room.stopHLS()
+
+            let outputs = [LivestreamOutput(url: "rtmp://127.0.0.1:1935/live2", streamKey: "<STREAM_KEY>")]
+            try await room.startLivestream(outputs: outputs)
+            #expect(await bobLog.wait(for: "livestream LIVESTREAM_STARTING"), "\(bobLog.events)")
+            try await room.stopLivestream()
+            // HLS is stopping or stopped: a second stop is accepted or refused with 4017, nothing else.
+            do {
+                try await bob.stopHLS()
+            } catch {
+                #expect(error.code == 4017, "\(error)")
+            }
+            try await bob.leave()
+            try await room.leave()
+        }
+
+        // MARK: send, pausing, entry
+
+        /// send(): over the data channel to everyone else (a RECV_ONLY viewer too), reliable and
+        /// not; 3035 before the join, 3072 over 15 KiB, 3066 with no media connection.
+        @Test func sendReachesTheOthersOverTheDataChannel() async throws {
+            let (room, log) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.send("Hello everyone") }
+            let (viewer, viewerLog) = try self.room("Viewer", mode: .RECV_ONLY)
+            let (bob, bobLog) = try self.room("Bob")
+            try await room.join()
+            try await viewer.join()
+            try await bob.join()
+            // The seed's example; the channels open with the connection, so keep sending until
+            // the first arrives (a message sent before the others' channels are open is not kept).
+            var arrived = false
+            for _ in 0..<50 where !arrived {
+                do {
+                    try await room.send("Hello everyone")
+                } catch {
+                    Issue.record("Failed to send message: \(error)")
+                }
+                arrived = await bobLog.wait(for: "data reliable Hello everyone", timeout: 0.2)
+            }
+            #expect(arrived, "\(bobLog.events)")
+            #expect(await viewerLog.wait(for: "data reliable Hello everyone"), "\(viewerLog.events)")
+            #expect(bobLog.messages.first?.from == room.localParticipant?.id)
+            let limit = String(repeating: "y", count: 15 * 1024)
+            try await bob.send(limit)
+            #expect(await log.wait { $0.contains("data reliable " + String(limit.prefix(40))) }, "the 15 KiB message did not arrive")
+            #expect(log.messages.last?.text.count == 15 * 1024)
+            try await bob.send(Data("cursor 10,20".utf8), reliable: false)
+            #expect(await log.wait(for: "data unreliable cursor 10,20"), "\(log.events)")
+            #expect(!log.events.contains("data reliable Hello everyone"), "the sender got its own message back")
+
+            let large = await #expect(throws: VideoSDKError.self) { try await room.send(String(repeating: "x", count: 15 * 1024 + 1)) }
+            #expect(large?.code == 3072 && large?.name == "ERROR_PAYLOAD_TOO_LARGE")
+            try await room.changeMode(.SIGNALLING_ONLY)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.send("after") }
+            for participant in [room, viewer, bob] { try await participant.leave() }
+        }
+
+        @Test func pauseAndResumeAllStreams() async throws {
+            let (room, log) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.pauseAllStreams(.VIDEO) }
+            try await room.join()
+            try await room.pauseAllStreams(.VIDEO)
+            try await room.resumeAllStreams(.VIDEO)
+            try await room.pauseAllStreams()
+            #expect(log.since(3) == ["paused VIDEO", "resumed VIDEO", "paused all"], "\(log.events)")
+            try await room.leave()
+        }
+
+        /// ask_join: the host (allow_join) gets onEntryRequested; its allow lets the guest in,
+        /// and both hear onEntryResponded. A denied guest's join throws 3047.
+        @Test func askJoinWaitsForTheHostsAnswer() async throws {
+            let (host, hostLog) = try self.room("Host")
+            try await host.join()
+            let (guest, guestLog) = try self.room("Guest", token: try server.token(permissions: [.askJoin]))
+            hostLog.allowEntry = true
+            try await guest.join()
+            #expect(hostLog.events.contains("entryRequested Guest") && hostLog.events.contains("entryResponded ALLOWED"), "\(hostLog.events)")
+            #expect(guestLog.events.contains("roomJoined") && guest.state == .CONNECTED, "\(guestLog.events)")
+            try await guest.leave()
+
+            hostLog.allowEntry = false
+            let (refused, refusedLog) = try self.room("Refused", token: try server.token(permissions: [.askJoin]))
+            let denied = await #expect(throws: VideoSDKError.self) { try await refused.join() }
+            #expect(denied?.code == 3047, "\(String(describing: denied))")
+            #expect(refusedLog.events.suffix(2) == ["state FAILED", "error 3047"], "\(refusedLog.events)")
+            // Answering someone who is not waiting is the server's 4059.
+            let notWaiting = await #expect(throws: VideoSDKError.self) {
+                try await host.respondEntry(participantId: "nobody-waiting", decision: .ALLOWED)
+            }
+            #expect(notWaiting?.code == 4059, "\(String(describing: notWaiting))")
+            try await host.leave()
+        }
+
+        // MARK: not built
+
+        /// Calls that need parts Revue has not built: the seed's own checks first (3035 before
+        /// the join, 3073 for empty arguments), then 3068 saying what is missing.
+        @Test func unbuiltCallsFailClearlyAfterTheSeedsChecks() async throws {
+            let (room, log) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.startTranscription() }
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { _ = try await room.uploadBase64File(base64Data: "", token: "t", fileName: "a") }
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await room.switchTo(roomId: "") }
+            try await room.join()
+            let calls: [(String, () async throws -> Void)] = [
+                ("startTranscription", {
+                    try await room.startTranscription(config: TranscriptionConfig(webhookURL: "YOUR_WEBHOOK_URL",
+                                                                                   summary: SummaryConfig(enabled: true, prompt: "Write summary")))
+                }),
+                ("stopTranscription", { try await room.stopTranscription() }),
+                ("startTranslation", { try await room.startTranslation() }),
+                ("stopTranslation", { try await room.stopTranslation() }),
+                ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
+                ("enableScreenShare", { try await room.enableScreenShare() }),
+                ("startWhiteboard", { try await room.startWhiteboard() }),
+                ("stopWhiteboard", { try await room.stopWhiteboard() }),
+                ("uploadBase64File", { _ = try await room.uploadBase64File(base64Data: "aGk=", token: "t", fileName: "name.jpeg") }),
+                ("fetchBase64File", { _ = try await room.fetchBase64File(url: "http://x/y", token: "t") }),
+                ("requestMediaRelay", { try await room.requestMediaRelay(destinationRoomId: "other", kinds: [.VIDEO, .AUDIO]) }),
+                ("stopMediaRelay", { try await room.stopMediaRelay(destinationRoomId: "other") }),
+                ("switchTo", { try await room.switchTo(roomId: "other") }),
+                ("enableAdaptiveSubscription", { try await room.enableAdaptiveSubscription() }),
+                ("setWebcamQuality", { try await room.setWebcamQuality(.low) }),
+            ]
+            for (name, call) in calls {
+                let error = await #expect(throws: VideoSDKError.self) { try await call() }
+                #expect(error?.code == 3068 && error?.message.contains("not built") == true, "\(name): \(String(describing: error))")
+            }
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.disableScreenShare() }
+            #expect(room.getActivePresenterId() == nil && room.getActiveSpeakerId() == nil)
+            try await room.leave()
+            #expect(log.errors.isEmpty, "\(log.errors)")
+        }
+    }
+}
