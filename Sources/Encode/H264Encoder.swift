@@ -120,7 +120,7 @@ public final class H264Encoder: RealTimeVideoEncoder, @unchecked Sendable {
         }
         do {
             try frame.makeWritable()
-            copy(picture)
+            frame.copyPlanes(of: picture)
             frame.pts = nextIndex
             nextIndex += 1
             frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
@@ -154,23 +154,5 @@ public final class H264Encoder: RealTimeVideoEncoder, @unchecked Sendable {
         guard bitsPerSecond >= 10_000 else { throw EncodeError(codec: "H.264", message: "a bitrate of \(bitsPerSecond) b/s") }
         H264Encoder.apply(bitsPerSecond, to: context.pointer)
         bitrate = bitsPerSecond
-    }
-
-    private func copy(_ picture: VideoFrame) {
-        let planes: [(source: [UInt8], width: Int, height: Int)] = [
-            (picture.y, picture.width, picture.height),
-            (picture.u, picture.chromaWidth, picture.chromaHeight),
-            (picture.v, picture.chromaWidth, picture.chromaHeight),
-        ]
-        for (index, plane) in planes.enumerated() {
-            guard let target = frame.data(index) else { continue }
-            let stride = frame.lineSize(index)
-            plane.source.withUnsafeBufferPointer { source in
-                guard let base = source.baseAddress else { return }
-                for row in 0..<plane.height {
-                    (target + row * stride).update(from: base + row * plane.width, count: plane.width)
-                }
-            }
-        }
     }
 }

@@ -55,7 +55,7 @@ public final class VideoEncoder: @unchecked Sendable {
     /// Encodes the next picture of the constant-rate timeline and returns the packets ready.
     public func encode(_ picture: VideoFrame, forceKeyframe: Bool = false) throws(AVError) -> [EncodedPacket] {
         try frame.makeWritable()
-        copy(picture, into: frame)
+        frame.copyPlanes(of: picture)
         frame.pts = nextIndex
         frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         nextIndex += 1
@@ -100,27 +100,5 @@ public final class VideoEncoder: @unchecked Sendable {
             packet.unref()
         }
         return packets
-    }
-
-    private func copy(_ picture: VideoFrame, into frame: Frame) {
-        let planes: [(source: [UInt8], width: Int, height: Int)] = [
-            (picture.y, picture.width, picture.height),
-            (picture.u, picture.chromaWidth, picture.chromaHeight),
-            (picture.v, picture.chromaWidth, picture.chromaHeight),
-        ]
-        for (index, plane) in planes.enumerated() {
-            guard let target = frame.data(index) else { continue }
-            let stride = frame.lineSize(index)
-            plane.source.withUnsafeBufferPointer { source in
-                guard let base = source.baseAddress else { return }
-                if stride == plane.width {
-                    target.update(from: base, count: plane.width * plane.height)
-                } else {
-                    for row in 0..<plane.height {
-                        (target + row * stride).update(from: base + row * plane.width, count: plane.width)
-                    }
-                }
-            }
-        }
     }
 }
