@@ -94,8 +94,9 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
 
     /// Leaves the room.
     public func leave() {
-        link.close(reason: "the recording ended")
+        // `leave` first, answered, then the media: as `RoomSignaling.leave` says.
         signaling.leave()
+        link.close(reason: "the recording ended")
     }
 
     // MARK: - MediaSource

@@ -33,6 +33,10 @@ final class RoomSignaling: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [Inbound] = []
     private var closed = false
+    /// `leave` was sent and its answer is awaited: a connection lost now is not rejoined.
+    private var leaving = false
+    /// Signalled when the reader thread returns (on `roomLeft`, or the connection's end).
+    private let readerEnded = DispatchSemaphore(value: 0)
     private var nextRequest = 2
     private var window: Double = 0
     private var reader: Thread?
@@ -62,7 +66,11 @@ final class RoomSignaling: @unchecked Sendable {
         }
         wakeDescriptor = descriptor
         inbox = early.map { .message($0) }
-        let thread = Thread { [weak self] in self?.readLoop() }
+        let thread = Thread { [weak self] in
+            guard let self else { return }
+            readLoop()
+            readerEnded.signal()
+        }
         thread.name = "signalling \(request.name)"
         reader = thread
         thread.start()
@@ -149,15 +157,22 @@ final class RoomSignaling: @unchecked Sendable {
         return messages
     }
 
-    /// Leaves the room (`leave`) and closes the connection.
+    /// Leaves the room (`leave`), waits (at most 2 s) for the server's `roomLeft`, and closes
+    /// the connection. The wait is what makes the room hear a leave (1101): the server handles
+    /// signalling and media on different threads, and a media connection closed before it has
+    /// handled the `leave` reads to it as a participant lost (1001).
     func leave() {
         lock.lock()
-        let already = closed
-        closed = true
+        let already = closed || leaving
+        leaving = true
         let socket = self.socket
         lock.unlock()
         guard !already else { return }
         try? socket.send(text: ClientEnvelope(.leave).text)
+        _ = readerEnded.wait(timeout: .now() + 2)
+        lock.lock()
+        closed = true
+        lock.unlock()
         _ = socket.close(timeout: 2)
     }
 
@@ -165,6 +180,13 @@ final class RoomSignaling: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return closed
+    }
+
+    /// Closed, or waiting for the answer to `leave`: no reason to join again.
+    private var isEnding: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed || leaving
     }
 
     private func readLoop() {
@@ -176,7 +198,7 @@ final class RoomSignaling: @unchecked Sendable {
             } catch let error where error.isTimeout {
                 continue
             } catch {
-                if isClosed { return }
+                if isEnding { return }
                 let window = rejoinWindow
                 guard window > 0 else {
                     logger.warning("the signalling connection ended", ["error": .string("\(error)")])
@@ -185,7 +207,7 @@ final class RoomSignaling: @unchecked Sendable {
                 }
                 logger.warning("lost the signalling connection; rejoining", ["error": .string("\(error)")])
                 guard rejoin(within: window) else {
-                    if isClosed { return }
+                    if isEnding { return }
                     logger.error("could not rejoin the room in \(Int(window)) s")
                     queue(.message(ServerEnvelope(.roomLeft(reason: .websocketConnectionAttemptsExhausted))))
                     return
@@ -201,13 +223,13 @@ final class RoomSignaling: @unchecked Sendable {
         let started = Date()
         var wait = 0.25
         var attempt = 0
-        while Date().timeIntervalSince(started) < window && !isClosed {
+        while Date().timeIntervalSince(started) < window && !isEnding {
             attempt += 1
             var early: [ServerEnvelope] = []
             do {
                 let (fresh, present) = try Self.join(url: url, request: request, timeout: 5, early: &early)
                 lock.lock()
-                let leaving = closed
+                let leaving = closed || self.leaving
                 let old = socket
                 if !leaving { socket = fresh }
                 lock.unlock()

@@ -107,17 +107,22 @@ public final class EventLoop: @unchecked Sendable {
         _ = write(wakeDescriptor, &one, 8)
     }
 
+    /// Runs the work posted so far; true once `stop` has been asked for.
+    private func runPosted() -> Bool {
+        lock.lock()
+        let work = posted
+        posted.removeAll()
+        let stop = stopping
+        lock.unlock()
+        for item in work { item() }
+        return stop
+    }
+
     private func run() {
         var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         descriptors += watches.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
         while true {
-            lock.lock()
-            let work = posted
-            posted.removeAll()
-            let stop = stopping
-            lock.unlock()
-            for item in work { item() }
-            if stop { break }
+            if runPosted() { break }
             let now = EventLoop.now()
             let deadline = onTick(now)
             // poll(2) takes milliseconds; a deadline in the past polls without waiting.
@@ -133,6 +138,11 @@ public final class EventLoop: @unchecked Sendable {
                 var count: UInt64 = 0
                 _ = read(wakeDescriptor, &count, 8)
             }
+            // Work posted while the loop slept runs before the datagrams that woke the same
+            // poll: it was queued first. A participant's `leave` arrives over signalling and is
+            // posted here just before their DTLS close_notify comes in over UDP; handled the
+            // other way round, the room would hear a lost connection (1001), not a leave (1101).
+            if runPosted() { break }
             for (index, watch) in watches.enumerated() where descriptors[index + 1].revents != 0 {
                 watch.onReadable()
             }

@@ -105,7 +105,7 @@ final class ServiceCluster: @unchecked Sendable {
 
     func events(_ id: UUID) throws -> [PostgresRow] {
         try PostgresConnection(databaseURL).query(
-            "SELECT from_state::text AS from_state, to_state::text AS to_state, attempt, worker_id, detail FROM job_events WHERE job_id = $1 ORDER BY id",
+            "SELECT from_state::text AS from_state, to_state::text AS to_state, attempt, worker_id, detail, created_at FROM job_events WHERE job_id = $1 ORDER BY id",
             [id]).map { $0 }
     }
 
