@@ -106,14 +106,9 @@ public struct IngestSession: Sendable {
             if let event = place(entry.frame, track: entry.track) { events.append(event) }
         }
         held.removeAll { $0.track.ssrc == ssrc }
-        for action in actions {
-            if case .frame(let frame) = action {
-                if let event = place(frame, track: receiver.info) { events.append(event) }
-            } else {
-                events += self.events(from: [action], track: receiver.info, at: receiver.lastArrival ?? 0)
-            }
-        }
-        return events
+        // A track that goes waits for nothing more: what it still holds is placed now.
+        streamsPlaced.insert(ssrc)
+        return events + self.events(from: actions, track: receiver.info, at: receiver.lastArrival ?? 0)
     }
 
     /// Receiver report blocks for every track that has received something (RFC 3550 §6.4.2).
