@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Log"]),
 
         // MARK: The pipeline, assembled in one place
-        .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
+        .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "FrameCrypto", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
                                                 "Mix", "Encode", "Outputs", "Log", "Platform"]),
 
         // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
@@ -118,7 +118,7 @@ let package = Package(
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel"]),
+                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "RTP", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
-        .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "FrameCrypto", "Log", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "Media", "MediaSource", "TestSupport"]),
-        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "Log", "Media", "TestSupport"]),
+        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

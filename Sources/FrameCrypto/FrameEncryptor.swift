@@ -6,12 +6,15 @@ import Crypto
 public final class FrameEncryptor {
     public let codec: E2EEFrame.Codec
     public let keyID: UInt64
+    /// The key it was made from, so its owner can tell when the key changed.
+    public let baseKey: String
     private let key: SFrameKey
     private var counter: UInt64 = 0
 
     public init(baseKey: String, codec: E2EEFrame.Codec, keyID: UInt64 = UInt64.random(in: 8...UInt64.max)) throws(E2EEError) {
         self.codec = codec
         self.keyID = keyID
+        self.baseKey = baseKey
         do {
             key = try SFrameKey(baseKey: Array(baseKey.utf8), keyID: keyID)
         } catch {

@@ -19,6 +19,31 @@ public struct E2EEKeys: Sendable, Equatable, Codable {
 
     /// Whether nothing is set.
     public var isEmpty: Bool { sharedKey == nil && participantKeys.isEmpty }
+
+    /// Reads `{"sharedKey": "…", "participantKeys": {"id": "…"}}` from a request; errors name the field.
+    public init(validating value: JSONValue, field: String) throws(SpecError) {
+        guard value.objectValue != nil else { throw SpecError("\(field) must be an object") }
+        self.init()
+        if let shared = value["sharedKey"], !shared.isNull {
+            guard let key = shared.stringValue, !key.isEmpty else { throw SpecError("\(field).sharedKey must be a non-empty string") }
+            sharedKey = key
+        }
+        if let keys = value["participantKeys"], !keys.isNull {
+            guard let object = keys.objectValue else { throw SpecError("\(field).participantKeys must be an object of participant ids to keys") }
+            for (id, key) in object {
+                guard let text = key.stringValue, !text.isEmpty else {
+                    throw SpecError("\(field).participantKeys.\(id) must be a non-empty string")
+                }
+                participantKeys[id] = text
+            }
+        }
+        guard !isEmpty else { throw SpecError("\(field) needs a sharedKey or participantKeys") }
+    }
+
+    /// The same participants with every key replaced, for logs and events.
+    public var redacted: E2EEKeys {
+        E2EEKeys(sharedKey: sharedKey.map { _ in "redacted" }, participantKeys: participantKeys.mapValues { _ in "redacted" })
+    }
 }
 
 extension E2EEKeys: CustomStringConvertible {

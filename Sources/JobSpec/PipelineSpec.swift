@@ -47,6 +47,7 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
         var copy = self
         copy.outputs = outputs.map(\.redacted)
         copy.source = source.redacted
+        copy.config.e2ee = config.e2ee?.redacted
         if let mirror = bucketMirror { copy.bucketMirror?.storage = mirror.storage.redacted }
         return copy
     }

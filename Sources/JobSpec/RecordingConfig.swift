@@ -18,10 +18,15 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
     public var quality: Quality
     public var orientation: Orientation
     public var recording: RecordingOption?
+    /// `config.e2ee`, Revue's addition: the keys of a room whose participants encrypt their
+    /// media end to end (docs/E2EE.md). Without the key of an encrypted participant, the job
+    /// shows their placeholder. Never logged (`PipelineSpec.redacted`).
+    public var e2ee: E2EEKeys?
 
     public init(layout: LayoutSettings = LayoutSettings(), theme: ThemeName = .default, mode: RecordingMode = .videoAndAudio,
-                quality: Quality = .med, orientation: Orientation = .landscape, recording: RecordingOption? = nil)
+                quality: Quality = .med, orientation: Orientation = .landscape, recording: RecordingOption? = nil, e2ee: E2EEKeys? = nil)
     {
+        self.e2ee = e2ee
         self.layout = layout
         self.theme = theme
         self.mode = mode
@@ -42,6 +47,7 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
         quality = try container.decodeIfPresent(Quality.self, forKey: .quality) ?? defaults.quality
         orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? defaults.orientation
         recording = try container.decodeIfPresent(RecordingOption.self, forKey: .recording)
+        e2ee = try container.decodeIfPresent(E2EEKeys.self, forKey: .e2ee)
     }
 
     /// Checks a request's `config` (absent or null: every default) for a job of `kind`: each
@@ -75,5 +81,6 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
             guard enabled == nil || enabled?.boolValue != nil else { throw SpecError("config.recording.enabled must be true or false") }
             self.recording = RecordingOption(enabled: enabled?.boolValue ?? false)
         }
+        if let keys = value["e2ee"], !keys.isNull { e2ee = try E2EEKeys(validating: keys, field: "config.e2ee") }
     }
 }

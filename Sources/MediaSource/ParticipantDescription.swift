@@ -6,11 +6,27 @@ public struct ParticipantDescription: Sendable, Codable, Equatable {
     /// The name shown on their tile.
     public var name: String
     public var tracks: [TrackDescription]
+    /// Their media is end-to-end encrypted (docs/E2EE.md): it is decoded only with their key,
+    /// and shown as a placeholder without one.
+    public var encrypted: Bool
 
-    public init(id: String, name: String, tracks: [TrackDescription] = []) {
+    public init(id: String, name: String, tracks: [TrackDescription] = [], encrypted: Bool = false) {
         self.id = id
         self.name = name
         self.tracks = tracks
+        self.encrypted = encrypted
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, tracks, encrypted
+    }
+
+    /// `encrypted` is optional, so what was written before it existed still reads.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+                  tracks: try container.decode([TrackDescription].self, forKey: .tracks),
+                  encrypted: try container.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false)
     }
 
     /// A participant without a camera track has the camera off.
@@ -31,11 +47,18 @@ public struct ParticipantDescription: Sendable, Codable, Equatable {
         for (index, item) in list.enumerated() {
             tracks.append(try TrackDescription(validating: item, path: "\(path).tracks[\(index)]"))
         }
-        self.init(id: id, name: name, tracks: tracks)
+        var encrypted = false
+        if let flag = value["e2ee"], !flag.isNull {
+            guard let bool = flag.boolValue else { throw SpecError("\(path).e2ee: not a boolean") }
+            encrypted = bool
+        }
+        self.init(id: id, name: name, tracks: tracks, encrypted: encrypted)
     }
 
     /// The participant as `init(validating:path:)` reads it.
     public var json: JSONValue {
-        .object(["id": .string(id), "name": .string(name), "tracks": .array(tracks.map(\.json))])
+        var fields: [String: JSONValue] = ["id": .string(id), "name": .string(name), "tracks": .array(tracks.map(\.json))]
+        if encrypted { fields["e2ee"] = .bool(true) }
+        return .object(fields)
     }
 }

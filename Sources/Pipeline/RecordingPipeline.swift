@@ -56,6 +56,8 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// decoded, as the output reaches them.
     private var endingVideo: Set<UInt32> = []
     private var sinks: [any PacketSink] = []
+    /// Decrypts end-to-end encrypted participants' frames, or keeps them out without a key.
+    private let e2ee: E2EEGate
     private var source: (any MediaSource)?
     /// When each SSRC was last asked for a keyframe (at most one request a second).
     private var keyframeRequests: [UInt32: Double] = [:]
@@ -91,6 +93,7 @@ public final class RecordingPipeline: @unchecked Sendable {
         self.config = config
         self.playoutDelay = playoutDelay
         self.logger = logger
+        e2ee = E2EEGate(keys: config.e2ee, logger: logger)
         let preset = OutputPreset.preset(config.quality, orientation: config.orientation)
         let text = config.mode == .videoAndAudio ? try TextRenderer() : nil
         audioEncoder = try AudioEncoder(bitrate: preset.audioBitrate)
@@ -166,7 +169,8 @@ public final class RecordingPipeline: @unchecked Sendable {
 
     /// A room event: receive paths are made or torn down now; the layout follows on the frame
     /// the event's time falls on.
-    public func handle(_ event: RoomEvent, at time: Double) {
+    public func handle(_ received: RoomEvent, at time: Double) {
+        guard let event = e2ee.admit(received) else { return }
         switch event {
         case .join(let participant):
             for track in participant.tracks { startReceiving(track, of: participant.id) }
@@ -258,7 +262,11 @@ public final class RecordingPipeline: @unchecked Sendable {
     private func handle(_ events: [IngestEvent]) {
         for event in events {
             switch event {
-            case .frame(let frame):
+            case .frame(let received):
+                guard let frame = e2ee.open(received) else {
+                    if videoDecoders[received.track.ssrc] != nil { requestKeyframe(received.track.ssrc) }
+                    continue
+                }
                 if videoDecoders[frame.track.ssrc] != nil {
                     undecoded[frame.track.ssrc, default: []].append(frame)
                 } else if let decoder = audioDecoders[frame.track.ssrc] {

@@ -38,6 +38,12 @@ extension Room {
             return
         }
         guard let source = chosen.videoTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track")) }
+        // The publisher offered one codec at join; another would need a new offer.
+        if let publishing = publisher?.configuration.videoCodec, let asked = chosen.codec, asked.publishedCodec != publishing {
+            chosen.stop()
+            return report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with(
+                "this room was joined sending \(publishing.encodingName); the track asks for \(asked) (the codec is chosen at createRoom)"))
+        }
         cameraTrack = chosen
         cameraSettings = chosen
         chosen.publishing(true)
@@ -91,9 +97,17 @@ extension Room {
             report(error)
             return
         }
-        guard let source = chosen.audioTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a microphone track")) }
+        guard let captured = chosen.audioTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a microphone track")) }
+        let source: any MicrophoneSource
+        do throws(VideoSDKError) {
+            source = try Self.processed(captured, chosen.audioProcessing)
+        } catch {
+            chosen.stop()
+            return report(error)
+        }
         microphoneTrack = chosen
         chosen.publishing(true)
+        sentMicrophone = source
         publisher?.setMicrophone(source)
         micOn = true
         try await reportMedia()
@@ -119,6 +133,21 @@ extension Room {
                 "codec": settings.codec?.description ?? "VP8", "applied": camOn]
     }
 
+    /// What the microphone sends: its samples through WebRTC's audio processing module when the
+    /// track asks for any of it (`CustomMicrophoneTrackConfig` and `NoiseConfig`), else as they
+    /// are. Echo cancellation has no far end on Linux (the SDK plays nothing), so it only runs.
+    static func processed(_ source: any MicrophoneSource, _ processing: AudioProcessing?) throws(VideoSDKError) -> any MicrophoneSource {
+        guard let processing, processing.noiseSuppression || processing.echoCancellation || processing.autoGainControl || processing.highPassFilter
+        else { return source }
+        let settings = AudioProcessor.Settings(noiseSuppression: processing.noiseSuppression, echoCancellation: processing.echoCancellation,
+                                               gainControl: processing.autoGainControl, highPassFilter: processing.highPassFilter)
+        do {
+            return try ProcessedMicrophone(source: source, settings: settings)
+        } catch {
+            throw VideoSDKError.ERROR_GET_AUDIO_MEDIA.with("the audio processing could not start: \(error)")
+        }
+    }
+
     /// A camera track like the last one (or the selected camera at 720p), with the
     /// participant's name on the test pattern.
     private func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
@@ -127,7 +156,7 @@ extension Room {
                                             multiStream: last?.multiStream ?? true,
                                             cameraId: chosenCameraId ?? last?.cameraId ?? VideoSDK.getSelectedVideoDevice()?.deviceId,
                                             maxLayer: last?.maxLayer ?? .MAX_LAYER_3, bitrateMode: last?.bitrateMode ?? .BALANCED,
-                                            codec: last?.codec ?? .VP8, name: settings.participantName)
+                                            codec: last?.codec ?? settings.customCameraTrack?.codec ?? .VP8, name: settings.participantName)
     }
 
     /// Tells the room what this client sends now and waits for the answer; the room's
@@ -151,6 +180,7 @@ extension Room {
     /// Stops sending the microphone and closes it.
     func releaseMicrophone() {
         publisher?.setMicrophone(nil)
+        sentMicrophone = nil
         if let track = microphoneTrack {
             track.publishing(false)
             track.end(nil)

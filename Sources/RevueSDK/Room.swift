@@ -50,6 +50,8 @@ public final class Room {
 
     private var listeners: [WeakListener] = []
     var publisher: RoomPublisher?
+    /// What the microphone track sends through: its source, or the audio processing around it.
+    var sentMicrophone: (any MicrophoneSource)?
     private var inbound: AsyncStream<Inbound>.Continuation?
     private var pending: [RequestID: CheckedContinuation<ServerMessage, Never>] = [:]
     /// Set by `leave()` during a join: the join then leaves and returns without throwing.
@@ -137,6 +139,16 @@ public final class Room {
             participantID: settings.participantId, camera: nil, microphone: nil,
             audioBitrate: settings.customMicrophoneTrack?.microphoneConfig?.bitrate ?? CustomMicrophoneTrackConfig.speech_standard.bitrate,
             mode: settings.mode.signaling, offeredKinds: sends ? [.audio, .video] : [])
+        // E2EE: the provider's key for this participant, read before each frame, so a key set
+        // while in the room applies at once. A participant key needs the id createRoom was
+        // given (`participantId`): a server-made id is known only after the join has said
+        // whether this participant encrypts.
+        if let provider = VideoSDK.getKeyProvider() {
+            let participantID = settings.participantId ?? ""
+            configuration.e2eeKey = { provider.keys.key(for: participantID) }
+        }
+        // The codec is offered once, at join (a later track in another codec is refused: 3045).
+        configuration.videoCodec = settings.customCameraTrack?.codec?.publishedCodec ?? .vp8
         configuration.onMessage = { continuation.yield(.message($0)) }
         configuration.onStopped = { continuation.yield(.stopped($0)) }
         configuration.dataChannel = settings.mode != .SIGNALLING_ONLY

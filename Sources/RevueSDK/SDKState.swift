@@ -15,6 +15,8 @@ final class SDKState: Sendable {
         /// newer track for the same device").
         var openTracks: [String: WeakTrack] = [:]
         var logLevel: LogLevel = .INFO
+        /// `setKeyProvider`'s: end-to-end encryption for the next join.
+        var keyProvider: BaseKeyProvider?
         var signalingURL: String = ProcessInfo.processInfo.environment["REVUE_SIGNALING_URL"] ?? "ws://127.0.0.1:8080/v2/rtc"
     }
 

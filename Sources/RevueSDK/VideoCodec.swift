@@ -1,3 +1,5 @@
+import RoomClient
+
 /// The codec a camera track is sent with (`createCameraVideoTrack(codec: .VP8)`). A struct with
 /// static values, so the per-publish settings of the publish-options page (`.vp8(Vp8Encoding)`,
 /// `.h264(H264Encoding)`) can be added as more static members without breaking these.
@@ -8,11 +10,19 @@ public struct VideoCodec: Sendable, Hashable, CustomStringConvertible {
         self.type = type
     }
 
-    /// VP8 through libvpx: what the SDK sends today.
+    /// VP8 through libvpx (RFC 7741 packetization).
     public static let VP8 = VideoCodec(type: .vp8)
-    /// H.264: accepted by the config types; the send path does not encode it yet, so a track
-    /// asking for it is refused with 3071 (docs/SDK.md).
+    /// H.264 through x264 in Constrained Baseline with zero latency (RFC 6184, packetization
+    /// mode 1), as docs/PUBLISHING.md says.
     public static let H264 = VideoCodec(type: .h264)
 
     public var description: String { type == .vp8 ? "VP8" : "H264" }
+
+    /// The codec the publisher offers and encodes.
+    var publishedCodec: PublishedVideoCodec {
+        switch type {
+        case .vp8: .vp8
+        case .h264: .h264
+        }
+    }
 }

@@ -153,8 +153,8 @@ public final class VideoSDK: Sendable {
     /// A camera track with these settings; the camera opens now (nothing is sent until a room
     /// publishes it). Never asks for permission. `cameraId` decides the camera when set; else
     /// `facingMode`, else the other side's camera.
-    /// - Throws: 3017 without camera access, 3071 for an unknown `cameraId` or a codec the send
-    ///   path does not encode yet (H.264), 3021 with no camera, 3026 when it cannot be opened.
+    /// - Throws: 3017 without camera access, 3071 for an unknown `cameraId`, 3021 with no camera,
+    ///   3026 when it cannot be opened.
     public static func createCameraVideoTrack(encoderConfig: CustomCameraTrackConfig? = .h720p_w1280p, facingMode: FacingMode? = .front,
                                               multiStream: Bool? = true, cameraId: String? = nil, maxLayer: EncodingLayer? = .MAX_LAYER_3,
                                               bitrateMode: BitrateMode? = .BALANCED, codec: VideoCodec? = .VP8) async throws(VideoSDKError)
@@ -184,9 +184,6 @@ public final class VideoSDK: Sendable {
                 throw VideoSDKError.ERROR_CAMERA_NOT_FOUND
             }
             device = first
-        }
-        guard codec.type == .vp8 else {
-            throw VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("the send path encodes VP8 only; H.264 is not built yet")
         }
         guard getVideoPermissionStatus() == .authorized else {
             throw VideoSDKError.ERROR_CAMERA_ACCESS_DENIED_OR_DISMISSED.with("camera access is \(getVideoPermissionStatus().rawValue)")
@@ -244,6 +241,34 @@ public final class VideoSDK: Sendable {
                                                    withAudio: Bool = false) -> CustomStreamTrack
     {
         CustomStreamTrack(kind: .screenShare, multiStream: multiStream, screenShareConfig: encoderConfig)
+    }
+
+    // MARK: End-to-end encryption (docs/E2EE.md)
+
+    /// Sets the provider of the E2EE keys for the next join: its shared key encrypts the whole
+    /// room; without one, only participants given a key with `setParticipantKey` encrypt.
+    public static func setKeyProvider(_ provider: BaseKeyProvider) {
+        state.with { $0.keyProvider = provider }
+    }
+
+    /// Turns E2EE off for the next join and forgets the provider.
+    public static func removeKeyProvider() {
+        state.with { $0.keyProvider = nil }
+    }
+
+    public static func getKeyProvider() -> BaseKeyProvider? {
+        state.with { $0.keyProvider }
+    }
+
+    /// Sets, changes or (with nil) removes one participant's key, in the provider, at once: a
+    /// room this client is in encrypts its next frame with the new key. Not used while a
+    /// shared key is set.
+    /// - Throws: 3073 without a key provider, or for an empty id or key.
+    public static func setParticipantKey(_ participantId: String, key: String?) throws(VideoSDKError) {
+        guard let provider = getKeyProvider() else {
+            throw VideoSDKError.ERROR_INVALID_PARAMETER.with("set a key provider with setKeyProvider() first")
+        }
+        try provider.setParticipantKey(participantId, key: key)
     }
 
     // MARK: Logging

@@ -34,6 +34,7 @@ public struct VideoSDKError: Error, Sendable, Hashable, CustomStringConvertible,
     }
 
     // MARK: Devices and tracks (30xx)
+    public static let ERROR_GET_AUDIO_MEDIA = make(3012, "ERROR_GET_AUDIO_MEDIA", "the microphone's samples cannot be had")
     public static let ERROR_GET_DISPLAY_MEDIA = make(3013, "ERROR_GET_DISPLAY_MEDIA", "screen capture is not available")
     public static let ERROR_CAMERA_ACCESS_DENIED_OR_DISMISSED = make(3017, "ERROR_CAMERA_ACCESS_DENIED_OR_DISMISSED",
                                                                      "camera access is not granted")
@@ -44,6 +45,8 @@ public struct VideoSDKError: Error, Sendable, Hashable, CustomStringConvertible,
     public static let ERROR_CAMERA_IN_USE = make(3023, "ERROR_CAMERA_IN_USE", "the camera is in use")
     public static let ERROR_MICROPHONE_IN_USE = make(3024, "ERROR_MICROPHONE_IN_USE", "the microphone is in use")
     public static let ERROR_VIDEO_SOURCE_INITIATION_FAILED = make(3026, "ERROR_VIDEO_SOURCE_INITIATION_FAILED", "the camera could not be opened")
+    public static let ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED = make(3045, "ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED",
+                                                                     "this room does not send that video codec")
     public static let ERROR_CUSTOM_VIDEO_TRACK_ENDED = make(3031, "ERROR_CUSTOM_VIDEO_TRACK_ENDED",
                                                             "the custom camera track has ended; the default camera is used")
     public static let ERROR_CUSTOM_AUDIO_TRACK_ENDED = make(3032, "ERROR_CUSTOM_AUDIO_TRACK_ENDED",

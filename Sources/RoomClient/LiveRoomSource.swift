@@ -87,7 +87,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         signaling.rejoinWindow = 30
         for other in signaling.joined.participants {
             names[other.participantID] = other.name
-            participants.append(ParticipantDescription(id: other.participantID, name: other.name))
+            participants.append(ParticipantDescription(id: other.participantID, name: other.name, encrypted: other.encrypted))
         }
         logger.info("joined the room", ["roomId": .string(configuration.roomID), "participants": .of(participants.count)])
     }
@@ -160,13 +160,13 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             case .message(let envelope):
                 message = envelope.message
             case .rejoined(let joined):
-                rejoined(joined.participants.map { ParticipantDescription(id: $0.participantID, name: $0.name) }, at: at)
+                rejoined(joined.participants.map { ParticipantDescription(id: $0.participantID, name: $0.name, encrypted: $0.encrypted) }, at: at)
                 continue
             }
             switch message {
             case .participantJoined(let info):
                 names[info.participantID] = info.name
-                items.append(.event(.join(ParticipantDescription(id: info.participantID, name: info.name)), at: at))
+                items.append(.event(.join(ParticipantDescription(id: info.participantID, name: info.name, encrypted: info.encrypted)), at: at))
             case .participantLeft(let id, _):
                 names[id] = nil
                 for (ssrc, entry) in tracks where entry.participantID == id { tracks[ssrc] = nil }

@@ -1,6 +1,7 @@
 import DataChannel
 import Encode
 import Foundation
+import FrameCrypto
 import JobSpec
 import Log
 import Media
@@ -71,6 +72,12 @@ public final class RoomPublisher: @unchecked Sendable {
         /// libvpx's speed (VP8E_SET_CPUUSED; -16…16, negative is real time).
         public var cpuUsed: Int32
         public var joinTimeout: Double
+        /// The end-to-end encryption key this participant's frames are encrypted with
+        /// (docs/E2EE.md), read before each frame so a changed key applies at once (each stream
+        /// then starts again with a new key ID). VP8 and Opus only. When it gives a key at join,
+        /// the join tells the room this participant's media is encrypted, and from then on
+        /// nothing is sent in the clear: a key removed later leaves the last one in use.
+        public var e2eeKey: (@Sendable () -> String?)?
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
                     camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,
@@ -178,12 +185,21 @@ public final class RoomPublisher: @unchecked Sendable {
     private var keyframeWanted = true
     private var lastEstimate: UInt64?
     private var subscriberAnswers: UInt64 = 1
+    /// The end-to-end encryption key the join was made with (nil: media in the clear), and
+    /// each stream's encryptor (media thread).
+    private let e2eeKey: String?
+    private var encryptors: [UInt32: FrameEncryptor] = [:]
     private var statistics = Statistics()
 
     /// Joins the room, offers to publish, and starts sending once connected. Throws if the join
     /// is refused or does not come in time, or an encoder cannot start.
     public init(configuration: Configuration) throws {
+        let key = configuration.e2eeKey?()
+        if key != nil && configuration.videoCodec == .h264 && configuration.offers.contains(.video) {
+            throw RoomJoinError(message: "end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")
+        }
         self.configuration = configuration
+        e2eeKey = key
         logger = Logger(label: "publisher", fields: ["participantName": .string(configuration.participantName)])
         camera = configuration.camera
         microphone = configuration.microphone
@@ -197,7 +213,8 @@ public final class RoomPublisher: @unchecked Sendable {
         link = try ClientLink(logger: logger)
         signaling = try RoomSignaling(url: configuration.signalingURL,
                                       join: JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.participantName,
-                                                        participantID: configuration.participantID, mode: configuration.mode),
+                                                        participantID: configuration.participantID, mode: configuration.mode,
+                                                        encrypted: key != nil),
                                       timeout: configuration.joinTimeout, logger: logger, cancellation: configuration.cancellation)
         joined = signaling.joined
         participantID = signaling.joined.participantID
@@ -459,6 +476,22 @@ public final class RoomPublisher: @unchecked Sendable {
         publish()
     }
 
+    /// A frame as it is sent: encrypted (E2EEFrame) when this participant joined with a key,
+    /// else as it is. Nil when encryption failed: the frame is not sent in the clear instead.
+    private func sealed(_ frame: [UInt8], ssrc: UInt32, codec: E2EEFrame.Codec) -> [UInt8]? {
+        guard let joinedWith = e2eeKey else { return frame }
+        let key = configuration.e2eeKey?() ?? encryptors[ssrc]?.baseKey ?? joinedWith
+        do {
+            if encryptors[ssrc]?.baseKey != key {
+                encryptors[ssrc] = try FrameEncryptor(baseKey: key, codec: codec)
+            }
+            return try encryptors[ssrc]?.encrypt(frame)
+        } catch {
+            logger.error("a frame did not encrypt; it is not sent", ["error": .string("\(error)")])
+            return nil
+        }
+    }
+
     /// The configured codec's encoder for pictures of `format`, at `bitrate`, with a keyframe
     /// every 10 s besides the ones PLI/FIR ask for.
     private static func videoEncoder(for format: CameraFormat, bitrate: Int, _ configuration: Configuration) throws
@@ -563,7 +596,8 @@ public final class RoomPublisher: @unchecked Sendable {
                 do {
                     guard let frame = try encoder.encode(camera.frame(index), forceKeyframe: keyframeWanted) else { continue }
                     if frame.isKeyframe { keyframeWanted = false }
-                    sender.send(frame: frame.data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
+                    guard let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8) else { continue }
+                    sender.send(frame: data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
                     statistics.videoFramesEncoded = encoder.framesEncoded
                     statistics.keyframesEncoded = encoder.keyframesEncoded
                 } catch {
@@ -582,7 +616,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 nextAudioFrame += 1
                 let samples = microphone.samples(from: index * OpusEncoder.frameSamples, count: OpusEncoder.frameSamples)
                 do {
-                    let packet = try encoder.encode(samples)
+                    guard let packet = sealed(try encoder.encode(samples), ssrc: track.ssrc, codec: .opus) else { continue }
                     sender.send(frame: packet, ssrc: track.ssrc, mediaTime: Double(index) * 0.02, audioLevel: AudioLevel.of(samples))
                     statistics.audioFramesEncoded += 1
                 } catch {

@@ -27,9 +27,11 @@ struct LiveRoom: Sendable {
         var joinedAt: Double
         /// A recorder: in the room, receiving, but not listed, announced or logged.
         var hidden = false
+        /// Its media is end-to-end encrypted (its join said so): told to everyone with its info.
+        var encrypted = false
 
         var info: ParticipantInfo {
-            ParticipantInfo(participantID: id, name: name, mode: mode, metaData: metaData, media: media, pinState: pinState)
+            ParticipantInfo(participantID: id, name: name, mode: mode, metaData: metaData, media: media, pinState: pinState, encrypted: encrypted)
         }
 
         func holds(_ permission: TokenClaims.Permission) -> Bool { permissions.contains(permission) }
@@ -42,6 +44,7 @@ struct LiveRoom: Sendable {
         var mode: ParticipantMode
         var permissions: Set<TokenClaims.Permission>
         var metaData: JSONValue?
+        var encrypted: Bool
         /// The `join`'s id: its reply (`joined`, or an error when denied) answers it.
         var requestID: RequestID?
         var askedAt: Double

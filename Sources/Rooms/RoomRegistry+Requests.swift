@@ -221,7 +221,7 @@ extension RoomRegistry {
         switch decision {
         case .allowed:
             admit(LiveRoom.Member(id: waiter.id, name: waiter.name, connection: waiter.connection, mode: waiter.mode,
-                                  permissions: waiter.permissions, metaData: waiter.metaData, joinedAt: now),
+                                  permissions: waiter.permissions, metaData: waiter.metaData, joinedAt: now, encrypted: waiter.encrypted),
                   roomID: roomID, requestID: waiter.requestID, now: now, into: &actions)
         case .denied:
             actions.append(Self.refusal(.unableToJoinRoom, "\(me.name) denied the request to enter", to: waiter.connection, id: waiter.requestID))

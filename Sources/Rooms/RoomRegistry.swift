@@ -170,8 +170,8 @@ public struct RoomRegistry: Sendable {
         let name = request.name.isEmpty ? admitted.participantID : request.name
         if admitted.permissions.contains(.askJoin) {
             rooms[roomID]?.waiting.append(LiveRoom.Waiter(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
-                                                          permissions: admitted.permissions, metaData: request.metaData, requestID: requestID,
-                                                          askedAt: now))
+                                                          permissions: admitted.permissions, metaData: request.metaData,
+                                                          encrypted: request.encrypted, requestID: requestID, askedAt: now))
             seats[connection] = Seat(roomID: roomID, participantID: admitted.participantID, waiting: true)
             actions.append(.send(connection, ServerEnvelope(.waitingForEntry)))
             for admitter in current.admitters {
@@ -180,7 +180,8 @@ public struct RoomRegistry: Sendable {
             return actions
         }
         admit(LiveRoom.Member(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
-                              permissions: admitted.permissions, metaData: request.metaData, joinedAt: now, hidden: hidden),
+                              permissions: admitted.permissions, metaData: request.metaData, joinedAt: now, hidden: hidden,
+                              encrypted: request.encrypted),
               roomID: roomID, requestID: requestID, now: now, into: &actions)
         return actions
     }

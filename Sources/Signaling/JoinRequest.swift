@@ -1,6 +1,6 @@
 import JobSpec
 
-/// `join`: the first message on a connection. `{token, roomId, name?, participantId?, mode?, metaData?}`.
+/// `join`: the first message on a connection. `{token, roomId, name?, participantId?, mode?, metaData?, e2ee?}`.
 public struct JoinRequest: Sendable, Hashable {
     /// The platform token (a JWT, `../shared/spec/PLATFORM_API.md`), checked here at join only.
     public var token: String
@@ -13,10 +13,14 @@ public struct JoinRequest: Sendable, Hashable {
     public var mode: ParticipantMode
     /// Free JSON the app attaches to the participant, shown to everyone (at most 4 KiB).
     public var metaData: JSONValue?
+    /// The participant's media is end-to-end encrypted (docs/E2EE.md): receivers need its key
+    /// to decode it, and one without shows a placeholder, not undecodable pictures.
+    public var encrypted: Bool
 
     public init(token: String, roomID: String, name: String = "", participantID: String? = nil, mode: ParticipantMode = .sendAndReceive,
-                metaData: JSONValue? = nil)
+                metaData: JSONValue? = nil, encrypted: Bool = false)
     {
+        self.encrypted = encrypted
         self.token = token
         self.roomID = roomID
         self.name = name
@@ -29,6 +33,7 @@ public struct JoinRequest: Sendable, Hashable {
         var fields: [String: JSONValue] = ["token": .string(token), "roomId": .string(roomID), "name": .string(name), "mode": .string(mode.rawValue)]
         if let participantID { fields["participantId"] = .string(participantID) }
         if let metaData { fields["metaData"] = metaData }
+        if encrypted { fields["e2ee"] = .bool(true) }
         return fields
     }
 
@@ -43,5 +48,6 @@ public struct JoinRequest: Sendable, Hashable {
         participantID = try reader.optionalIdentifier("participantId")
         mode = try reader.optionalValue("mode", as: ParticipantMode.self) ?? .sendAndReceive
         metaData = try reader.optionalJSON("metaData", maxBytes: SignalingProtocol.maximumMetaDataBytes)
+        encrypted = try reader.optionalBool("e2ee") ?? false
     }
 }

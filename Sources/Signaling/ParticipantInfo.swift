@@ -9,10 +9,13 @@ public struct ParticipantInfo: Sendable, Hashable {
     public var metaData: JSONValue?
     public var media: MediaState
     public var pinState: PinState
+    /// Its media is end-to-end encrypted (its join said `e2ee`).
+    public var encrypted: Bool
 
     public init(participantID: String, name: String, mode: ParticipantMode, metaData: JSONValue? = nil, media: MediaState = .off,
-                pinState: PinState = .none)
+                pinState: PinState = .none, encrypted: Bool = false)
     {
+        self.encrypted = encrypted
         self.participantID = participantID
         self.name = name
         self.mode = mode
@@ -27,6 +30,7 @@ public struct ParticipantInfo: Sendable, Hashable {
             "pinState": pinState.json,
         ]
         if let metaData { fields["metaData"] = metaData }
+        if encrypted { fields["e2ee"] = .bool(true) }
         return .object(fields)
     }
 
@@ -41,6 +45,7 @@ public struct ParticipantInfo: Sendable, Hashable {
         } else {
             pinState = .none
         }
+        encrypted = try reader.optionalBool("e2ee") ?? false
     }
 }
 

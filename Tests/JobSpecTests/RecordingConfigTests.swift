@@ -19,6 +19,29 @@ import Testing
         #expect(!defaults.alsoRecords)
     }
 
+    /// `config.e2ee`: a shared key or participant keys; errors name the field; the keys never
+    /// reach a redacted spec (what logs and the run's `configured` event print).
+    @Test func e2eeKeysAreReadCheckedAndRedacted() throws {
+        let shared = try Self.config(#"{"e2ee": {"sharedKey": "s3cret"}}"#)
+        #expect(shared.e2ee == E2EEKeys(sharedKey: "s3cret"))
+        let each = try Self.config(#"{"e2ee": {"participantKeys": {"ada": "k1", "bob": "k2"}}}"#)
+        #expect(each.e2ee?.key(for: "ada") == "k1" && each.e2ee?.key(for: "eve") == nil)
+        for (json, field) in [(#"{"e2ee": "s3cret"}"#, "config.e2ee must be an object"), (#"{"e2ee": {}}"#, "config.e2ee needs"),
+                              (#"{"e2ee": {"sharedKey": ""}}"#, "config.e2ee.sharedKey"),
+                              (#"{"e2ee": {"participantKeys": {"ada": 7}}}"#, "config.e2ee.participantKeys.ada")]
+        {
+            let error = #expect(throws: SpecError.self) { try Self.config(json) }
+            #expect(error?.message.contains(field) == true, "\(json): \(String(describing: error))")
+        }
+        let spec = PipelineSpec(source: .room(RoomSourceSpec(signalingURL: "ws://127.0.0.1:1/v2/rtc", roomID: "r", token: "t")), config: each,
+                                outputs: [])
+        let printed = String(decoding: try JSONEncoder().encode(spec.redacted), as: UTF8.self)
+        #expect(!printed.contains("k1") && !printed.contains("k2") && printed.contains("redacted"), "\(printed)")
+        // A config stored before the field existed still reads.
+        let stored = try JSONDecoder().decode(RecordingConfig.self, from: Data(#"{"theme": "DARK"}"#.utf8))
+        #expect(stored.e2ee == nil && stored.theme == .dark)
+    }
+
     @Test func everyFieldAndTheSDKSpellings() throws {
         let config = try Self.config("""
             {"layout": {"type": "sidebar", "priority": "PIN", "gridSize": 2}, "theme": "LIGHT", "mode": "VIDEO_AND_AUDIO",

@@ -154,10 +154,10 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG) {
                 _ = try await VideoSDK.createCameraVideoTrack(cameraId: "no-such-camera")
             }
-            // H.264 is a config the type has and the send path does not encode yet.
-            await #expect(throws: VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG) {
-                _ = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, codec: .H264)
-            }
+            // H.264 is encoded (x264), so the track is made.
+            let h264 = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, codec: .H264)
+            #expect(h264.codec == .H264 && !h264.isEnded)
+            h264.stop()
             let missing = try TemporaryDirectory(prefix: "sdk-cameras").file("gone.y4m")
             let camera = try VideoSDK.addFileCamera(path: missing, label: "Gone")
             defer { VideoSDK.removeDevice(deviceId: camera.deviceId) }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RevueSDK
+import RoomClient
 import TestSupport
 import Testing
 
@@ -284,6 +285,36 @@ extension RevueSDKTests {
         }
 
         /// RECV_ONLY sends nothing: 3066 for the camera and the microphone.
+        /// The codec of createRoom's camera track is what the room sends (H.264 through x264);
+        /// a later track in another codec goes to onError (3045) and leaves the camera off. A
+        /// microphone track with processing flags sends through WebRTC's audio processing.
+        @Test func theCameraTracksCodecAndTheMicrophonesProcessingAreWhatIsSent() async throws {
+            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false,
+                                                                   bitrateMode: .BANDWIDTH_OPTIMIZED, codec: .H264)
+            let (room, log) = try self.room("Hana", cam: true, camera: camera)
+            try await room.join()
+            #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
+            #expect(await Self.sending(room, audio: false), "\(String(describing: room.publisher?.currentStatistics))")
+            #expect(room.publisher?.currentStatistics.videoCodec == "H264", "\(String(describing: room.publisher?.currentStatistics))")
+            #expect(room.getAppliedVideoConfig()?["codec"] as? String == "H264")
+
+            let microphone = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .speech_standard,
+                                                                           noiseConfig: NoiseConfig(noiseSuppression: true, echoCancellation: false,
+                                                                                                    autoGainControl: false, highPassFilter: true))
+            try await room.unmuteMic(customMicrophoneTrack: microphone)
+            let processed = try #require(room.sentMicrophone as? ProcessedMicrophone, "\(String(describing: room.sentMicrophone))")
+            #expect(processed.settings.noiseSuppression && processed.settings.highPassFilter && !processed.settings.gainControl)
+            #expect(await Self.sending(room, audio: true), "\(String(describing: room.publisher?.currentStatistics))")
+
+            try await room.disableCam()
+            let vp8 = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, codec: .VP8)
+            let errors = log.errors.count
+            try await room.enableCam(customCameraTrack: vp8)
+            #expect(log.errors.count == errors + 1 && log.errors.last?.code == 3045, "\(log.errors)")
+            #expect(vp8.isEnded && room.getAppliedVideoConfig()?["applied"] as? Bool == false)
+            try await room.leave()
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()

@@ -81,6 +81,33 @@ extension RevueSDKTests {
             #expect(!VideoSDK.getCameras().contains(camera) && !VideoSDK.getMics().contains(mic))
         }
 
+        /// The seed's E2EE calls: setKeyProvider with a shared key, getKeyProvider, removeKeyProvider,
+        /// and setParticipantKey (3073 without a provider; set, changed and removed in the provider).
+        @Test func theKeyProviderCallsAsTheSeedsExamplesMakeThem() throws {
+            defer { VideoSDK.removeKeyProvider() }
+            #expect(VideoSDK.getKeyProvider() == nil)
+            #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try VideoSDK.setParticipantKey("<PARTICIPANT_ID>", key: "<NEW_KEY>") }
+            let keyProvider = BaseKeyProvider()
+            try keyProvider.setSharedKey("<YOUR_SHARED_KEY>")
+            VideoSDK.setKeyProvider(keyProvider)
+            let e2eeConfigured = VideoSDK.getKeyProvider() != nil
+            #expect(e2eeConfigured && keyProvider.sharedKey == "<YOUR_SHARED_KEY>")
+            #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try keyProvider.setSharedKey("") }
+
+            try VideoSDK.setParticipantKey("<PARTICIPANT_ID>", key: "<NEW_KEY>")
+            #expect(keyProvider.participantKey("<PARTICIPANT_ID>") == "<NEW_KEY>")
+            // Participant keys are not used while a shared key is set.
+            #expect(keyProvider.keys.key(for: "<PARTICIPANT_ID>") == "<YOUR_SHARED_KEY>")
+            keyProvider.removeSharedKey()
+            #expect(keyProvider.keys.key(for: "<PARTICIPANT_ID>") == "<NEW_KEY>")
+            try VideoSDK.setParticipantKey("<PARTICIPANT_ID>", key: nil)
+            #expect(keyProvider.participantKey("<PARTICIPANT_ID>") == nil && keyProvider.keys.isEmpty)
+            #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try VideoSDK.setParticipantKey("", key: "k") }
+
+            VideoSDK.removeKeyProvider()
+            #expect(VideoSDK.getKeyProvider() == nil)
+        }
+
         @Test func theLogLevelIsInfoUntilSetAndSetsRevuesLogger() {
             #expect(VideoSDK.getLogLevel() == .INFO)
             VideoSDK.setLogLevel(level: .DEBUG)

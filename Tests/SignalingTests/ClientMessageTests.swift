@@ -9,6 +9,7 @@ import Testing
         .join(JoinRequest(token: "eyJ.a.b", roomID: "abcd-efgh-ijkl", name: "Ada", participantID: "ada-1", mode: .receiveOnly,
                           metaData: .object(["team": .string("blue"), "seat": .number(3)]))),
         .join(JoinRequest(token: "t", roomID: "r")),
+        .join(JoinRequest(token: "t", roomID: "r", encrypted: true)),
         .publishOffer(sdp: "v=0\r\n", tracks: [PublishedTrack(mid: "0", kind: .audio), PublishedTrack(mid: "1", kind: .video),
                                                PublishedTrack(mid: "2", kind: .share)]),
         .publishOffer(sdp: "v=0\r\n", tracks: nil),

@@ -17,6 +17,7 @@ import Testing
         .entryRequested(participantID: "carol", name: "Carol"),
         .entryResponded(participantID: "carol", decision: .allowed),
         .participantJoined(ada),
+        .participantJoined(ParticipantInfo(participantID: "eve", name: "Eve", mode: .sendAndReceive, encrypted: true)),
         .participantLeft(participantID: "ada", reason: .removePeer),
         .participantModeChanged(participantID: "ada", mode: .signallingOnly),
         .streamEnabled(participantID: "ada", kind: .audio),
