@@ -54,6 +54,9 @@ final class MediaReceiver: @unchecked Sendable {
     private var audioDecoders: [UInt32: AudioTrackDecoder] = [:]
     /// Video tracks with no picture decoded yet: a keyframe is asked for until one comes.
     private var awaitingFirstPicture = Set<UInt32>()
+    /// Video tracks whose starting PLI has not gone out yet (the connection was not up): it is
+    /// sent even if the SFU's own keyframe request got a keyframe here first.
+    private var startingRequests = Set<UInt32>()
     private var lastKeyframeRequest: [UInt32: Double] = [:]
     private var lastReport = 0.0
     private var lastCopy = 0.0
@@ -152,6 +155,7 @@ final class MediaReceiver: @unchecked Sendable {
                 videoDecoders[ssrc] = try VideoTrackDecoder(codec: entry.track.codec)
                 // Its first frame must be a keyframe: ask now rather than wait for the sender's next.
                 awaitingFirstPicture.insert(ssrc)
+                startingRequests.insert(ssrc)
             } else {
                 audioDecoders[ssrc] = try AudioTrackDecoder(channels: entry.track.channels)
             }
@@ -181,6 +185,7 @@ final class MediaReceiver: @unchecked Sendable {
         videoDecoders[ssrc] = nil
         audioDecoders[ssrc] = nil
         awaitingFirstPicture.remove(ssrc)
+        startingRequests.remove(ssrc)
         lastKeyframeRequest[ssrc] = nil
     }
 
@@ -261,9 +266,9 @@ final class MediaReceiver: @unchecked Sendable {
         }
     }
 
-    /// Asks for keyframes for the video tracks that have shown nothing yet.
+    /// Asks for keyframes for the video tracks that are starting or have shown nothing yet.
     private func requestKeyframes() {
-        for ssrc in awaitingFirstPicture.sorted() { requestKeyframe(ssrc) }
+        for ssrc in awaitingFirstPicture.union(startingRequests).sorted() { requestKeyframe(ssrc) }
     }
 
     /// A PLI for `ssrc`, unless one went less than `keyframeRequestInterval` ago or the
@@ -274,6 +279,7 @@ final class MediaReceiver: @unchecked Sendable {
         if let last = lastKeyframeRequest[ssrc], time - last < Self.keyframeRequestInterval { return }
         guard send(.pictureLossIndication(ssrc: ssrc)) else { return }
         lastKeyframeRequest[ssrc] = time
+        startingRequests.remove(ssrc)
         sinks[ssrc]?.update { $0.keyframeRequests += 1 }
     }
 

@@ -87,11 +87,15 @@ extension RevueSDKTests {
             // Chromium decodes the SDK's 320x180 camera and plays its tone with little made up.
             #expect(chromiumVideo["frameWidth"] as? Int == 320 && chromiumVideo["frameHeight"] as? Int == 180, "\(chromiumVideo)")
             #expect(received > 0 && Double(concealed) < 0.2 * Double(received), "\(chromiumAudio)")
-            // The SDK decodes Chromium's 640x360 file camera, asked for a keyframe at the start,
-            // and its handler got the pictures.
-            #expect(sdkVideo.frameWidth == 640 && sdkVideo.frameHeight == 360 && sdkVideo.decodeErrors == 0, "\(sdkVideo)")
+            // The SDK decodes Chromium's 640x360 file camera (or a 16:9 size below it: Chromium's
+            // encoder may scale down on a loaded machine), asked for a keyframe at the start, and
+            // its handler got the pictures.
+            #expect(sdkVideo.frameWidth <= 640 && sdkVideo.frameWidth >= 160 && abs(sdkVideo.frameWidth * 9 - sdkVideo.frameHeight * 16) <= 16
+                && sdkVideo.decodeErrors == 0, "\(sdkVideo)")
             #expect(sdkVideo.keyframeRequests >= 1 && sdkVideo.keyframesReceived >= 1, "\(sdkVideo)")
-            #expect(handled.seen.withLock { $0.count } > 0 && handled.seen.withLock { $0.size } == "640x360")
+            let handlerSaw = handled.seen.withLock { $0 }
+            let handlerWidth = Int(handlerSaw.size.split(separator: "x").first ?? "") ?? 0
+            #expect(handlerSaw.count > 0 && handlerSaw.count <= video.statistics.framesDecoded && (160...640).contains(handlerWidth), "\(handlerSaw)")
             #expect(sdkAudio.codec == "opus" && sdkAudio.decodeErrors == 0 && sdkAudio.samplesConcealed < sdkAudio.samplesDecoded / 5, "\(sdkAudio)")
 
             try await bot.leave()
