@@ -1,3 +1,4 @@
+import RoomClient
 import Signaling
 
 /// Someone in the room, as the room last heard: id, name, mode and the streams they publish
@@ -22,10 +23,11 @@ public class Participant: Identifiable {
         streams.values.first { $0.kind == kind }
     }
 
-    /// Adds the stream of `kind`; the stream, or nil when one was on already.
-    func enable(_ kind: StreamKind, track: CustomStreamTrack? = nil) -> Stream? {
+    /// Adds the stream of `kind`; the stream, or nil when one was on already. `remote` is the
+    /// receiver's track of a remote participant's stream.
+    func enable(_ kind: StreamKind, track: CustomStreamTrack? = nil, remote: RemoteTrack? = nil) -> Stream? {
         guard stream(of: kind) == nil else { return nil }
-        let stream = Stream(participantID: id, kind: kind, track: track)
+        let stream = Stream(participantID: id, kind: kind, track: track, remote: remote)
         streams[stream.id] = stream
         return stream
     }

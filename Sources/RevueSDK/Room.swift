@@ -154,6 +154,8 @@ public final class Room {
         configuration.dataChannel = settings.mode != .SIGNALLING_ONLY
         configuration.onData = { continuation.yield(.data($0)) }
         configuration.stopsWithMedia = false
+        // Receiving is the seed's SEND_AND_RECV and RECV_ONLY; SIGNALLING_ONLY has no media.
+        configuration.receives = settings.mode != .SIGNALLING_ONLY
         let cancellation = JoinCancellation()
         configuration.cancellation = cancellation
         joinCancellation = cancellation
@@ -200,7 +202,9 @@ public final class Room {
         for info in joined.participants {
             guard let participant = participants[info.participantID] else { continue }
             for kind in Signaling.StreamKind.allCases where info.media[kind] {
-                if let stream = participant.enable(StreamKind(kind)) { emit { $0.onStreamEnabled(stream, forParticipant: participant) } }
+                if let stream = participant.enable(StreamKind(kind), remote: made.remoteTrack(participantID: participant.id, kind: kind)) {
+                    emit { $0.onStreamEnabled(stream, forParticipant: participant) }
+                }
             }
         }
         Task { @MainActor [weak self] in
@@ -364,7 +368,8 @@ public final class Room {
         case .streamEnabled(let participantID, let kind):
             guard let who = participant(participantID) else { return }
             let track = who.isLocal ? (kind == .audio ? microphoneTrack : kind == .video ? cameraTrack : nil) : nil
-            if let stream = who.enable(StreamKind(kind), track: track) { emit { $0.onStreamEnabled(stream, forParticipant: who) } }
+            let remote = who.isLocal ? nil : publisher?.remoteTrack(participantID: participantID, kind: kind)
+            if let stream = who.enable(StreamKind(kind), track: track, remote: remote) { emit { $0.onStreamEnabled(stream, forParticipant: who) } }
         case .streamDisabled(let participantID, let kind):
             guard let who = participant(participantID), let stream = who.disable(StreamKind(kind)) else { return }
             emit { $0.onStreamDisabled(stream, forParticipant: who) }

@@ -64,7 +64,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     private var ended = false
     private var items: [SourceItem] = []
     /// The tracks each offer carried, by SSRC: who, and what.
-    private var tracks: [UInt32: (participantID: String, track: TrackDescription)] = [:]
+    private var tracks: [UInt32: SubscribedTrack] = [:]
     /// Tracks turned off by their participant (streamDisabled), by participant and kind.
     private var disabled = Set<String>()
     private var names: [String: String] = [:]
@@ -123,16 +123,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     }
 
     public func send(_ feedback: Feedback) {
-        let packet: RTCPPacket
-        switch feedback {
-        case .pictureLossIndication(let ssrc), .fullIntraRequest(let ssrc):
-            packet = .pictureLossIndication(RTCPPictureLossIndication(senderSSRC: reporterSSRC, mediaSSRC: ssrc))
-        case .nack(let ssrc, let sequences):
-            packet = .nack(RTCPNack(senderSSRC: reporterSSRC, mediaSSRC: ssrc, lost: sequences))
-        case .receiverReport(let reports):
-            packet = .receiverReport(RTCPReceiverReport(ssrc: reporterSSRC, reports: Array(reports.prefix(31))))
-        }
-        guard let bytes = try? packet.marshal(), link.sendRTCP(bytes) else { return }
+        guard let bytes = try? feedback.rtcpPacket(senderSSRC: reporterSSRC).marshal(), link.sendRTCP(bytes) else { return }
         feedbackSent += 1
     }
 
@@ -234,18 +225,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             return
         }
         // What the offer sends now, by SSRC.
-        var now: [UInt32: (participantID: String, track: TrackDescription)] = [:]
-        for media in answer.negotiation.media where media.isAccepted && media.kind != .application && media.direction == .recvonly {
-            guard let stream = media.remoteStreams.first, let msid = stream.msid,
-                  let codec = media.codecs.first(where: { ["opus", "vp8", "h264"].contains($0.name.lowercased()) }),
-                  let trackCodec = TrackCodec(rawValue: codec.name.lowercased() == "opus" ? "opus" : codec.name.uppercased())
-            else { continue }
-            let isShare = msid.streamID.hasSuffix("-share")
-            let participantID = isShare ? String(msid.streamID.dropLast(6)) : msid.streamID
-            let kind: TrackKind = media.kind == .audio ? .audio : (isShare ? .share : .video)
-            now[stream.ssrc] = (participantID, TrackDescription(kind: kind, ssrc: stream.ssrc, codec: trackCodec, payloadType: codec.payloadType,
-                                                                clockRate: Int(codec.clockRate), channels: Int(codec.channels ?? 1)))
-        }
+        let now = SubscribedTrack.tracks(in: answer.negotiation)
         for (ssrc, entry) in tracks where now[ssrc] == nil {
             items.append(.event(.unpublish(participantID: entry.participantID, ssrc: ssrc), at: at))
         }

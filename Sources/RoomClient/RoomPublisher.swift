@@ -21,11 +21,15 @@ import Transport
 /// every server message (`Configuration.onMessage`). The demo and the benchmarks put synthetic
 /// participants in rooms with it.
 ///
-/// It does not receive: the server's subscriber offers are answered with every section rejected
-/// (RFC 3264 §6), so the server opens no subscriber connection and sends it nothing.
+/// Receiving is opt-in (`Configuration.receives`, which the SDK sets): then a `MediaReceiver`
+/// answers the server's subscriber offers, decodes what the others send and counts it per
+/// participant and kind (`remoteTrack(participantID:kind:)`). Without it (`revue publish`, the
+/// demo) the offers are answered with every section rejected (RFC 3264 §6), so the server opens
+/// no subscriber connection and sends nothing.
 ///
 /// Threads: `RoomSignaling`'s reads the signalling socket; one more runs everything else (ICE,
-/// DTLS, SRTP, capture, encoding, pacing) until `leave()`.
+/// DTLS, SRTP, capture, encoding, pacing) until `leave()`; a receiver has a thread of its own
+/// (its connection, jitter buffers and decoders).
 public final class RoomPublisher: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// `ws://host:port/v2/rtc`.
@@ -60,6 +64,10 @@ public final class RoomPublisher: @unchecked Sendable {
         public var dataChannel: Bool = false
         /// Each data-channel message the server relays, on the media thread.
         public var onData: (@Sendable (DataMessage) -> Void)?
+        /// Whether to receive: answer the server's subscriber offers and decode the others'
+        /// audio and video (`remoteTrack(participantID:kind:)`). Off by default: a bot that only
+        /// publishes declines them and costs the server nothing. Ignored in `SIGNALLING_ONLY`.
+        public var receives: Bool = false
         /// Whether the publisher stops when its media connection closes. The SDK keeps the
         /// signalling going (a mode change closes the media, the room goes on); a lost
         /// signalling connection still stops it.
@@ -145,6 +153,8 @@ public final class RoomPublisher: @unchecked Sendable {
 
     private let signaling: RoomSignaling
     private let link: ClientLink
+    /// The subscriber connection's receive path, when `Configuration.receives`.
+    private let receiver: MediaReceiver?
     private let logger: Logger
     private let lock = NSLock()
     private var snapshot = Statistics()
@@ -222,11 +232,23 @@ public final class RoomPublisher: @unchecked Sendable {
         cname = "revue-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec), transport: link.transport,
                                           sessionID: .random(in: 1...UInt64(Int64.max)))
+        do {
+            if configuration.receives && configuration.mode != .signallingOnly {
+                let signaling = signaling
+                receiver = try MediaReceiver(logger: logger) { signaling.send(.subscribeAnswer(sdp: $0)) }
+            } else {
+                receiver = nil
+            }
+        } catch {
+            signaling.leave()
+            throw error
+        }
         logger.info("joined the room", ["roomId": .string(configuration.roomID), "participantId": .string(participantID)])
         do {
             try sendOffer()
         } catch {
             signaling.leave()
+            receiver?.stop(reason: "the join failed")
             throw error
         }
         let thread = Thread { [self] in
@@ -252,6 +274,13 @@ public final class RoomPublisher: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return snapshot
+    }
+
+    /// What this client receives of a participant's stream of `kind`: its counters and decoded
+    /// frames. The same object for as long as the participant is in the room, made on first
+    /// use (it may be asked for before its offer comes); nil when the publisher does not receive.
+    public func remoteTrack(participantID: String, kind: StreamKind) -> RemoteTrack? {
+        receiver?.track(participantID: participantID, kind: kind)
     }
 
     /// Why the publisher stopped on its own (the room closed, the connection failed), if it did.
@@ -367,7 +396,9 @@ public final class RoomPublisher: @unchecked Sendable {
             case .error(let code, let message) where envelope.id == offerRequest:
                 stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
             case .subscribeOffer(let sdp):
-                decline(sdp)
+                if let receiver { receiver.offer(sdp) } else { decline(sdp) }
+            case .participantLeft(let id, _):
+                receiver?.forget(participantID: id)
             case .roomLeft(let reason):
                 stop(because: "left the room: \(reason)")
             default:
@@ -472,6 +503,7 @@ public final class RoomPublisher: @unchecked Sendable {
         // `leave` before closing DTLS: the server takes a closed media connection for a lost
         // participant (1001), and the room should hear that this one left (1101).
         signaling.leave()
+        receiver?.stop(reason: "left the room")
         link.close(reason: "left the room")
         publish()
     }

@@ -1,0 +1,91 @@
+import Foundation
+import Media
+import Signaling
+
+/// What this client receives of one remote participant's microphone, camera or screen share
+/// (`RoomPublisher.remoteTrack(participantID:kind:)`): counters of what arrived and was decoded,
+/// and handlers an owner sets to get the decoded pictures and sound. There is no renderer on
+/// Linux, so this is how an app (a bot, a test, a transcriber) sees and hears the others.
+///
+/// One object per participant and kind for as long as the participant is in the room: a stream
+/// turned off and on again (the same SSRC, or a new one after a new offer) carries on counting.
+/// The receiver's thread writes it and calls the handlers; any thread reads it.
+public final class RemoteTrack: @unchecked Sendable {
+    /// What has arrived so far. Video fields stay zero for audio and the other way round.
+    public struct Statistics: Sendable, Equatable {
+        /// The SSRC the latest subscriber offer gave the track; nil before one did.
+        public var ssrc: UInt32?
+        /// The SDP name of its codec (`VP8`, `H264`, `opus`); nil before an offer.
+        public var codec: String?
+        /// RTP packets received, and declared lost by the jitter buffer.
+        public var packetsReceived = 0
+        public var packetsLost = 0
+        /// Whole encoded frames the jitter buffer released to the decoder.
+        public var framesReceived = 0
+        public var framesDecoded = 0
+        public var keyframesReceived = 0
+        /// The size of the last picture decoded.
+        public var frameWidth = 0
+        public var frameHeight = 0
+        /// Frames the decoder refused (it then waits for a keyframe, which is asked for).
+        public var decodeErrors = 0
+        /// Keyframe requests (RTCP PLI) sent for the track.
+        public var keyframeRequests = 0
+        /// 48 kHz samples per channel that came out of Opus, and those of them that concealment
+        /// made up for lost packets.
+        public var samplesDecoded = 0
+        public var samplesConcealed = 0
+
+        public init() {}
+    }
+
+    public let participantID: String
+    public let kind: StreamKind
+    private let lock = NSLock()
+    private var counts = Statistics()
+    private var pictureHandler: (@Sendable (VideoFrame) -> Void)?
+    private var soundHandler: (@Sendable (AudioChunk) -> Void)?
+
+    init(participantID: String, kind: StreamKind) {
+        self.participantID = participantID
+        self.kind = kind
+    }
+
+    /// A copy of the counters.
+    public var statistics: Statistics { lock.withLock { counts } }
+
+    /// Called on the receiver's thread with each decoded picture (I420), in order; nil stops
+    /// it. Keep it short: the next packets wait while it runs.
+    public func setPictureHandler(_ handler: (@Sendable (VideoFrame) -> Void)?) {
+        lock.withLock { pictureHandler = handler }
+    }
+
+    /// Called on the receiver's thread with each decoded (or concealed) piece of sound, 48 kHz,
+    /// in order; nil stops it.
+    public func setSoundHandler(_ handler: (@Sendable (AudioChunk) -> Void)?) {
+        lock.withLock { soundHandler = handler }
+    }
+
+    func update(_ change: (inout Statistics) -> Void) {
+        lock.withLock { change(&counts) }
+    }
+
+    /// Counts decoded pictures and hands them to the handler (outside the lock, so a handler
+    /// may read the statistics).
+    func deliver(pictures: [VideoFrame]) {
+        guard let last = pictures.last else { return }
+        let handler = lock.withLock {
+            counts.framesDecoded += pictures.count
+            counts.frameWidth = last.width
+            counts.frameHeight = last.height
+            return pictureHandler
+        }
+        if let handler { for picture in pictures { handler(picture) } }
+    }
+
+    /// Hands decoded sound to the handler; the decoder's own counters are copied by the caller.
+    func deliver(sound: [AudioChunk]) {
+        guard !sound.isEmpty, let handler = lock.withLock({ soundHandler }) else { return }
+        for chunk in sound { handler(chunk) }
+    }
+}
