@@ -21,6 +21,9 @@ public final class RemoteVideoTrack: Sendable {
         public var decodeErrors: Int
         /// Keyframe requests (RTCP PLI) this client sent: one when the track starts, and after loss.
         public var keyframeRequests: Int
+        /// Frames of an end-to-end encrypted participant that did not decrypt (no key for
+        /// them, or the wrong one): not decoded.
+        public var framesUndecryptable: Int
     }
 
     let track: RemoteTrack
@@ -34,7 +37,8 @@ public final class RemoteVideoTrack: Sendable {
         return Statistics(codec: counted.codec, framesDecoded: counted.framesDecoded, frameWidth: counted.frameWidth,
                           frameHeight: counted.frameHeight, framesReceived: counted.framesReceived,
                           keyframesReceived: counted.keyframesReceived, packetsReceived: counted.packetsReceived,
-                          packetsLost: counted.packetsLost, decodeErrors: counted.decodeErrors, keyframeRequests: counted.keyframeRequests)
+                          packetsLost: counted.packetsLost, decodeErrors: counted.decodeErrors, keyframeRequests: counted.keyframeRequests,
+                          framesUndecryptable: counted.framesUndecryptable)
     }
 
     /// Calls `handler` with each decoded picture (I420, `VideoFrame.mediaTime` on the room's

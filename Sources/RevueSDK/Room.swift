@@ -139,14 +139,11 @@ public final class Room {
             participantID: settings.participantId, camera: nil, microphone: nil,
             audioBitrate: settings.customMicrophoneTrack?.microphoneConfig?.bitrate ?? CustomMicrophoneTrackConfig.speech_standard.bitrate,
             mode: settings.mode.signaling, offeredKinds: sends ? [.audio, .video] : [])
-        // E2EE: the provider's key for this participant, read before each frame, so a key set
-        // while in the room applies at once. A participant key needs the id createRoom was
-        // given (`participantId`): a server-made id is known only after the join has said
-        // whether this participant encrypts.
-        if let provider = VideoSDK.getKeyProvider() {
-            let participantID = settings.participantId ?? ""
-            configuration.e2eeKey = { provider.keys.key(for: participantID) }
-        }
+        // E2EE: the provider's keys, read before each frame, so a key set while in the room
+        // applies at once. Sending with a participant key needs the id createRoom was given
+        // (`participantId`): a server-made id is known only after the join has said whether
+        // this participant encrypts.
+        if let provider = VideoSDK.getKeyProvider() { configuration.e2eeKeys = { provider.keys } }
         // The codec is offered once, at join (a later track in another codec is refused: 3045).
         configuration.videoCodec = settings.customCameraTrack?.codec?.publishedCodec ?? .vp8
         configuration.onMessage = { continuation.yield(.message($0)) }

@@ -1,6 +1,8 @@
 import Decode
 import Foundation
+import FrameCrypto
 import Ingest
+import JobSpec
 import Log
 import Media
 import MediaSource
@@ -44,6 +46,12 @@ final class MediaReceiver: @unchecked Sendable {
     // Any thread, under `lock`: the tracks handed out, by participant and kind.
     private let lock = NSLock()
     private var remoteTracks: [String: RemoteTrack] = [:]
+    /// Participants whose joins said their media is end-to-end encrypted.
+    private var encrypted = Set<String>()
+    /// The keys to decrypt them with, read before each of their frames (a key set while in the
+    /// room applies at once).
+    private let keys: (@Sendable () -> E2EEKeys?)?
+    private var decryptor: FrameDecryptor?
 
     // The loop's thread only.
     private let link: ClientLink
@@ -64,8 +72,9 @@ final class MediaReceiver: @unchecked Sendable {
     private var answerVersion: UInt64 = 1
 
     /// Starts the receiver's thread; `sendAnswer` sends a subscriber answer's SDP on signalling.
-    init(logger: Logger, sendAnswer: @escaping @Sendable (String) -> Void) throws {
+    init(logger: Logger, keys: (@Sendable () -> E2EEKeys?)? = nil, sendAnswer: @escaping @Sendable (String) -> Void) throws {
         self.logger = logger
+        self.keys = keys
         self.sendAnswer = sendAnswer
         link = try ClientLink(logger: logger)
         loop = try EventLoop(name: "receiver")
@@ -97,6 +106,14 @@ final class MediaReceiver: @unchecked Sendable {
     func forget(participantID: String) {
         lock.withLock {
             for kind in StreamKind.allCases { remoteTracks[Self.key(participantID, kind)] = nil }
+            encrypted.remove(participantID)
+        }
+    }
+
+    /// Whether a participant's media is end-to-end encrypted (their join said so).
+    func setEncrypted(_ participantID: String, _ isEncrypted: Bool) {
+        lock.withLock {
+            if isEncrypted { encrypted.insert(participantID) } else { encrypted.remove(participantID) }
         }
     }
 
@@ -240,9 +257,13 @@ final class MediaReceiver: @unchecked Sendable {
         }
     }
 
-    private func decode(_ frame: EncodedFrame) {
-        let ssrc = frame.track.ssrc
+    private func decode(_ received: EncodedFrame) {
+        let ssrc = received.track.ssrc
         guard let sink = sinks[ssrc] else { return }
+        guard let frame = opened(received) else {
+            sink.update { $0.framesUndecryptable += 1 }
+            return
+        }
         if let decoder = videoDecoders[ssrc] {
             let pictures = decoder.decode(frame)
             sink.update {
@@ -264,6 +285,23 @@ final class MediaReceiver: @unchecked Sendable {
             }
             sink.deliver(sound: sound)
         }
+    }
+
+    /// The frame as its sender encoded it: decrypted when the sender encrypts end to end (with
+    /// the shared key or theirs), itself otherwise; nil when it does not decrypt.
+    private func opened(_ frame: EncodedFrame) -> EncodedFrame? {
+        let participantID = frame.track.participantID
+        guard lock.withLock({ encrypted.contains(participantID) }) else { return frame }
+        guard let current = keys?(), current.key(for: participantID) != nil else { return nil }
+        if let decryptor, decryptor.keys == current {
+            // The same keys: their derived keys and replay counters carry on.
+        } else {
+            decryptor = FrameDecryptor(keys: current)
+        }
+        guard let decryptor, let clear = try? decryptor.decrypt(frame.data, from: participantID) else { return nil }
+        var opened = frame
+        opened.data = clear
+        return opened
     }
 
     /// Asks for keyframes for the video tracks that are starting or have shown nothing yet.

@@ -35,6 +35,9 @@ public final class RemoteTrack: @unchecked Sendable {
         /// made up for lost packets.
         public var samplesDecoded = 0
         public var samplesConcealed = 0
+        /// Frames of an end-to-end encrypted participant that did not decrypt (no key for them,
+        /// or the wrong one): not decoded, so nothing undecodable is shown (docs/E2EE.md).
+        public var framesUndecryptable = 0
 
         public init() {}
     }

@@ -80,12 +80,14 @@ public final class RoomPublisher: @unchecked Sendable {
         /// libvpx's speed (VP8E_SET_CPUUSED; -16…16, negative is real time).
         public var cpuUsed: Int32
         public var joinTimeout: Double
-        /// The end-to-end encryption key this participant's frames are encrypted with
-        /// (docs/E2EE.md), read before each frame so a changed key applies at once (each stream
-        /// then starts again with a new key ID). VP8 and Opus only. When it gives a key at join,
-        /// the join tells the room this participant's media is encrypted, and from then on
-        /// nothing is sent in the clear: a key removed later leaves the last one in use.
-        public var e2eeKey: (@Sendable () -> String?)?
+        /// The end-to-end encryption keys (docs/E2EE.md), read before each frame so a changed
+        /// key applies at once. This participant's own frames are encrypted with the shared
+        /// key or its own (VP8 and Opus only; each stream starts again with a new key ID when
+        /// the key changes): when there is one at join, the join tells the room this
+        /// participant's media is encrypted, and from then on nothing is sent in the clear (a
+        /// key removed later leaves the last one in use). A receiving publisher decrypts the
+        /// others' encrypted frames with them, and decodes none it has no key for.
+        public var e2eeKeys: (@Sendable () -> E2EEKeys?)?
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
                     camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,
@@ -204,7 +206,7 @@ public final class RoomPublisher: @unchecked Sendable {
     /// Joins the room, offers to publish, and starts sending once connected. Throws if the join
     /// is refused or does not come in time, or an encoder cannot start.
     public init(configuration: Configuration) throws {
-        let key = configuration.e2eeKey?()
+        let key = configuration.e2eeKeys?()?.key(for: configuration.participantID ?? "")
         if key != nil && configuration.videoCodec == .h264 && configuration.offers.contains(.video) {
             throw RoomJoinError(message: "end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")
         }
@@ -235,7 +237,9 @@ public final class RoomPublisher: @unchecked Sendable {
         do {
             if configuration.receives && configuration.mode != .signallingOnly {
                 let signaling = signaling
-                receiver = try MediaReceiver(logger: logger) { signaling.send(.subscribeAnswer(sdp: $0)) }
+                let made = try MediaReceiver(logger: logger, keys: configuration.e2eeKeys) { signaling.send(.subscribeAnswer(sdp: $0)) }
+                for other in signaling.joined.participants where other.encrypted { made.setEncrypted(other.participantID, true) }
+                receiver = made
             } else {
                 receiver = nil
             }
@@ -397,6 +401,8 @@ public final class RoomPublisher: @unchecked Sendable {
                 stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }
+            case .participantJoined(let info):
+                receiver?.setEncrypted(info.participantID, info.encrypted)
             case .participantLeft(let id, _):
                 receiver?.forget(participantID: id)
             case .roomLeft(let reason):
@@ -512,7 +518,7 @@ public final class RoomPublisher: @unchecked Sendable {
     /// else as it is. Nil when encryption failed: the frame is not sent in the clear instead.
     private func sealed(_ frame: [UInt8], ssrc: UInt32, codec: E2EEFrame.Codec) -> [UInt8]? {
         guard let joinedWith = e2eeKey else { return frame }
-        let key = configuration.e2eeKey?() ?? encryptors[ssrc]?.baseKey ?? joinedWith
+        let key = configuration.e2eeKeys?()?.key(for: participantID) ?? encryptors[ssrc]?.baseKey ?? joinedWith
         do {
             if encryptors[ssrc]?.baseKey != key {
                 encryptors[ssrc] = try FrameEncryptor(baseKey: key, codec: codec)

@@ -21,7 +21,7 @@ extension BrowserRoomTests {
                                                             token: try server.token(), participantName: "Sealed Green",
                                                             camera: try TestPatternCamera(name: "Sealed Green", rgb: 0x20B040),
                                                             microphone: ToneMicrophone(frequency: 660))
-            configuration.e2eeKey = { "the room's secret" }
+            configuration.e2eeKeys = { E2EEKeys(sharedKey: "the room's secret") }
             let publisher = try RoomPublisher(configuration: configuration)
             defer { publisher.leave() }
             #expect(publisher.waitUntilPublishing(timeout: 15), "\(publisher.failure ?? "") \(publisher.currentStatistics)")

@@ -1,4 +1,5 @@
 import Foundation
+import JobSpec
 import RoomClient
 import TestSupport
 import Testing
@@ -63,6 +64,57 @@ extension BrowserRoomTests {
                 #expect(publisher.currentStatistics.sender.pliReceived + publisher.currentStatistics.sender.firReceived >= 1)
             }
             #expect(watcher.failure == nil)
+        }
+
+        /// End-to-end encryption between clients (docs/E2EE.md): one publisher encrypts with the
+        /// room's shared key; the SFU forwards what it cannot read; a receiver with the key
+        /// decodes its pictures and sound, one with the wrong key or none decodes nothing (its
+        /// frames are counted as undecryptable, never handed to a decoder).
+        @Test func onlyAReceiverWithTheKeySeesAnEncryptedPublisher() throws {
+            let server = try RoomServerHarness()
+            let room = try server.makeRoom()
+            let url = "ws://127.0.0.1:\(server.port)/v2/rtc"
+            let small = CameraFormat(width: 320, height: 180, framesPerSecond: 15)
+            var sending = RoomPublisher.Configuration(signalingURL: url, roomID: room, token: try server.token(), participantName: "Sealed",
+                                                      camera: try TestPatternCamera(name: "Sealed", rgb: 0x20B040, format: small),
+                                                      microphone: ToneMicrophone(frequency: 660))
+            sending.e2eeKeys = { E2EEKeys(sharedKey: "room key") }
+            let sealed = try RoomPublisher(configuration: sending)
+            defer { sealed.leave() }
+            func receiver(_ name: String, keys: E2EEKeys?) throws -> RoomPublisher {
+                var configuration = RoomPublisher.Configuration(signalingURL: url, roomID: room, token: try server.token(), participantName: name,
+                                                                camera: nil, microphone: nil)
+                configuration.receives = true
+                if let keys { configuration.e2eeKeys = { keys } }
+                return try RoomPublisher(configuration: configuration)
+            }
+            let keyed = try receiver("Keyed", keys: E2EEKeys(sharedKey: "room key"))
+            defer { keyed.leave() }
+            let wrong = try receiver("Wrong", keys: E2EEKeys(sharedKey: "another key"))
+            defer { wrong.leave() }
+            let none = try receiver("None", keys: nil)
+            defer { none.leave() }
+            func counts(_ watcher: RoomPublisher) -> (video: RemoteTrack.Statistics?, audio: RemoteTrack.Statistics?) {
+                (watcher.remoteTrack(participantID: sealed.participantID, kind: .video)?.statistics,
+                 watcher.remoteTrack(participantID: sealed.participantID, kind: .audio)?.statistics)
+            }
+            let settled = Self.waitUntil(30) {
+                let seen = counts(keyed)
+                return (seen.video?.framesDecoded ?? 0) >= 15 && (seen.audio?.samplesDecoded ?? 0) >= 48_000
+                    && [wrong, none].allSatisfy { (counts($0).video?.framesUndecryptable ?? 0) >= 15 && (counts($0).audio?.framesUndecryptable ?? 0) >= 50 }
+            }
+            for (watcher, name) in [(keyed, "with the key"), (wrong, "with the wrong key"), (none, "without a key")] {
+                let (video, audio) = counts(watcher)
+                print("measured: E2EE receiver \(name): video \(video?.framesDecoded ?? 0) decoded, \(video?.framesUndecryptable ?? 0) undecryptable; "
+                    + "audio \(audio?.samplesDecoded ?? 0) samples decoded, \(audio?.framesUndecryptable ?? 0) frames undecryptable")
+            }
+            #expect(settled)
+            let keyedVideo = try #require(counts(keyed).video)
+            #expect(keyedVideo.framesUndecryptable == 0 && keyedVideo.decodeErrors == 0 && keyedVideo.frameWidth == 320)
+            for watcher in [wrong, none] {
+                let (video, audio) = counts(watcher)
+                #expect(video?.framesDecoded == 0 && video?.decodeErrors == 0 && audio?.samplesDecoded == 0, "\(String(describing: video))")
+            }
         }
     }
 }
