@@ -186,6 +186,11 @@ let package = Package(
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "MediaSource", "SDP", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
                                                           "Signaling", "WebSocket", "Transport", "Media", "MediaSource", "TestSupport"]),
+        // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
+        // Verbatim examples leave values unused, as documentation does (three "never used"
+        // warnings): those are the seeds', not Revue's, and the test build allows no warning.
+        .target(name: "SeedExamples", dependencies: ["RevueSDK"], path: "Tests/SeedExamples", exclude: ["README.md"],
+                swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
         .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
