@@ -47,9 +47,22 @@ extension Room {
         cameraTrack = chosen
         cameraSettings = chosen
         chosen.publishing(true)
-        publisher?.setCamera(source, bitrate: chosen.encoderConfig.map { $0.bitrate(for: chosen.bitrateMode ?? .BALANCED) })
+        publisher?.setCamera(ProcessedCamera(source: source, slot: videoProcessor),
+                             bitrate: chosen.encoderConfig.map { $0.bitrate(for: chosen.bitrateMode ?? .BALANCED) })
         camOn = true
         try await reportMedia()
+    }
+
+    /// Sets the processor every camera picture passes through before it is sent; nil, or
+    /// `removeVideoProcessor()`, removes it. It applies from the next picture, also to a camera
+    /// that is on, and stays for the cameras turned on later.
+    public func setVideoProcessor(processor: (any VideoSDKVideoProcessor)?) {
+        videoProcessor.current = processor
+    }
+
+    /// Removes the processor set with `setVideoProcessor`: pictures are sent as captured.
+    public func removeVideoProcessor() {
+        setVideoProcessor(processor: nil)
     }
 
     /// Turns the camera off and closes it (its track ends).

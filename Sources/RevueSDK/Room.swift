@@ -50,6 +50,8 @@ public final class Room {
 
     private var listeners: [WeakListener] = []
     var publisher: RoomPublisher?
+    /// The video processor the camera's pictures pass through (`setVideoProcessor`).
+    let videoProcessor = ProcessedCamera.Slot()
     /// What the microphone track sends through: its source, or the audio processing around it.
     var sentMicrophone: (any MicrophoneSource)?
     private var inbound: AsyncStream<Inbound>.Continuation?

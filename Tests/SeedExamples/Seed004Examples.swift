@@ -385,6 +385,11 @@ import RevueSDK
         }
     }
 
+    /// `removeVideoProcessor`, line 1091 of the seed.
+    func removeVideoProcessorExample() {
+        room?.removeVideoProcessor()
+    }
+
     /// `startWhiteboard`, line 1110 of the seed.
     func startWhiteboardExample() {
         Task {
