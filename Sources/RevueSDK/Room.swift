@@ -110,6 +110,11 @@ public final class Room {
 
     private func setState(_ next: RoomState) {
         guard next != state else { return }
+        // How many rooms are joined or joining, for the pre-call test's "before createRoom or
+        // after you leave" rule.
+        let wasIn = [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(state)
+        let isIn = [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(next)
+        if wasIn != isIn { VideoSDK.state.with { $0.roomsIn += isIn ? 1 : -1 } }
         state = next
         emit { $0.onRoomStateChanged(state: next) }
     }

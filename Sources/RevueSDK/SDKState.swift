@@ -17,6 +17,9 @@ final class SDKState: Sendable {
         var logLevel: LogLevel = .INFO
         /// `setKeyProvider`'s: end-to-end encryption for the next join.
         var keyProvider: BaseKeyProvider?
+        /// Rooms joined or joining now, and the pre-call test running, if one is.
+        var roomsIn = 0
+        var preCallTest: PreCallTest?
         var signalingURL: String = ProcessInfo.processInfo.environment["REVUE_SIGNALING_URL"] ?? "ws://127.0.0.1:8080/v2/rtc"
     }
 

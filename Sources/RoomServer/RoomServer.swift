@@ -106,7 +106,8 @@ public final class RoomServer: @unchecked Sendable {
     /// The room server's routes, or nil for a request that is not one of them:
     /// - `GET /v2/rtc` (a WebSocket upgrade): signalling;
     /// - `POST /v2/rooms/{roomId}/whip`, `DELETE /v2/rooms/{roomId}/whip/{id}`: WHIP publishing (RFC 9725);
-    /// - `GET /join/{roomId}`: the join page.
+    /// - `GET /join/{roomId}`: the join page;
+    /// - `/v2/precall/…`: what the SDK's pre-call test measures against (`PreCallProbe`).
     public func route(_ request: HTTPRequest) -> HTTPResult? {
         let parts = request.path.split(separator: "/").map(String.init)
         switch (request.method, parts.count) {
@@ -114,6 +115,8 @@ public final class RoomServer: @unchecked Sendable {
             return hub.upgrade(request)
         case ("GET", 2) where parts[0] == "join":
             return .response(JoinPage.response(request))
+        case (_, 3) where parts[0] == "v2" && parts[1] == "precall":
+            return PreCallProbe(verifier: verifier).respond(request, to: parts[2]).map { .response($0) }
         case ("POST", 4) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
             return .response(whipPublish(request, roomID: parts[2]))
         case ("DELETE", 5) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":

@@ -166,6 +166,31 @@ import RevueSDK
         }
     }
 
+    /// `runPreCallTest`, line 420 of the seed.
+    func runPreCallTestExample() {
+        Task {
+            do {
+                let result = try await VideoSDK.runPreCallTest(
+                    PreCallTestOptions(token: "<YOUR_TOKEN>", samplingDuration: 15_000)
+                ) { stats in
+                    print("Upload quality: \(stats.uplink.quality)")
+                }
+                print("Download quality: \(result.networkQuality?.downlink.quality ?? 0)")
+            } catch let error as PreCallTestError {
+                print("Pre-call test failed: \(error.code) \(error.message)")
+            } catch {
+                print("Pre-call test failed: \(error)")
+            }
+        }
+    }
+
+    /// `stopPreCallTest`, line 446 of the seed.
+    func stopPreCallTestExample() {
+        Task {
+            await VideoSDK.stopPreCallTest()
+        }
+    }
+
     /// `setLogLevel`, line 484 of the seed.
     func setLogLevelExample() {
         VideoSDK.setLogLevel(level: .DEBUG)
