@@ -25,6 +25,9 @@ public final class CustomStreamTrack: Sendable {
     public let noiseConfig: NoiseConfig?
     public let microphoneId: String?
     public let screenShareConfig: CustomScreenShareTrackConfig?
+    /// A buffer track's name and what its pictures are (`createBufferTrack`); nil otherwise.
+    public let bufferName: String?
+    public let bufferSource: BufferTrackSource?
     /// The device this track opened, for the rule that a newer track ends an older one.
     let deviceID: String?
 
@@ -41,8 +44,11 @@ public final class CustomStreamTrack: Sendable {
     init(kind: Kind, videoTrack: LocalVideoTrack? = nil, audioTrack: LocalAudioTrack? = nil, codec: VideoCodec? = nil, facingMode: FacingMode? = nil,
          encoderConfig: CustomCameraTrackConfig? = nil, cameraId: String? = nil, multiStream: Bool = false, maxLayer: EncodingLayer? = nil,
          bitrateMode: BitrateMode? = nil, microphoneConfig: CustomMicrophoneTrackConfig? = nil, noiseConfig: NoiseConfig? = nil,
-         microphoneId: String? = nil, screenShareConfig: CustomScreenShareTrackConfig? = nil, deviceID: String? = nil)
+         microphoneId: String? = nil, screenShareConfig: CustomScreenShareTrackConfig? = nil, deviceID: String? = nil,
+         bufferName: String? = nil, bufferSource: BufferTrackSource? = nil)
     {
+        self.bufferName = bufferName
+        self.bufferSource = bufferSource
         self.kind = kind
         self.videoTrack = videoTrack
         self.audioTrack = audioTrack
