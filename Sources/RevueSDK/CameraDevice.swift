@@ -7,8 +7,9 @@ struct CameraDevice: Sendable {
     enum Backing: Sendable {
         /// `TestPatternCamera`: a colour (0xRRGGBB), a moving square and the name.
         case testPattern(rgb: UInt32)
-        /// `Y4MFileCamera`: a y4m file, looped, at its own size and rate.
-        case y4mFile(path: String)
+        /// A file, looped: a y4m through `Y4MFileCamera` (its own size and rate), any other file
+        /// libavformat reads through `MediaFileCamera` (its own size, 30 fps).
+        case file(path: String)
     }
 
     let info: CameraDeviceInfo
@@ -26,8 +27,10 @@ struct CameraDevice: Sendable {
             case .testPattern(let rgb):
                 return try TestPatternCamera(name: name, rgb: rgb,
                                              format: CameraFormat(width: config.width, height: config.height, framesPerSecond: config.frameRate))
-            case .y4mFile(let path):
+            case .file(let path) where path.lowercased().hasSuffix(".y4m"):
                 return try Y4MFileCamera(path: path)
+            case .file(let path):
+                return try MediaFileCamera(path: path)
             }
         } catch {
             throw VideoSDKError.ERROR_VIDEO_SOURCE_INITIATION_FAILED.with("\(info.label) could not be opened: \(error)")

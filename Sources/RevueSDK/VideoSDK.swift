@@ -99,7 +99,9 @@ public final class VideoSDK: Sendable {
         state.with { fields in fields.microphones.first { $0.info.deviceId == fields.selectedMicrophoneID }?.info }
     }
 
-    /// Adds a camera that plays a y4m file, looped (Revue's addition: Linux has no phone cameras).
+    /// Adds a camera that plays a video file, looped (Revue's addition: Linux has no phone
+    /// cameras): a y4m at its own size and rate, or any file libavformat reads (MP4, WebM, MKV,
+    /// …) at its own size and 30 fps.
     /// The file is opened when a track is made from it. - Throws: 3073 on an empty path or a
     /// `deviceId` already listed.
     @discardableResult
@@ -110,7 +112,7 @@ public final class VideoSDK: Sendable {
             guard !fields.cameras.contains(where: { $0.info.deviceId == info.deviceId }) else {
                 throw VideoSDKError.ERROR_INVALID_PARAMETER.with("\(path) is already a camera")
             }
-            fields.cameras.append(CameraDevice(info: info, backing: .y4mFile(path: path)))
+            fields.cameras.append(CameraDevice(info: info, backing: .file(path: path)))
         })
         return info
     }

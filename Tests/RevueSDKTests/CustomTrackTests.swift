@@ -1,4 +1,5 @@
 import Foundation
+import Media
 @testable import RevueSDK
 import TestSupport
 import Testing
@@ -209,6 +210,22 @@ extension RevueSDKTests {
             #expect(video.width == 64 && video.height == 36 && video.frameRate == 15)
             #expect(video.frame(0).y.first == 60 && video.frame(1).y.first == 200 && video.frame(2).y.first == 60)
             #expect(VideoSDK.getSelectedVideoDevice() == camera)
+        }
+
+        /// Any other video file goes through libavformat: an MP4 of H.264 plays at its size and 30 fps.
+        @Test func aFileCameraPlaysAnMP4() async throws {
+            let directory = try TemporaryDirectory(prefix: "sdk-cameras")
+            let path = directory.file("green.mp4")
+            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x20B040:s=320x180:r=25:d=0.4",
+                                               "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
+            #expect(made.status == 0, "\(made.standardError)")
+            let camera = try VideoSDK.addFileCamera(path: path, label: "Green")
+            defer { VideoSDK.removeDevice(deviceId: camera.deviceId) }
+            let track = try await VideoSDK.createCameraVideoTrack(cameraId: camera.deviceId)
+            defer { track.stop() }
+            let video = try #require(track.videoTrack)
+            #expect(video.width == 320 && video.height == 180 && video.frameRate == 30)
+            #expect(video.frame(40).pixel(x: 160, y: 90).distance(to: YUVColor(red: 0x20, green: 0xB0, blue: 0x40)) < 12)
         }
     }
 }

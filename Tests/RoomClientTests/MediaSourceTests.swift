@@ -4,8 +4,8 @@ import RoomClient
 import TestSupport
 import Testing
 
-/// The publisher's cameras and microphones: the synthetic ones, and y4m and wav files as ffmpeg
-/// writes them.
+/// The publisher's cameras and microphones: the synthetic ones, y4m and wav files as ffmpeg
+/// writes them, and any video file libavformat reads.
 @Suite struct MediaSourceTests {
     @Test func theTestPatternIsItsColourWithAMovingSquareAndTheName() throws {
         let camera = try TestPatternCamera(name: "Ada Lovelace", rgb: 0xD02020, format: .h360p_w640p)
@@ -50,6 +50,34 @@ import Testing
         #expect(Goertzel.prominence(of: microphone.mono[...], frequency: 500) > 20)
         #expect(throws: (any Error).self) { try Y4MFileCamera(path: audio) }
         #expect(throws: (any Error).self) { try WAVFileMicrophone(path: video) }
+    }
+
+    /// Any file libavformat reads: an H.264 MP4 and a VP8 WebM of red then blue, half a second
+    /// each at 25 fps, played at 30 fps, scaled, looped with the times carrying on.
+    @Test(arguments: [("clip.mp4", "libx264"), ("clip.webm", "libvpx")])
+    func mediaFilesPlayLoopedAtTheTracksRate(_ name: String, _ encoder: String) throws {
+        let directory = try TemporaryDirectory(prefix: "publisher-media-files")
+        let path = directory.file(name)
+        let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xD02020:s=320x180:r=25:d=0.5",
+                                           "-f", "lavfi", "-i", "color=c=0x2040D0:s=320x180:r=25:d=0.5",
+                                           "-filter_complex", "[0:v][1:v]concat=n=2:v=1:a=0", "-c:v", encoder, "-pix_fmt", "yuv420p", path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let camera = try MediaFileCamera(path: path, format: CameraFormat(width: 160, height: 90, framesPerSecond: 30))
+        let red = YUVColor(rgb: 0xD02020), blue = YUVColor(rgb: 0x2040D0)
+        // Seconds 0.2 and 0.7 of the first pass, then the same of the second and the third.
+        for (pass, offset) in [(0, 0.0), (1, 1.0), (2, 2.0)] {
+            let early = camera.frame(Int((offset + 0.2) * 30)), late = camera.frame(Int((offset + 0.7) * 30))
+            #expect(early.width == 160 && early.height == 90)
+            #expect(early.pixel(x: 80, y: 45).distance(to: red) < 12, "pass \(pass) at 0.2 s: \(early.pixel(x: 80, y: 45))")
+            #expect(late.pixel(x: 80, y: 45).distance(to: blue) < 12, "pass \(pass) at 0.7 s: \(late.pixel(x: 80, y: 45))")
+            #expect(late.mediaTime == Double(Int((offset + 0.7) * 30)) / 30)
+        }
+        // Its own size at 30 fps when none is given; what is not a video file is refused.
+        #expect(try MediaFileCamera(path: path).format == CameraFormat(width: 320, height: 180, framesPerSecond: 30))
+        let text = directory.file("notes.txt")
+        try "not a video".write(toFile: text, atomically: true, encoding: .utf8)
+        #expect(throws: MediaFileCamera.OpenError.self) { try MediaFileCamera(path: text) }
+        #expect(throws: MediaFileCamera.OpenError.self) { try MediaFileCamera(path: directory.file("missing.mp4")) }
     }
 
     @Test func audioLevelsAreMinusDBov() {
