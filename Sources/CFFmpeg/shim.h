@@ -59,4 +59,28 @@ static inline const char *revue_av_strerror(int code, char *buffer, size_t size)
     return buffer;
 }
 
+/// A resampler from a decoder's sound to mono float at 48 kHz (what a publisher's microphone
+/// gives), or NULL. Free it with swr_free.
+static inline SwrContext *revue_swr_to_mono_48k(const AVCodecContext *decoder) {
+    SwrContext *swr = NULL;
+    AVChannelLayout mono;
+    av_channel_layout_default(&mono, 1);
+    if (swr_alloc_set_opts2(&swr, &mono, AV_SAMPLE_FMT_FLT, 48000, &decoder->ch_layout, decoder->sample_fmt, decoder->sample_rate, 0, NULL) < 0)
+        return NULL;
+    if (swr_init(swr) < 0) {
+        swr_free(&swr);
+        return NULL;
+    }
+    return swr;
+}
+
+/// Converts a decoded frame (or, with NULL, what the resampler still holds) into `out`; the
+/// samples written, or a negative AVERROR. swr_convert takes `const uint8_t **`, which Swift
+/// cannot make from AVFrame's extended_data without a cast.
+static inline int revue_swr_convert_mono(SwrContext *swr, float *out, int capacity, const AVFrame *frame) {
+    uint8_t *outputs[1] = { (uint8_t *)out };
+    if (!frame) return swr_convert(swr, outputs, capacity, NULL, 0);
+    return swr_convert(swr, outputs, capacity, (const uint8_t **)frame->extended_data, frame->nb_samples);
+}
+
 #endif

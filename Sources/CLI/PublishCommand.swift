@@ -10,8 +10,9 @@ enum PublishCommand: RevueCommand {
         summary: "Join a live room and publish a camera and a microphone until stopped.",
         discussion: """
             Joins ROOM as NAME (SEND_AND_RECV, seen by everyone in the room) and publishes video and audio: a test
-            pattern (NAME's colour, a moving square, NAME written on it) or a y4m file, looped; a tone or a wav file
-            (mono 48 kHz), looped. Video is VP8 (libvpx) or H.264 (libx264, Constrained Baseline), audio Opus; the
+            pattern (NAME's colour, a moving square, NAME written on it) or a video file (y4m, or any file libavformat
+            reads: MP4, WebM, MKV…), looped; a tone or a sound file (wav, MP3, AAC, Opus…, resampled to mono
+            48 kHz), looped. Video is VP8 (libvpx) or H.264 (libx264, Constrained Baseline), audio Opus; the
             video bitrate follows the server's REMB estimate. A status line every few seconds says what was sent.
             It stops at SIGINT or SIGTERM (leaving the room with an RTCP BYE), after --seconds, or when the room
             closes. docs/PUBLISHING.md.
@@ -19,9 +20,9 @@ enum PublishCommand: RevueCommand {
         options: [
             OptionSpec("name", value: "NAME", help: "The name the others see."),
             OptionSpec("id", value: "ID", help: "The participant id to ask for (without it, the server picks one)."),
-            OptionSpec("camera", value: "FILE|pattern", help: "A y4m file, or pattern for a test pattern; none publishes no video.",
+            OptionSpec("camera", value: "FILE|pattern", help: "A video file (y4m, MP4, WebM, …), or pattern for a test pattern; none publishes no video.",
                        default: "pattern"),
-            OptionSpec("mic", value: "FILE|tone", help: "A wav file, or tone for a tone; none publishes no audio.", default: "tone"),
+            OptionSpec("mic", value: "FILE|tone", help: "A sound file (wav, or any file libavformat reads: MP3, AAC, Opus, …), or tone for a tone; none publishes no audio.", default: "tone"),
             OptionSpec("codec", value: "CODEC", help: "The video codec.", default: "vp8", allowed: PublishedVideoCodec.allCases.map(\.rawValue)),
             OptionSpec("quality", value: "QUALITY",
                        help: "low: 640x360 at 15 fps, 300 kb/s; med: 640x360 at 30 fps, 600 kb/s; high: 1280x720 at 30 fps, 1.5 Mb/s "
@@ -88,12 +89,6 @@ enum PublishCommand: RevueCommand {
         let codec = PublishedVideoCodec(rawValue: arguments.value("codec") ?? "vp8") ?? .vp8
         let quality = Quality(rawValue: arguments.value("quality") ?? "med") ?? .med
         let camera = arguments.value("camera") ?? "pattern", microphone = arguments.value("mic") ?? "tone"
-        if camera != "pattern" && camera != "none" && !camera.lowercased().hasSuffix(".y4m") {
-            throw UsageError("--camera takes a .y4m file, pattern or none, not '\(camera)'", command: spec.name)
-        }
-        if microphone != "tone" && microphone != "none" && !microphone.lowercased().hasSuffix(".wav") {
-            throw UsageError("--mic takes a .wav file, tone or none, not '\(microphone)'", command: spec.name)
-        }
         if camera == "none" && microphone == "none" { throw UsageError("nothing to publish: --camera none and --mic none", command: spec.name) }
         return Request(roomID: roomID, name: name, participantID: arguments.value("id"), camera: camera, microphone: microphone, codec: codec,
                        quality: quality, processAudio: arguments.flag("process-audio"),
@@ -155,7 +150,9 @@ enum PublishCommand: RevueCommand {
         case "pattern": return try TestPatternCamera(name: request.name, rgb: colour(of: request.name), format: request.quality.format)
         default:
             do {
-                return try Y4MFileCamera(path: request.camera)
+                if request.camera.lowercased().hasSuffix(".y4m") { return try Y4MFileCamera(path: request.camera) }
+                // Any other file through libavformat, at its own size and 30 fps.
+                return try MediaFileCamera(path: request.camera)
             } catch {
                 throw UsageError("--camera \(request.camera): \(error)", command: spec.name)
             }
@@ -169,7 +166,11 @@ enum PublishCommand: RevueCommand {
         case "tone": source = ToneMicrophone(frequency: 220 + Double(colour(of: request.name) % 5) * 110, amplitude: 0.2)
         default:
             do {
-                source = try WAVFileMicrophone(path: request.microphone)
+                if request.microphone.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: request.microphone) {
+                    source = wav
+                } else {
+                    source = try MediaFileMicrophone(path: request.microphone)
+                }
             } catch {
                 throw UsageError("--mic \(request.microphone): \(error)", command: spec.name)
             }

@@ -7,8 +7,9 @@ struct MicrophoneDevice: Sendable {
         case speaker
         /// `ToneMicrophone` at this frequency.
         case tone(frequency: Double)
-        /// `WAVFileMicrophone`: a 48 kHz wav, looped.
-        case wavFile(path: String)
+        /// A file, looped: a 48 kHz wav through `WAVFileMicrophone`, any other sound file
+        /// libavformat reads through `MediaFileMicrophone` (resampled to mono 48 kHz).
+        case file(path: String)
     }
 
     let info: MicrophoneDeviceInfo
@@ -26,9 +27,10 @@ struct MicrophoneDevice: Sendable {
             throw VideoSDKError.ERROR_MICROPHONE_NOT_FOUND.with("Speaker is an output, not a microphone")
         case .tone(let frequency):
             return ToneMicrophone(frequency: frequency)
-        case .wavFile(let path):
+        case .file(let path):
             do {
-                return try WAVFileMicrophone(path: path)
+                if path.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: path) { return wav }
+                return try MediaFileMicrophone(path: path)
             } catch {
                 throw VideoSDKError.ERROR_MICROPHONE_IN_USE.with("\(info.label) could not be opened: \(error)")
             }

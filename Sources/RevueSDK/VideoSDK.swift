@@ -117,7 +117,8 @@ public final class VideoSDK: Sendable {
         return info
     }
 
-    /// Adds a microphone that plays a 48 kHz wav file, looped (Revue's addition).
+    /// Adds a microphone that plays a sound file, looped (Revue's addition): a 48 kHz wav, or any
+    /// file libavformat reads (MP3, AAC, Opus, FLAC, a video's sound, …), resampled to mono 48 kHz.
     @discardableResult
     public static func addFileMicrophone(path: String, label: String? = nil) throws(VideoSDKError) -> MicrophoneDeviceInfo {
         guard !path.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("path is empty") }
@@ -126,7 +127,7 @@ public final class VideoSDK: Sendable {
             guard !fields.microphones.contains(where: { $0.info.deviceId == info.deviceId }) else {
                 throw VideoSDKError.ERROR_INVALID_PARAMETER.with("\(path) is already a microphone")
             }
-            fields.microphones.append(MicrophoneDevice(info: info, backing: .wavFile(path: path)))
+            fields.microphones.append(MicrophoneDevice(info: info, backing: .file(path: path)))
         })
         return info
     }

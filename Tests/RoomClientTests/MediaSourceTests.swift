@@ -80,6 +80,23 @@ import Testing
         #expect(throws: MediaFileCamera.OpenError.self) { try MediaFileCamera(path: directory.file("missing.mp4")) }
     }
 
+    /// Any sound file libavformat reads, resampled to mono 48 kHz: AAC at 44.1 kHz stereo and
+    /// Opus in WebM, half a second of 500 Hz each.
+    @Test(arguments: [("clip.m4a", ["-c:a", "aac", "-ar", "44100", "-ac", "2"]), ("clip.webm", ["-c:a", "libopus", "-ac", "1"])])
+    func soundFilesAreResampledAndLooped(_ name: String, _ codec: [String]) throws {
+        let directory = try TemporaryDirectory(prefix: "publisher-sound-files")
+        let path = directory.file(name)
+        let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=500:sample_rate=48000", "-t", "0.5"]
+            + codec + [path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let microphone = try MediaFileMicrophone(path: path)
+        // Half a second, give or take the codec's priming and padding.
+        #expect(abs(microphone.mono.count - 24_000) < 2_400, "\(microphone.mono.count) samples")
+        #expect(Goertzel.prominence(of: microphone.mono[2_400..<21_600], frequency: 500) > 20)
+        #expect(microphone.samples(from: microphone.mono.count, count: 5) == Array(microphone.mono.prefix(5)), "looped")
+        #expect(throws: MediaFileMicrophone.OpenError.self) { try MediaFileMicrophone(path: directory.file("missing.mp3")) }
+    }
+
     @Test func audioLevelsAreMinusDBov() {
         #expect(AudioLevel.of([Float](repeating: 0, count: 960)) == 127)
         #expect(AudioLevel.of([Float](repeating: 1, count: 960)) == 0)
