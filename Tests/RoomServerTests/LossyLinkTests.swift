@@ -61,7 +61,9 @@ extension BrowserRoomTests {
 
 /// A UDP proxy in front of the room server: each client gets its own upstream socket (so the
 /// server sees one address per client, as through a NAT); RTP from clients to the server is
-/// dropped or reordered at the given rates, everything else passes.
+/// dropped or reordered at the given rates, everything else passes. With `bitrateLimit` set,
+/// the clients' RTP goes up no faster than that: a bottleneck link whose queue holds a quarter
+/// of a second, past which packets are dropped (`policed`).
 final class LossyUDPProxy: @unchecked Sendable {
     let port: UInt16
     private let front: UDPSocket
@@ -81,6 +83,18 @@ final class LossyUDPProxy: @unchecked Sendable {
     /// Clients whose every datagram, both ways, is dropped until this time (a link that is down).
     private var cutUntil: [SocketAddress: Date] = [:]
     private var fromServer: [SocketAddress: Int] = [:]
+    /// The bottleneck: bits a second, and what waits in its queue (proxy thread only).
+    private var limit: Int?
+    private var queue: [(due: Date, socket: UDPSocket, bytes: [UInt8])] = []
+    private var lastDue = Date.distantPast
+    private(set) var policed = 0
+    static let bottleneckQueue = 0.25
+
+    /// Bits a second the clients' RTP may use upstream; nil lifts the limit.
+    var bitrateLimit: Int? {
+        get { lock.withLock { limit } }
+        set { lock.withLock { limit = newValue } }
+    }
 
     init(upstream: SocketAddress, dropPercent: UInt64, reorderPercent: UInt64, seed: UInt64) throws {
         front = try UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0))
@@ -129,7 +143,9 @@ final class LossyUDPProxy: @unchecked Sendable {
             guard go else { return }
             var descriptors = [pollfd(fd: front.descriptor, events: Int16(POLLIN), revents: 0)]
                 + sockets.map { pollfd(fd: $0.value.descriptor, events: Int16(POLLIN), revents: 0) }
-            guard poll(&descriptors, nfds_t(descriptors.count), 20) > 0 else { continue }
+            releaseQueued()
+            let wait = queue.first.map { max(0, min(20, Int32($0.due.timeIntervalSinceNow * 1000))) } ?? 20
+            guard poll(&descriptors, nfds_t(descriptors.count), wait) > 0 else { continue }
             if descriptors[0].revents != 0, front.receive(into: &batch) > 0 {
                 for index in 0..<batch.count {
                     let (bytes, source) = batch.datagram(index)
@@ -145,6 +161,15 @@ final class LossyUDPProxy: @unchecked Sendable {
                     for index in 0..<batch.count { front.send(Array(batch.datagram(index).bytes), to: entry.key) }
                 }
             }
+        }
+    }
+
+    /// Sends the bottleneck's packets whose time has come.
+    private func releaseQueued() {
+        let now = Date()
+        while let first = queue.first, first.due <= now {
+            queue.removeFirst()
+            first.socket.send(first.bytes, to: upstream)
         }
     }
 
@@ -168,6 +193,17 @@ final class LossyUDPProxy: @unchecked Sendable {
         let roll = generator.next() % 100
         if roll < dropPercent {
             dropped += 1
+            return
+        }
+        if let limit = bitrateLimit {
+            // The packet leaves when the link has carried those before it.
+            let start = max(Date(), lastDue)
+            guard start.timeIntervalSinceNow < Self.bottleneckQueue else {
+                policed += 1
+                return
+            }
+            lastDue = start.addingTimeInterval(Double(datagram.count * 8) / Double(limit))
+            queue.append((lastDue, socket, datagram))
             return
         }
         if let waiting = held.removeValue(forKey: client) {

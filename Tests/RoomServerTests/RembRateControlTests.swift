@@ -1,0 +1,54 @@
+import Foundation
+import Net
+import RoomClient
+import TestSupport
+import Testing
+import Transport
+
+/// The publisher's video bitrate follows the server's REMB estimate live (docs/PUBLISHING.md):
+/// behind a 250 kb/s bottleneck (a UDP proxy in the test, with a quarter second of queue) the
+/// server's estimate falls and the encoder's target with it, so what goes out fits the link; once
+/// the bottleneck goes, the estimate grows back and the target returns to the camera's rate.
+extension BrowserRoomTests {
+    @Suite struct RembRateControlTests {
+        @Test func theEncoderFollowsALowEstimateAndRecovers() throws {
+            let serverPort = try UInt16(LossyLinkTests().freePort())
+            let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 0, reorderPercent: 0, seed: 1)
+            let server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
+            proxy.start()
+            defer { proxy.stop() }
+            let room = try server.makeRoom()
+            let publisher = try RoomPublisher(configuration: .init(signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc", roomID: room,
+                                                                   token: try server.token(), participantName: "Squeezed",
+                                                                   camera: try TestPatternCamera(name: "Squeezed", rgb: 0x2040D0),
+                                                                   microphone: ToneMicrophone(frequency: 440), videoBitrate: 600_000))
+            defer { publisher.leave() }
+            #expect(publisher.waitUntilPublishing(timeout: 15), "\(publisher.failure ?? "") \(publisher.currentStatistics)")
+            #expect(RoomReceiverTests.waitUntil(10) { publisher.currentStatistics.sender.estimatedBitrate != nil })
+            let open = publisher.currentStatistics
+            #expect(open.videoBitrate == 600_000, "\(open)")
+
+            proxy.bitrateLimit = 250_000
+            let squeezed = RoomReceiverTests.waitUntil(20) {
+                let now = publisher.currentStatistics
+                return now.videoBitrate <= 250_000 && (now.sender.estimatedBitrate ?? .max) <= 300_000
+            }
+            let low = publisher.currentStatistics
+            // What goes out over the next two seconds, media and headers.
+            let before = low.sender.bytesSent
+            Thread.sleep(forTimeInterval: 2)
+            let sent = Double(publisher.currentStatistics.sender.bytesSent - before) * 8 / 2
+            print("measured: behind a 250 kb/s bottleneck: REMB \(low.sender.estimatedBitrate ?? 0) b/s, video target \(low.videoBitrate) b/s "
+                + "(\(low.bitrateChanges) changes), sending \(Int(sent)) b/s; the proxy dropped \(proxy.policed) packets")
+            #expect(squeezed, "the target stayed at \(low.videoBitrate) with REMB \(String(describing: low.sender.estimatedBitrate))")
+            #expect(sent < 330_000, "still sending \(sent) b/s into a 250 kb/s link")
+
+            proxy.bitrateLimit = nil
+            let recovered = RoomReceiverTests.waitUntil(30) { publisher.currentStatistics.videoBitrate >= 500_000 }
+            let back = publisher.currentStatistics
+            print("measured: bottleneck lifted: REMB \(back.sender.estimatedBitrate ?? 0) b/s, video target \(back.videoBitrate) b/s")
+            #expect(recovered, "the target stayed at \(back.videoBitrate) with REMB \(String(describing: back.sender.estimatedBitrate))")
+            #expect(publisher.failure == nil)
+        }
+    }
+}
