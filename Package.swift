@@ -118,7 +118,7 @@ let package = Package(
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Decode"]),
+                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "LibAV", "CFFmpeg", "DataChannel", "FrameCrypto", "Ingest", "Decode"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
