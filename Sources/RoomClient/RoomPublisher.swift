@@ -349,9 +349,10 @@ public final class RoomPublisher: @unchecked Sendable {
     /// to the video when the connection offered no video section.
     /// - Parameters:
     ///   - bitrate: bits a second for this camera; nil is the configured one (or the size's).
-    ///   - simulcast: with simulcast, this camera's layers (their sizes and rates; the offered
-    ///     RIDs are kept, layer by layer, and layers beyond the offered ones are not sent); nil
-    ///     is the configured ones.
+    ///   - simulcast: with simulcast, this camera's layers, lowest first (their sizes and
+    ///     rates; they take the offered RIDs from the top, so fewer layers leave the lowest
+    ///     unsent, and more than were offered drop the lowest); nil is the configured ones.
+    ///     Ignored by a publisher that offered one stream.
     public func setCamera(_ camera: (any CameraSource)?, bitrate: Int? = nil, simulcast: [SimulcastEncoding]? = nil) {
         lock.withLock {
             wantedCamera = camera
@@ -602,8 +603,9 @@ public final class RoomPublisher: @unchecked Sendable {
     }
 
     /// The video streams for a camera of `format`: one at `bitrate`, or a simulcast layer for
-    /// each of `simulcast` that was offered (`streams`, by position), each scaled down from the
-    /// camera's pictures (`LayerScaler`) unless it is the camera's size.
+    /// each of `simulcast`, which take the offered streams from the top (two layers in a
+    /// three-layer offer are `h` and `f`, one is `f`), each scaled down from the camera's
+    /// pictures (`LayerScaler`) unless it is the camera's size.
     private static func videoLayers(for format: CameraFormat, bitrate: Int, simulcast: [SimulcastEncoding],
                                     streams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)], _ configuration: Configuration) throws -> [VideoLayer]
     {
@@ -611,7 +613,7 @@ public final class RoomPublisher: @unchecked Sendable {
             return [VideoLayer(rid: nil, ssrc: streams[streams.count - 1].ssrc, rtxSSRC: streams[streams.count - 1].rtxSSRC,
                                encoder: try videoEncoder(for: format, bitrate: bitrate, configuration), scaler: nil, bitrate: bitrate)]
         }
-        return try zip(simulcast, streams).map { encoding, stream in
+        return try zip(simulcast.suffix(streams.count), streams.suffix(simulcast.count)).map { encoding, stream in
             let size = encoding.format(for: format)
             let scaler = size == format ? nil : try LayerScaler(from: format, width: size.width, height: size.height)
             return VideoLayer(rid: stream.rid, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC,
@@ -632,7 +634,7 @@ public final class RoomPublisher: @unchecked Sendable {
         guard configuration.offers.contains(.video) else { return }
         let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
         // Simulcast stays simulcast: the offer named its layers.
-        let layers = layerSettings.isEmpty ? [] : Array((askedLayers ?? configuration.simulcast).prefix(videoStreams.count))
+        let layers = layerSettings.isEmpty ? [] : Array((askedLayers ?? configuration.simulcast).suffix(videoStreams.count))
         if let wanted, let bitrate, videoLayers.isEmpty || camera?.format != wanted.format || videoBitrate != bitrate || layerSettings != layers {
             do {
                 videoLayers = try Self.videoLayers(for: wanted.format, bitrate: bitrate, simulcast: layers, streams: videoStreams, configuration)
