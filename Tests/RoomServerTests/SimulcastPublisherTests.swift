@@ -14,15 +14,6 @@ import Testing
 /// SSRC is tied to a layer there), so the switch shows it learned them.
 extension BrowserRoomTests {
     @Suite struct SimulcastPublisherTests {
-        static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !condition() {
-                guard Date() < deadline else { return false }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return true
-        }
-
         @Test func threeLayersAtTheirRatesAndSetQualitySwitchesAtAKeyframe() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()
@@ -53,7 +44,7 @@ extension BrowserRoomTests {
                 let keyframes = track.statistics.keyframesReceived
                 pictures.withLock { $0.append((picture.width, keyframes)) }
             }
-            let sent = Self.waitUntil(20) {
+            let sent = RoomReceiverTests.waitUntil(20) {
                 let stats = publisher.currentStatistics.videoLayers
                 return stats.count == 3 && stats.allSatisfy { $0.framesEncoded >= 30 && $0.bytesSent > 0 }
             }
@@ -62,7 +53,7 @@ extension BrowserRoomTests {
 
             // Each layer's rate over 5 s of media, from the publisher's per-SSRC counters.
             let start = publisher.currentStatistics
-            let measured = Self.waitUntil(20) { publisher.currentStatistics.mediaSeconds - start.mediaSeconds >= 5 }
+            let measured = RoomReceiverTests.waitUntil(20) { publisher.currentStatistics.mediaSeconds - start.mediaSeconds >= 5 }
             #expect(measured)
             let end = publisher.currentStatistics
             let seconds = end.mediaSeconds - start.mediaSeconds
@@ -76,12 +67,12 @@ extension BrowserRoomTests {
             }
 
             // The watcher gets the top layer first (its preference is HIGH) …
-            let high = Self.waitUntil(20) { track.statistics.frameWidth == 640 && track.statistics.framesDecoded >= 10 }
+            let high = RoomReceiverTests.waitUntil(20) { track.statistics.frameWidth == 640 && track.statistics.framesDecoded >= 10 }
             #expect(high, "\(track.statistics)")
             let before = track.statistics
             // … then asks for LOW.
             watcher.send(.setQuality(participantID: publisher.participantID, quality: .low))
-            let low = Self.waitUntil(20) { track.statistics.frameWidth == 160 && track.statistics.framesDecoded >= before.framesDecoded + 15 }
+            let low = RoomReceiverTests.waitUntil(20) { track.statistics.frameWidth == 160 && track.statistics.framesDecoded >= before.framesDecoded + 15 }
             let after = track.statistics
             let seen = pictures.withLock { $0 }
             print("measured: receiver before setQuality LOW: \(before.frameWidth)x\(before.frameHeight), \(before.framesDecoded) decoded, "
