@@ -1,3 +1,5 @@
+import RoomClient
+
 /// A camera track's size and rate, with its bitrate for each `BitrateMode`: the 13 rows of the
 /// custom-tracks seed's table, kept here as one table so the table and the code cannot drift.
 /// The names are the seed's (`h720p_w1280p` is 1280x720).
@@ -46,6 +48,23 @@ public enum CustomCameraTrackConfig: String, Sendable, Hashable, CaseIterable {
         case .BANDWIDTH_OPTIMIZED: return kbps.optimized * 1000
         case .BALANCED: return kbps.balanced * 1000
         case .HIGH_QUALITY: return kbps.high * 1000
+        }
+    }
+
+    /// The simulcast layers a `multiStream` track of this config sends, lowest first: `count`
+    /// (2 or 3) of full, 1/2 and 1/4 of the config's size. A layer's bitrate is that of the
+    /// table's row of the layer's size in the same mode (h720p_w1280p BALANCED: 1280x720 at
+    /// 1500 kb/s, 640x360 at 450, 320x180 at 120); a size the table has no row for gets the
+    /// config's rate in proportion to its pixels (a quarter at 1/2, a sixteenth at 1/4).
+    func simulcastLayers(_ count: Int, mode: BitrateMode) -> [SimulcastEncoding] {
+        let count = max(1, min(3, count))
+        let rids = SimulcastEncoding.rids(count: count)
+        return (0..<count).map { index in
+            let scale = 1 << (count - 1 - index)
+            let width = self.width / scale, height = self.height / scale
+            let row = CustomCameraTrackConfig.allCases.first { $0.width == width && $0.height == height }
+            let bitrate = row?.bitrate(for: mode) ?? bitrate(for: mode) / (scale * scale)
+            return SimulcastEncoding(rid: rids[index], scaleDown: scale, bitrate: bitrate)
         }
     }
 }

@@ -47,8 +47,10 @@ extension Room {
         cameraTrack = chosen
         cameraSettings = chosen
         chosen.publishing(true)
-        publisher?.setCamera(ProcessedCamera(source: source, slot: videoProcessor),
-                             bitrate: chosen.encoderConfig.map { $0.bitrate(for: chosen.bitrateMode ?? .BALANCED) })
+        let bitrate = chosen.encoderConfig.map { $0.bitrate(for: chosen.bitrateMode ?? .BALANCED) }
+        // In a simulcast room a single-layer track sends the top layer alone.
+        let layers = chosen.multiStream ? Room.simulcastLayers(of: chosen) : bitrate.map { [SimulcastEncoding(rid: "f", scaleDown: 1, bitrate: $0)] } ?? []
+        publisher?.setCamera(ProcessedCamera(source: source, slot: videoProcessor), bitrate: bitrate, simulcast: layers.isEmpty ? nil : layers)
         camOn = true
         try await reportMedia()
     }
@@ -159,6 +161,14 @@ extension Room {
         } catch {
             throw VideoSDKError.ERROR_GET_AUDIO_MEDIA.with("the audio processing could not start: \(error)")
         }
+    }
+
+    /// The simulcast layers of a camera track (docs/SDK.md): with `multiStream` and VP8, `maxLayer`
+    /// layers (3 unless it says 2) of its config (`CustomCameraTrackConfig.simulcastLayers`);
+    /// none otherwise.
+    nonisolated static func simulcastLayers(of track: CustomStreamTrack) -> [SimulcastEncoding] {
+        guard track.kind == .camera, track.multiStream, (track.codec ?? .VP8) == .VP8, let config = track.encoderConfig else { return [] }
+        return config.simulcastLayers(track.maxLayer?.layers ?? 3, mode: track.bitrateMode ?? .BALANCED)
     }
 
     /// A camera track like the last one (or the selected camera at 720p), with the

@@ -153,6 +153,9 @@ public final class Room {
         if let provider = VideoSDK.getKeyProvider() { configuration.e2eeKeys = { provider.keys } }
         // The codec is offered once, at join (a later track in another codec is refused: 3045).
         configuration.videoCodec = settings.customCameraTrack?.codec?.publishedCodec ?? .vp8
+        // Simulcast is offered once too: the layers of createRoom's camera track when it asks for
+        // them (`multiStream`, VP8); a room joined without one sends one layer.
+        configuration.simulcast = settings.customCameraTrack.map(Room.simulcastLayers(of:)) ?? []
         configuration.onMessage = { continuation.yield(.message($0)) }
         configuration.onStopped = { continuation.yield(.stopped($0)) }
         configuration.dataChannel = settings.mode != .SIGNALLING_ONLY

@@ -10,8 +10,9 @@ import RTP
 ///   packets share its timestamp and the last has the marker bit (RFC 7741 §4.1; every Opus
 ///   packet is a frame). Timestamps come from the frame's media time, so audio and video of one
 ///   sender are on one timeline.
-/// - Header extensions (RFC 8285 one-byte form): the mid, the audio level (RFC 6464) and
-///   abs-send-time, as negotiated.
+/// - Header extensions (RFC 8285 one-byte form): the mid, the audio level (RFC 6464),
+///   abs-send-time and, for a simulcast layer, its RID (RFC 8852 §3: rtp-stream-id on its
+///   packets, repaired-rtp-stream-id on its retransmissions), as negotiated.
 /// - Sender reports (RFC 3550 §6.4.1) tie each stream's RTP timestamps to one NTP wall clock: the
 ///   first as soon as a stream has sent a packet, then about once a second (randomised 0.5–1.5×,
 ///   §6.3.1), each with an SDES CNAME (§6.5.1) naming the participant. That NTP↔RTP mapping is
@@ -41,6 +42,10 @@ public struct MediaSender: Sendable {
         public var estimatedBitrate: UInt64?
         /// Frames that could not be packetized (empty, or an Opus packet over the size limit).
         public var framesRefused = 0
+        /// RTP payload bytes (the encoded frames with their payload descriptors, as sender reports
+        /// count them; retransmissions not) sent on each media SSRC: what each simulcast layer's
+        /// encoder makes of its target.
+        public var bytesSentBySSRC: [UInt32: Int] = [:]
     }
 
     /// The RTCP CNAME of every stream (one per participant, RFC 3550 §6.5.1).
@@ -124,6 +129,7 @@ public struct MediaSender: Sendable {
             streams[index].octetsSent &+= UInt32(truncatingIfNeeded: item.payload.count)
             statistics.packetsSent += 1
             statistics.bytesSent += bytes.count
+            statistics.bytesSentBySSRC[streams[index].track.ssrc, default: 0] += item.payload.count
             actions.append(.sendRTP(bytes))
             // The first report goes with the first packet, so a receiver can sync at once.
             if streams[index].nextReport == nil { streams[index].nextReport = now }
@@ -184,10 +190,15 @@ public struct MediaSender: Sendable {
 
     // MARK: - Packets
 
-    private func extensions(of track: SendTrack, audioLevel: UInt8?, now: Double) -> RTPHeaderExtension? {
+    /// - Parameter repair: a retransmission on the RTX SSRC, which names the layer it repairs.
+    private func extensions(of track: SendTrack, audioLevel: UInt8?, now: Double, repair: Bool = false) -> RTPHeaderExtension? {
         var elements: [RTPHeaderExtension.Element] = []
         if let id = track.midExtensionID, let mid = track.mid, !mid.isEmpty {
             elements.append(.init(id: id, data: Array(mid.utf8.prefix(16))))
+        }
+        // RFC 8852 §3: the RID as its characters, on every packet (the one-byte form holds 16).
+        if let rid = track.rid, !rid.isEmpty, let id = repair ? track.repairedRIDExtensionID : track.ridExtensionID {
+            elements.append(.init(id: id, data: Array(rid.utf8.prefix(16))))
         }
         if let id = track.audioLevelExtensionID, let audioLevel {
             // RFC 6464 §3: V (voice activity) is set when the level is above silence.
@@ -228,14 +239,16 @@ public struct MediaSender: Sendable {
                 continue
             }
             var again = parsed
+            var repair = false
             if let rtxSSRC = track.rtxSSRC, let rtxPayloadType = track.rtxPayloadType {
+                repair = true
                 again.ssrc = rtxSSRC
                 again.payloadType = rtxPayloadType
                 again.sequenceNumber = streams[index].rtxSequence
                 streams[index].rtxSequence &+= 1
                 again.payload = [UInt8(parsed.sequenceNumber >> 8), UInt8(truncatingIfNeeded: parsed.sequenceNumber)] + parsed.payload
             }
-            again.headerExtension = extensions(of: track, audioLevel: nil, now: now)
+            again.headerExtension = extensions(of: track, audioLevel: nil, now: now, repair: repair)
             guard let bytes = try? again.marshal() else { continue }
             statistics.retransmissionsSent += 1
             statistics.bytesSent += bytes.count

@@ -76,6 +76,11 @@ public final class RoomPublisher: @unchecked Sendable {
         public var cancellation: JoinCancellation?
         /// Video bits per second; nil picks one for the camera's size.
         public var videoBitrate: Int?
+        /// VP8 simulcast (docs/PUBLISHING.md): the layers to send, lowest first, each with its
+        /// own encoder, SSRCs and RID; the offer names them (`a=rid`, `a=simulcast`) and
+        /// `videoBitrate` is not used. Empty (the default) sends one stream. H.264 is sent as one
+        /// stream.
+        public var simulcast: [SimulcastEncoding] = []
         public var audioBitrate: Int
         /// libvpx's speed (VP8E_SET_CPUUSED; -16…16, negative is real time).
         public var cpuUsed: Int32
@@ -144,6 +149,23 @@ public final class RoomPublisher: @unchecked Sendable {
         public var secondsToConnect: Double?
         /// Seconds of media sent since the connection came up.
         public var mediaSeconds: Double = 0
+        /// Each video stream, lowest first: one without simulcast, else the simulcast layers.
+        public var videoLayers: [Layer] = []
+
+        /// One video stream's counters.
+        public struct Layer: Sendable, Equatable {
+            /// Its RID; nil for a single stream.
+            public var rid: String?
+            public var ssrc: UInt32
+            public var width: Int
+            public var height: Int
+            /// Its encoder's target now (bits per second).
+            public var bitrate: Int
+            public var framesEncoded: Int
+            public var keyframesEncoded: Int
+            /// RTP payload bytes sent on its SSRC (retransmissions not).
+            public var bytesSent: Int
+        }
     }
 
     public let configuration: Configuration
@@ -177,8 +199,8 @@ public final class RoomPublisher: @unchecked Sendable {
     private var offerRequest: RequestID?
     private let offerBuilder: ClientOfferBuilder
     private let audioSSRC = UInt32.random(in: 1...UInt32.max)
-    private let videoSSRC = UInt32.random(in: 1...UInt32.max)
-    private let rtxSSRC = UInt32.random(in: 1...UInt32.max)
+    /// The video streams the offer names: one, or a simulcast layer's RID and SSRCs each.
+    private let videoStreams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)]
     private let cname: String
     private var tracks: [SendTrack] = []
     private var sender: MediaSender?
@@ -187,14 +209,17 @@ public final class RoomPublisher: @unchecked Sendable {
     private var dataChannels: ClientDataChannels?
     /// Whether the server's answer accepted the data channel section.
     private var dataAccepted = false
-    private var videoEncoder: (any RealTimeVideoEncoder)?
-    /// The bitrate `videoEncoder` was made with.
+    /// The video streams being encoded (empty: none); they change with the camera.
+    private var videoLayers: [VideoLayer] = []
+    /// The bitrate a single stream was made with.
     private var videoBitrate: Int?
+    /// The simulcast layers the encoders were made with.
+    private var layerSettings: [SimulcastEncoding] = []
+    private var wantedSimulcast: [SimulcastEncoding]?
     private var audioEncoder: OpusEncoder?
     private var answeredAt: Double?
     private var nextVideoFrame = 0
     private var nextAudioFrame = 0
-    private var keyframeWanted = true
     private var lastEstimate: UInt64?
     private var subscriberAnswers: UInt64 = 1
     /// The end-to-end encryption key the join was made with (nil: media in the clear), and
@@ -210,6 +235,14 @@ public final class RoomPublisher: @unchecked Sendable {
         if key != nil && configuration.videoCodec == .h264 && configuration.offers.contains(.video) {
             throw RoomJoinError(message: "end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")
         }
+        let simulcast = configuration.videoCodec == .vp8 ? Array(configuration.simulcast.prefix(3)) : []
+        guard Set(simulcast.map(\.rid)).count == simulcast.count, simulcast.allSatisfy({ RID.isValidID($0.rid) }) else {
+            throw RoomJoinError(message: "each simulcast layer needs its own RID of letters, digits, - and _ (RFC 8851 §10)")
+        }
+        videoStreams = simulcast.isEmpty
+            ? [(nil, .random(in: 1...UInt32.max), .random(in: 1...UInt32.max))]
+            : simulcast.map { ($0.rid, .random(in: 1...UInt32.max), .random(in: 1...UInt32.max)) }
+        layerSettings = simulcast
         self.configuration = configuration
         e2eeKey = key
         logger = Logger(label: "publisher", fields: ["participantName": .string(configuration.participantName)])
@@ -218,8 +251,9 @@ public final class RoomPublisher: @unchecked Sendable {
         wantedCamera = camera
         wantedMicrophone = microphone
         if let camera, configuration.offers.contains(.video) {
-            videoBitrate = configuration.videoBitrate ?? camera.format.defaultBitrate
-            videoEncoder = try Self.videoEncoder(for: camera.format, bitrate: videoBitrate ?? camera.format.defaultBitrate, configuration)
+            let bitrate = configuration.videoBitrate ?? camera.format.defaultBitrate
+            videoBitrate = bitrate
+            videoLayers = try Self.videoLayers(for: camera.format, bitrate: bitrate, simulcast: simulcast, streams: videoStreams, configuration)
         }
         if configuration.offers.contains(.audio) { audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate) }
         link = try ClientLink(logger: logger)
@@ -232,7 +266,8 @@ public final class RoomPublisher: @unchecked Sendable {
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID
         cname = "revue-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec), transport: link.transport,
+        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec, simulcast: !simulcast.isEmpty),
+                                          transport: link.transport,
                                           sessionID: .random(in: 1...UInt64(Int64.max)))
         do {
             if configuration.receives && configuration.mode != .signallingOnly {
@@ -266,10 +301,12 @@ public final class RoomPublisher: @unchecked Sendable {
     /// What the publisher offers: Opus and the chosen video codec with their feedback (no
     /// transport-wide CC: the publisher adapts to REMB, which the server sends either way), and
     /// the MID, audio-level and abs-send-time extensions (abs-send-time feeds the server's REMB
-    /// estimate).
-    static func capabilities(video: PublishedVideoCodec) -> Capabilities {
+    /// estimate), and with simulcast the RID extensions that name the layers (RFC 8852 §3).
+    static func capabilities(video: PublishedVideoCodec, simulcast: Bool = false) -> Capabilities {
         let revue = Capabilities.revue
-        let extensions = revue.headerExtensions.filter { [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime].contains($0.uri) }
+        var uris = [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime]
+        if simulcast { uris += [HeaderExtension.rtpStreamID, HeaderExtension.repairedRTPStreamID] }
+        let extensions = revue.headerExtensions.filter { uris.contains($0.uri) }
         return Capabilities(codecs: [.opus, video.capability], headerExtensions: extensions).withoutTransportWideCC()
     }
 
@@ -310,12 +347,17 @@ public final class RoomPublisher: @unchecked Sendable {
     /// Sends pictures from `camera` from the next frame on (a keyframe first), or none when nil.
     /// The section stays offered: turning a camera off and on needs no new offer. Does nothing
     /// to the video when the connection offered no video section.
-    /// - Parameter bitrate: bits a second for this camera; nil is the configured one (or the
-    ///   size's).
-    public func setCamera(_ camera: (any CameraSource)?, bitrate: Int? = nil) {
+    /// - Parameters:
+    ///   - bitrate: bits a second for this camera; nil is the configured one (or the size's).
+    ///   - simulcast: with simulcast, this camera's layers, lowest first (their sizes and
+    ///     rates; they take the offered RIDs from the top, so fewer layers leave the lowest
+    ///     unsent, and more than were offered drop the lowest); nil is the configured ones.
+    ///     Ignored by a publisher that offered one stream.
+    public func setCamera(_ camera: (any CameraSource)?, bitrate: Int? = nil, simulcast: [SimulcastEncoding]? = nil) {
         lock.withLock {
             wantedCamera = camera
             wantedBitrate = bitrate
+            wantedSimulcast = simulcast
             sourcesChanged = true
         }
         signaling.wakeUp()
@@ -377,8 +419,11 @@ public final class RoomPublisher: @unchecked Sendable {
         }
         if offers.contains(.video) {
             transceivers.append(ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
-                                                  sender: .init(ssrc: videoSSRC, rtxSSRC: rtxSSRC, cname: cname,
-                                                                msid: MSID(streamID: participantID, trackID: "\(participantID)-cam"))))
+                                                  sender: .init(ssrc: videoStreams[0].ssrc, rtxSSRC: videoStreams[0].rtxSSRC, cname: cname,
+                                                                msid: MSID(streamID: participantID, trackID: "\(participantID)-cam"),
+                                                                layers: videoStreams.compactMap { stream in
+                                                                    stream.rid.map { ClientTransceiver.Layer(rid: $0, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC) }
+                                                                })))
             published.append(PublishedTrack(mid: "1", kind: .video))
         }
         let data = configuration.dataChannel && configuration.mode != .signallingOnly
@@ -427,10 +472,21 @@ public final class RoomPublisher: @unchecked Sendable {
             }
             let video = configuration.videoCodec
             if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
-                tracks.append(SendTrack(codec: video.sendCodec, ssrc: videoSSRC, payloadType: codec.payloadType,
-                                        rtxSSRC: codec.rtxPayloadType == nil ? nil : rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
-                                        midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime))))
+                // The layers the answer receives (RFC 8853 §5.1: its `a=simulcast:recv`), with
+                // the RID extension to name them by; an answer without simulcast gets the top
+                // layer alone, as a single stream.
+                let section = answer.media.first { $0.mid == "1" }
+                let accepted = Set(section?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
+                let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
+                let simulcast = videoStreams.count > 1 && ridID != nil && !accepted.isEmpty
+                for stream in videoStreams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == videoStreams.last?.ssrc {
+                    tracks.append(SendTrack(codec: video.sendCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
+                                            rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
+                                            midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                            absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                            rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
+                                            repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil))
+                }
             }
             dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
             guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
@@ -546,29 +602,51 @@ public final class RoomPublisher: @unchecked Sendable {
         }
     }
 
+    /// The video streams for a camera of `format`: one at `bitrate`, or a simulcast layer for
+    /// each of `simulcast`, which take the offered streams from the top (two layers in a
+    /// three-layer offer are `h` and `f`, one is `f`), each scaled down from the camera's
+    /// pictures (`LayerScaler`) unless it is the camera's size.
+    private static func videoLayers(for format: CameraFormat, bitrate: Int, simulcast: [SimulcastEncoding],
+                                    streams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)], _ configuration: Configuration) throws -> [VideoLayer]
+    {
+        guard !simulcast.isEmpty, streams.allSatisfy({ $0.rid != nil }) else {
+            return [VideoLayer(rid: nil, ssrc: streams[streams.count - 1].ssrc, rtxSSRC: streams[streams.count - 1].rtxSSRC,
+                               encoder: try videoEncoder(for: format, bitrate: bitrate, configuration), scaler: nil, bitrate: bitrate)]
+        }
+        return try zip(simulcast.suffix(streams.count), streams.suffix(simulcast.count)).map { encoding, stream in
+            let size = encoding.format(for: format)
+            let scaler = size == format ? nil : try LayerScaler(from: format, width: size.width, height: size.height)
+            return VideoLayer(rid: stream.rid, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC,
+                              encoder: try videoEncoder(for: size, bitrate: encoding.bitrate, configuration), scaler: scaler, bitrate: encoding.bitrate)
+        }
+    }
+
     /// Takes the sources `setCamera`/`setMicrophone` asked for. A new camera starts with a
     /// keyframe (the subscribers' decoders have nothing of it) and at the current frame number,
     /// so it does not send the frames it missed; one of another size gets a new encoder.
     private func takeSources(now: Double) {
-        let (changed, wanted, wantedSound, askedBitrate) = lock.withLock {
+        let (changed, wanted, wantedSound, askedBitrate, askedLayers) = lock.withLock {
             defer { sourcesChanged = false }
-            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate)
+            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast)
         }
         guard changed else { return }
         microphone = configuration.offers.contains(.audio) ? wantedSound : nil
         guard configuration.offers.contains(.video) else { return }
         let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
-        if let wanted, let bitrate, videoEncoder == nil || camera?.format != wanted.format || videoBitrate != bitrate {
+        // Simulcast stays simulcast: the offer named its layers.
+        let layers = layerSettings.isEmpty ? [] : Array((askedLayers ?? configuration.simulcast).suffix(videoStreams.count))
+        if let wanted, let bitrate, videoLayers.isEmpty || camera?.format != wanted.format || videoBitrate != bitrate || layerSettings != layers {
             do {
-                videoEncoder = try Self.videoEncoder(for: wanted.format, bitrate: bitrate, configuration)
+                videoLayers = try Self.videoLayers(for: wanted.format, bitrate: bitrate, simulcast: layers, streams: videoStreams, configuration)
                 videoBitrate = bitrate
-                statistics.videoBitrate = bitrate
+                layerSettings = layers
+                statistics.videoBitrate = videoLayers.reduce(0) { $0 + $1.bitrate }
             } catch {
                 logger.error("no encoder for the new camera", ["error": .string("\(error)"), "camera": .string("\(wanted.format)")])
-                videoEncoder = nil
+                videoLayers = []
             }
         }
-        if wanted !== camera { keyframeWanted = true }
+        if wanted !== camera { for layer in videoLayers { layer.keyframeWanted = true } }
         camera = wanted
         if let sender, let wanted {
             nextVideoFrame = Int(((now - sender.origin) * Double(wanted.format.framesPerSecond)).rounded(.down))
@@ -579,12 +657,13 @@ public final class RoomPublisher: @unchecked Sendable {
     private func startMedia(now: Double) {
         // A video section offered with no camera yet may get any camera later: pace for the
         // largest bitrate the SDK's camera table has (2.7 Mbps), so a later camera is not held back.
-        let video = configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
+        let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
+        let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
         let rate = Double(video + configuration.audioBitrate)
         sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
                              pacingBitsPerSecond: max(500_000, 2.5 * rate))
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
-        statistics.videoBitrate = videoEncoder?.bitrate ?? 0
+        statistics.videoBitrate = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
         if dataAccepted {
             do {
                 let channels = try ClientDataChannels()
@@ -602,7 +681,7 @@ public final class RoomPublisher: @unchecked Sendable {
     private var nextCaptureTime: Double? {
         guard let sender else { return nil }
         var times: [Double] = []
-        if let camera, videoEncoder != nil {
+        if let camera, !videoLayers.isEmpty {
             times.append(sender.origin + Double(nextVideoFrame) / Double(camera.format.framesPerSecond))
         }
         if microphone != nil, audioEncoder != nil { times.append(sender.origin + Double(nextAudioFrame) * 0.02) }
@@ -616,31 +695,37 @@ public final class RoomPublisher: @unchecked Sendable {
         guard var sender else { return }
         defer { self.sender = sender }
         let elapsed = now - sender.origin
-        if let camera, let encoder = videoEncoder, let track = tracks.first(where: { $0.codec.isVideo }) {
+        if let camera, !videoLayers.isEmpty {
             let rate = Double(camera.format.framesPerSecond)
             let due = Int((elapsed * rate).rounded(.down))
             if due - nextVideoFrame >= 2 {
                 statistics.videoFramesSkipped += due - nextVideoFrame
                 nextVideoFrame = due
             }
+            // The layers the answer accepted, each with its track.
+            let sent = videoLayers.compactMap { layer in tracks.first { $0.ssrc == layer.ssrc }.map { (layer, $0) } }
             while nextVideoFrame <= due {
                 let index = nextVideoFrame
                 nextVideoFrame += 1
                 // A pacer holding half a second is a link that cannot take more: skip the picture.
-                if sender.queueDelay > 0.5 && !keyframeWanted {
+                if sender.queueDelay > 0.5 && !sent.contains(where: { $0.0.keyframeWanted }) {
                     statistics.videoFramesSkipped += 1
                     continue
                 }
-                do {
-                    guard let frame = try encoder.encode(camera.frame(index), forceKeyframe: keyframeWanted) else { continue }
-                    if frame.isKeyframe { keyframeWanted = false }
-                    guard let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8) else { continue }
-                    sender.send(frame: data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
-                    statistics.videoFramesEncoded = encoder.framesEncoded
-                    statistics.keyframesEncoded = encoder.keyframesEncoded
-                } catch {
-                    logger.error("a picture did not encode", ["error": .string("\(error)")])
+                let picture = camera.frame(index)
+                for (layer, track) in sent {
+                    do {
+                        guard let frame = try layer.encoder.encode(layer.scaler?.scale(picture) ?? picture, forceKeyframe: layer.keyframeWanted)
+                        else { continue }
+                        if frame.isKeyframe { layer.keyframeWanted = false }
+                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8) else { continue }
+                        sender.send(frame: data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
+                    } catch {
+                        logger.error("a picture did not encode", ["error": .string("\(error)"), "rid": .string(layer.rid ?? "")])
+                    }
                 }
+                statistics.videoFramesEncoded = videoLayers[videoLayers.count - 1].encoder.framesEncoded
+                statistics.keyframesEncoded = videoLayers[videoLayers.count - 1].encoder.keyframesEncoded
             }
         }
         if let microphone, let encoder = audioEncoder, let track = tracks.first(where: { $0.codec == .opus }) {
@@ -714,7 +799,11 @@ public final class RoomPublisher: @unchecked Sendable {
             switch action {
             case .sendRTP(let bytes): link.sendRTP(bytes)
             case .sendRTCP(let bytes): link.sendRTCP(bytes)
-            case .keyframeRequested: keyframeWanted = true
+            case .keyframeRequested(let ssrc):
+                // The layer asked for (RFC 4585 §6.3.1 names the media source); a request for
+                // an SSRC this publisher no longer sends restarts every layer.
+                let asked = videoLayers.filter { $0.ssrc == ssrc }
+                for layer in asked.isEmpty ? videoLayers : asked { layer.keyframeWanted = true }
             }
         }
     }
@@ -731,20 +820,21 @@ public final class RoomPublisher: @unchecked Sendable {
         return target
     }
 
-    /// Follows the server's REMB estimate (`videoTarget`).
+    /// Follows the server's REMB estimate (`videoTarget`). Simulcast layers share the target
+    /// (`SimulcastEncoding.share`): the configured sum is the most, the top layer gives way first.
     private func followEstimate() {
-        guard let encoder = videoEncoder, let estimate = sender?.statistics.estimatedBitrate,
-              estimate != lastEstimate
-        else { return }
+        guard !videoLayers.isEmpty, let estimate = sender?.statistics.estimatedBitrate, estimate != lastEstimate else { return }
         lastEstimate = estimate
-        // The camera's rate (`setCamera`'s, or the configured one), which REMB may only lower.
-        let configured = videoBitrate ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? encoder.bitrate
+        // The camera's rate (`setCamera`'s, or the configured one, or the layers'), which REMB may only lower.
+        let configured = videoLayers.reduce(0) { $0 + $1.bitrate }
+        let current = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
         guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: configuration.audioBitrate,
-                                                     current: encoder.bitrate)
+                                                     current: current)
         else { return }
+        let shares = videoLayers.count == 1 ? [target] : SimulcastEncoding.share(target, among: videoLayers.map(\.bitrate))
         do {
-            try encoder.setBitrate(target)
-            statistics.videoBitrate = target
+            for (layer, share) in zip(videoLayers, shares) where layer.encoder.bitrate != share { try layer.encoder.setBitrate(share) }
+            statistics.videoBitrate = shares.reduce(0, +)
             statistics.bitrateChanges += 1
             logger.info("video bitrate follows the server's estimate", ["estimate": .int(Int64(clamping: estimate)), "target": .int(Int64(target))])
         } catch {
@@ -756,6 +846,12 @@ public final class RoomPublisher: @unchecked Sendable {
     private func publish() {
         var current = statistics
         if let sender { current.sender = sender.statistics }
+        current.videoLayers = videoLayers.map { layer in
+            Statistics.Layer(rid: layer.rid, ssrc: layer.ssrc, width: layer.scaler?.width ?? camera?.format.width ?? 0,
+                             height: layer.scaler?.height ?? camera?.format.height ?? 0, bitrate: layer.encoder.bitrate,
+                             framesEncoded: layer.encoder.framesEncoded, keyframesEncoded: layer.encoder.keyframesEncoded,
+                             bytesSent: current.sender.bytesSentBySSRC[layer.ssrc] ?? 0)
+        }
         lock.lock()
         snapshot = current
         lock.unlock()

@@ -29,9 +29,16 @@ public struct SendTrack: Sendable, Equatable {
     public var audioLevelExtensionID: UInt8?
     /// abs-send-time, which the SFU's REMB estimate reads.
     public var absSendTimeExtensionID: UInt8?
+    /// The simulcast layer's RID (RFC 8851), sent in rtp-stream-id on its packets and in
+    /// repaired-rtp-stream-id on its retransmissions (RFC 8852 §3), which is how the SFU tells
+    /// the layers apart; nil for a stream that is not a simulcast layer.
+    public var rid: String?
+    public var ridExtensionID: UInt8?
+    public var repairedRIDExtensionID: UInt8?
 
     public init(codec: Codec, ssrc: UInt32, payloadType: UInt8, rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil, mid: String? = nil,
-                midExtensionID: UInt8? = nil, audioLevelExtensionID: UInt8? = nil, absSendTimeExtensionID: UInt8? = nil)
+                midExtensionID: UInt8? = nil, audioLevelExtensionID: UInt8? = nil, absSendTimeExtensionID: UInt8? = nil,
+                rid: String? = nil, ridExtensionID: UInt8? = nil, repairedRIDExtensionID: UInt8? = nil)
     {
         self.codec = codec
         self.ssrc = ssrc
@@ -42,6 +49,9 @@ public struct SendTrack: Sendable, Equatable {
         self.midExtensionID = midExtensionID
         self.audioLevelExtensionID = audioLevelExtensionID
         self.absSendTimeExtensionID = absSendTimeExtensionID
+        self.rid = rid
+        self.ridExtensionID = ridExtensionID
+        self.repairedRIDExtensionID = repairedRIDExtensionID
     }
 
     /// Whether lost packets can be sent again as RTX.

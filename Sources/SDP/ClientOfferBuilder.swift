@@ -44,17 +44,31 @@ public struct ClientOfferBuilder: Sendable {
             section.formats = section.codecs.map { String($0.payloadType) }
             section.mid = transceiver.mid
             section.direction = transceiver.direction
+            // The RID extensions (RFC 8852 §3) only where the section is simulcast: they name
+            // its layers, and a section without layers has nothing to put in them.
+            let layers = transceiver.direction.sends ? transceiver.sender?.layers ?? [] : []
             section.extensions = capabilities.headerExtensions(for: transceiver.kind)
-                .filter { $0.uri != HeaderExtension.rtpStreamID && $0.uri != HeaderExtension.repairedRTPStreamID }
+                .filter { !layers.isEmpty || ($0.uri != HeaderExtension.rtpStreamID && $0.uri != HeaderExtension.repairedRTPStreamID) }
                 .map { HeaderExtension(id: $0.id, uri: $0.uri) }
             section.rtcpMux = true
             section.rtcpReducedSize = true
             if transceiver.direction.sends, let sender = transceiver.sender {
                 section.msids = [sender.msid]
-                section.ssrcs = [SSRCDescription(ssrc: sender.ssrc, cname: sender.cname, msid: sender.msid)]
-                if let rtx = sender.rtxSSRC {
-                    section.ssrcGroups = [SSRCGroup(semantics: "FID", ssrcs: [sender.ssrc, rtx])]
-                    section.ssrcs.append(SSRCDescription(ssrc: rtx, cname: sender.cname, msid: sender.msid))
+                let streams = layers.isEmpty ? [(sender.ssrc, sender.rtxSSRC)] : layers.map { ($0.ssrc, $0.rtxSSRC) }
+                for (ssrc, rtx) in streams {
+                    section.ssrcs.append(SSRCDescription(ssrc: ssrc, cname: sender.cname, msid: sender.msid))
+                    if let rtx {
+                        section.ssrcGroups.append(SSRCGroup(semantics: "FID", ssrcs: [ssrc, rtx]))
+                        section.ssrcs.append(SSRCDescription(ssrc: rtx, cname: sender.cname, msid: sender.msid))
+                    }
+                }
+                if !layers.isEmpty {
+                    // Simulcast as Chromium offers it (RFC 8851 §4, RFC 8853 §5.1): one
+                    // `a=rid:<id> send` per layer and one stream per layer in `a=simulcast:send`.
+                    // The SSRC lines are Firefox's addition, kept so the server has the CNAME the
+                    // sender reports carry (it matches layers to packets by RID either way).
+                    section.rids = layers.map { RID(id: $0.rid, direction: .send) }
+                    section.simulcast = Simulcast(send: layers.map { [Simulcast.Stream(rid: $0.rid)] })
                 }
             }
             transport.apply(to: &section, setup: .actpass)

@@ -11,13 +11,34 @@ public struct ClientTransceiver: Sendable, Equatable {
         public var cname: String
         /// The stream and track ids.
         public var msid: MSID
+        /// The simulcast layers (RFC 8853), lowest first, as the room server orders layers;
+        /// empty sends the one stream of `ssrc` and `rtxSSRC`, which a simulcast sender does not
+        /// use.
+        public var layers: [Layer]
 
         /// A sender.
-        public init(ssrc: UInt32, rtxSSRC: UInt32? = nil, cname: String, msid: MSID) {
+        public init(ssrc: UInt32, rtxSSRC: UInt32? = nil, cname: String, msid: MSID, layers: [Layer] = []) {
             self.ssrc = ssrc
             self.rtxSSRC = rtxSSRC
             self.cname = cname
             self.msid = msid
+            self.layers = layers
+        }
+    }
+
+    /// One simulcast layer of a sender: its RID (RFC 8851) and its SSRCs.
+    public struct Layer: Sendable, Equatable {
+        /// The RID its packets carry in the rtp-stream-id extension (RFC 8852 §3.1).
+        public var rid: String
+        public var ssrc: UInt32
+        /// The layer's RTX SSRC, whose packets carry the RID in repaired-rtp-stream-id (§3.2).
+        public var rtxSSRC: UInt32?
+
+        /// A layer.
+        public init(rid: String, ssrc: UInt32, rtxSSRC: UInt32? = nil) {
+            self.rid = rid
+            self.ssrc = ssrc
+            self.rtxSSRC = rtxSSRC
         }
     }
 

@@ -86,7 +86,7 @@ public struct Simulcast: Sendable, Equatable {
 
 extension RID {
     /// RFC 8851 §10: `rid-id = 1*(alpha-numeric / "-" / "_")`.
-    static func isValidID(_ id: some StringProtocol) -> Bool {
+    public static func isValidID(_ id: some StringProtocol) -> Bool {
         !id.isEmpty && id.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2D || byte == 0x5F

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 @testable import RevueSDK
+import RoomClient
 import TestSupport
 import Testing
 
@@ -70,6 +71,36 @@ extension RevueSDKTests {
             #expect(NoiseConfig.resolved(NoiseConfig(noiseSuppression: nil, echoCancellation: false, autoGainControl: nil, highPassFilter: nil),
                                          for: .speech_standard)
                 == AudioProcessing(noiseSuppression: true, echoCancellation: false, autoGainControl: true, highPassFilter: false))
+        }
+
+        /// docs/SDK.md's simulcast rule: full, 1/2 and 1/4 of the config's size, each at the
+        /// bitrate of the table's row of that size in the same mode, else the config's rate in
+        /// proportion to the pixels; MAX_LAYER_2 drops the quarter.
+        @Test func simulcastLayersTakeTheTablesRowOfTheirSize() {
+            func layers(_ config: CustomCameraTrackConfig, _ count: Int, _ mode: BitrateMode) -> [String] {
+                config.simulcastLayers(count, mode: mode).map { "\($0.rid) /\($0.scaleDown) \($0.bitrate / 1000)" }
+            }
+            #expect(layers(.h720p_w1280p, 3, .BALANCED) == ["q /4 120", "h /2 450", "f /1 1500"])
+            #expect(layers(.h720p_w1280p, 2, .BALANCED) == ["h /2 450", "f /1 1500"])
+            #expect(layers(.h720p_w1280p, 3, .HIGH_QUALITY) == ["q /4 180", "h /2 600", "f /1 2000"])
+            #expect(layers(.h360p_w640p, 3, .BALANCED) == ["q /4 90", "h /2 120", "f /1 450"])
+            #expect(layers(.h360p_w640p, 3, .BANDWIDTH_OPTIMIZED) == ["q /4 40", "h /2 60", "f /1 300"])
+            #expect(layers(.h720p_w960p, 3, .BALANCED) == ["q /4 120", "h /2 360", "f /1 1200"], "480x360 and 240x180 have rows")
+            // No 480x270 row: a sixteenth of 2200 kb/s.
+            #expect(layers(.h1080p_w1920p, 3, .BALANCED) == ["q /4 137", "h /2 900", "f /1 2200"])
+        }
+
+        /// Which tracks are sent as simulcast: a VP8 camera with multiStream, with maxLayer's count.
+        @Test func onlyAMultiStreamVP8CameraIsSimulcast() async throws {
+            let three = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: true)
+            #expect(Room.simulcastLayers(of: three).map(\.rid) == ["q", "h", "f"])
+            let two = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: true, maxLayer: .MAX_LAYER_2)
+            #expect(Room.simulcastLayers(of: two).map(\.rid) == ["h", "f"])
+            let one = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false, maxLayer: .MAX_LAYER_3)
+            #expect(Room.simulcastLayers(of: one).isEmpty)
+            let h264 = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: true, codec: .H264)
+            #expect(Room.simulcastLayers(of: h264).isEmpty, "H.264 is sent as one layer")
+            for track in [three, two, one, h264] { track.stop() }
         }
 
         /// The seed's example, as written.

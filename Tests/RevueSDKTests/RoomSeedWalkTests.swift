@@ -315,6 +315,37 @@ extension RevueSDKTests {
             try await room.leave()
         }
 
+        /// A camera track with multiStream and maxLayer, given to createRoom, is sent as that many
+        /// VP8 layers (docs/SDK.md): MAX_LAYER_2 of h180p_w320p BALANCED is 160x90 at 90 kb/s and
+        /// 320x180 at 120 kb/s, each with its own SSRC and RID; a second camera with
+        /// multiStream false sends the top layer alone.
+        @Test func aMultiStreamCameraIsSentAsItsLayers() async throws {
+            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: true, maxLayer: .MAX_LAYER_2)
+            let (room, log) = try self.room("Layers", cam: true, camera: camera)
+            try await room.join()
+            #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
+            func sent(_ count: Int) async -> [RoomPublisher.Statistics.Layer] {
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    let layers = room.publisher?.currentStatistics.videoLayers ?? []
+                    if layers.count == count, layers.allSatisfy({ $0.framesEncoded > 5 && $0.bytesSent > 0 }) { return layers }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return room.publisher?.currentStatistics.videoLayers ?? []
+            }
+            let layers = await sent(2)
+            #expect(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["h 160x90 90", "f 320x180 120"], "\(layers)")
+            #expect(Set(layers.map(\.ssrc)).count == 2)
+
+            try await room.disableCam()
+            let single = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false)
+            try await room.enableCam(customCameraTrack: single)
+            let top = await sent(1)
+            #expect(top.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["f 320x180 120"], "\(top)")
+            try await room.leave()
+            #expect(log.errors.isEmpty, "\(log.errors)")
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()

@@ -20,4 +20,24 @@ import Testing
         #expect(RoomPublisher.videoTarget(estimate: 1_000_000, configured: 1_500_000, audioBitrate: 32_000, current: 880_000) == nil)
         #expect(RoomPublisher.videoTarget(estimate: 1_000_000, configured: 1_500_000, audioBitrate: 32_000, current: 950_000) == 868_000)
     }
+
+    /// Simulcast layers share a lowered target lowest first: the top layer gives way first, and
+    /// each keeps a tenth of its rate (450 + 120 + 90 kb/s configured, h360p_w640p BALANCED).
+    @Test func simulcastLayersGiveWayFromTheTop() {
+        let configured = [90_000, 120_000, 450_000]
+        #expect(SimulcastEncoding.share(660_000, among: configured) == configured)
+        #expect(SimulcastEncoding.share(400_000, among: configured) == [90_000, 120_000, 190_000])
+        #expect(SimulcastEncoding.share(230_000, among: configured) == [90_000, 120_000, 45_000])
+        #expect(SimulcastEncoding.share(150_000, among: configured) == [90_000, 60_000, 45_000])
+        #expect(SimulcastEncoding.share(0, among: configured) == [9_000, 12_000, 45_000])
+    }
+
+    @Test func layerSizesAreTheCamerasDividedAndEven() {
+        let camera = CameraFormat(width: 640, height: 360)
+        #expect(SimulcastEncoding(rid: "q", scaleDown: 4, bitrate: 1).format(for: camera) == CameraFormat(width: 160, height: 90))
+        #expect(SimulcastEncoding(rid: "h", scaleDown: 2, bitrate: 1).format(for: camera) == CameraFormat(width: 320, height: 180))
+        #expect(SimulcastEncoding(rid: "q", scaleDown: 4, bitrate: 1).format(for: CameraFormat(width: 1280, height: 720)).height == 180)
+        #expect(SimulcastEncoding(rid: "q", scaleDown: 4, bitrate: 1).format(for: CameraFormat(width: 320, height: 180)) == CameraFormat(width: 80, height: 44))
+        #expect(SimulcastEncoding.rids(count: 3) == ["q", "h", "f"] && SimulcastEncoding.rids(count: 2) == ["h", "f"])
+    }
 }

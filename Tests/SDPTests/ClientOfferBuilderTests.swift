@@ -58,6 +58,48 @@ import Testing
         #expect(negotiation.media[0].remoteStreams.isEmpty)
     }
 
+    /// Simulcast as Chromium offers it (RFC 8851 §4, RFC 8853 §5.1): a `send` RID a layer, lowest
+    /// first, `a=simulcast:send q;h;f`, and the RID extensions (RFC 8852 §3); the SSRC lines are
+    /// Firefox's addition (the CNAME). The server answers it as it answers Chromium: `recv q;h;f`,
+    /// the same RID extension id, and the layers by RID in the offer's order (low to high).
+    @Test func simulcastOfferNamesItsLayersAsChromiumDoes() throws {
+        let msid = MSID(streamID: "sdk", trackID: "sdk-cam")
+        let layers = [ClientTransceiver.Layer(rid: "q", ssrc: 20, rtxSSRC: 21), ClientTransceiver.Layer(rid: "h", ssrc: 30, rtxSSRC: 31),
+                      ClientTransceiver.Layer(rid: "f", ssrc: 40, rtxSSRC: 41)]
+        let offer = try Self.client.offer(transceivers: [
+            ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
+                              sender: .init(ssrc: 20, rtxSSRC: 21, cname: "sdk-cname", msid: msid, layers: layers)),
+        ])
+        let text = offer.serialize()
+        #expect(text.contains("a=rid:q send\r\na=rid:h send\r\na=rid:f send\r\na=simulcast:send q;h;f\r\n"), "\(text)")
+        #expect(text.contains("a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id\r\n"))
+        #expect(text.contains("a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id\r\n"))
+        let section = offer.media[0]
+        #expect(section.ssrcGroups == [SSRCGroup(semantics: "FID", ssrcs: [20, 21]), SSRCGroup(semantics: "FID", ssrcs: [30, 31]),
+                                       SSRCGroup(semantics: "FID", ssrcs: [40, 41])])
+        #expect(try SessionDescription(parsing: text) == offer)
+
+        let answer = try Self.server.answer(to: try SessionDescription(parsing: text))
+        let video = try #require(answer.negotiation.media(mid: "1"))
+        #expect(video.rids == ["q", "h", "f"])
+        let answered = answer.description.media[0]
+        #expect(answered.simulcast?.text == "recv q;h;f")
+        #expect(answered.rids == [RID(id: "q", direction: .recv), RID(id: "h", direction: .recv), RID(id: "f", direction: .recv)])
+        #expect(answered.extensionID(HeaderExtension.rtpStreamID) == 10 && answered.extensionID(HeaderExtension.repairedRTPStreamID) == 11)
+        #expect(Set(video.remoteStreams.map(\.cname)) == ["sdk-cname"])
+    }
+
+    /// One stream offers neither RIDs nor their extensions, as before.
+    @Test func aSingleStreamOffersNoRIDs() throws {
+        let offer = try Self.client.offer(transceivers: [
+            ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
+                              sender: .init(ssrc: 10, rtxSSRC: 11, cname: "c", msid: MSID(streamID: "s", trackID: "t"))),
+        ])
+        #expect(offer.media[0].rids.isEmpty && offer.media[0].simulcast == nil)
+        #expect(offer.media[0].extensionID(HeaderExtension.rtpStreamID) == nil)
+        #expect(offer.media[0].ssrcs.map(\.ssrc) == [10, 11])
+    }
+
     @Test func answerWithActpassIsRefused() throws {
         let offer = try Self.client.offer(transceivers: [ClientTransceiver(mid: "0", kind: .audio, direction: .recvonly)])
         var answer = try Self.server.answer(to: offer).description
