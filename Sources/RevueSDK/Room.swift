@@ -199,7 +199,7 @@ public final class Room {
         localParticipant = LocalParticipant(id: joined.participantID, displayName: settings.participantName, mode: Mode(joined.mode))
         participants = [:]
         for info in joined.participants {
-            participants[info.participantID] = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode))
+            participants[info.participantID] = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode), room: self)
         }
         presenterId = joined.presenterID
         activeSpeakerId = joined.activeSpeakerID
@@ -363,7 +363,7 @@ public final class Room {
     private func handle(_ message: ServerMessage) {
         switch message {
         case .participantJoined(let info):
-            let joined = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode))
+            let joined = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode), room: self)
             participants[info.participantID] = joined
             emit { $0.onParticipantJoined(joined) }
         case .participantLeft(let participantID, let reason):

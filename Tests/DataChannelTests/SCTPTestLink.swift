@@ -1,3 +1,4 @@
+import Foundation
 import DataChannel
 
 /// Two associations wired back to back in memory: what one sends, the other receives. Time is
@@ -104,9 +105,18 @@ final class SCTPTestLink {
                                                        reliability: reliability, now: now)
         collect(opened.actions, from: role)
         let peer: SCTPAssociation.Role = role == .client ? .server : .client
-        run { self.events(peer).contains { if case .opened(let channel) = $0 { channel.id == opened.channel.id } else { false } } }
-        // And the opener has the DATA_CHANNEL_ACK (RFC 8832 §5.2), so it may send at once.
-        run { self.association(role).channel(opened.channel.id)?.state == .open }
+        let isOpen = {
+            self.events(peer).contains { if case .opened(let channel) = $0 { channel.id == opened.channel.id } else { false } }
+                // And the opener has the DATA_CHANNEL_ACK (RFC 8832 §5.2), so it may send at once.
+                && self.association(role).channel(opened.channel.id)?.state == .open
+        }
+        // usrsctp hands some of its work to threads of its own, which a loaded machine runs
+        // late in real time while the injected clock races ahead: pump, and give them a
+        // moment, until the handshake is done (a CI run saw "channel 0 is connecting").
+        let realDeadline = Date().addingTimeInterval(10)
+        while !run(timeout: 0.2, until: isOpen) && Date() < realDeadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
         return opened.channel
     }
 

@@ -337,6 +337,28 @@ extension RevueSDKTests {
             #expect(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["h 160x90 90", "f 320x180 120"], "\(layers)")
             #expect(Set(layers.map(\.ssrc)).count == 2)
 
+            // Another participant receives the top layer, then asks for LOW with setQuality on
+            // that participant: the pictures it decodes become the small layer's.
+            let (viewer, viewerLog) = try self.room("Viewer")
+            try await viewer.join()
+            #expect(await viewerLog.wait(for: "streamEnabled Layers VIDEO"), "\(viewerLog.events)")
+            let sender = try #require(viewer.participants.values.first { $0.displayName == "Layers" })
+            let video = try #require(sender.stream(of: .VIDEO)?.remoteVideoTrack)
+            func decodes(width: Int) async -> Bool {
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    if video.statistics.frameWidth == width && video.statistics.framesDecoded > 0 { return true }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return false
+            }
+            #expect(await decodes(width: 320), "\(video.statistics)")
+            try await sender.setQuality(.low)
+            #expect(await decodes(width: 160), "after setQuality(.low): \(video.statistics)")
+            #expect(video.statistics.decodeErrors == 0, "\(video.statistics)")
+            try await viewer.leave()
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await sender.setQuality(.high) }
+
             try await room.disableCam()
             let single = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false)
             try await room.enableCam(customCameraTrack: single)
