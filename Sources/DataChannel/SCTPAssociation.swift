@@ -112,6 +112,8 @@ public final class SCTPAssociation {
         self.configuration = configuration
         self.logger = logger.with(["sctpRole": .string(role.description)])
         table = DataChannelTable(role: role, streams: configuration.streams)
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         address = SCTPLibrary.register(inbox)
         usrsctp_register_address(Self.pointer(address))
         guard let socket = usrsctp_socket(AF_CONN, Int32(SOCK_STREAM.rawValue), Int32(IPPROTO_SCTP), SCTPLibrary.receive, nil, 0,
@@ -138,6 +140,8 @@ public final class SCTPAssociation {
     }
 
     deinit {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         // Linger 0: closing aborts at once, so usrsctp frees the association now. Its ABORT
         // has nowhere to go; `close()` first returns it.
         if let socket { usrsctp_close(socket) }
@@ -150,6 +154,8 @@ public final class SCTPAssociation {
 
     /// Starts the association: a client sends INIT; a server, already listening, waits.
     public func start(now: Double) -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard state == .idle else { return [] }
         SCTPLibrary.advanceTimers(to: now)
         state = .connecting
@@ -172,6 +178,8 @@ public final class SCTPAssociation {
     /// lengths do not nest are counted in `discardedPackets` and dropped here; usrsctp checks
     /// the CRC32c of the rest and drops what does not belong to the association.
     public func receive(_ packet: [UInt8], now: Double) -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { return [] }
         do {
             try SCTPPacketGuard.check(packet)
@@ -188,6 +196,8 @@ public final class SCTPAssociation {
     /// Runs usrsctp's timers up to `now` (retransmissions, delayed SACKs, heartbeats) and
     /// returns what they produced for this association.
     public func handleTimers(now: Double) -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { return [] }
         SCTPLibrary.advanceTimers(to: now)
         return drain()
@@ -196,6 +206,8 @@ public final class SCTPAssociation {
     /// What usrsctp produced for this association since the last call, without advancing the
     /// clock: retransmissions that another association's `handleTimers` ran.
     public func takePendingActions() -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { return [] }
         return drain()
     }
@@ -203,6 +215,8 @@ public final class SCTPAssociation {
     /// Aborts the association (ABORT, as closing a peer connection does) and closes every
     /// channel. The returned packets carry the ABORT.
     public func close() -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { return [] }
         if let socket { usrsctp_close(socket) }
         if let listener { usrsctp_close(listener) }
@@ -240,6 +254,8 @@ public final class SCTPAssociation {
                             id: UInt16? = nil, negotiated: Bool = false, now: Double) throws(DataChannelError)
         -> (channel: DataChannel, actions: [SCTPAction])
     {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { throw DataChannelError.associationClosed }
         guard label.utf8.count <= Int(UInt16.max), subprotocol.utf8.count <= Int(UInt16.max) else {
             throw DataChannelError.invalidDCEP.with("a label or protocol over 65535 bytes does not fit DATA_CHANNEL_OPEN")
@@ -258,6 +274,8 @@ public final class SCTPAssociation {
     /// - Throws: `.messageTooLarge` over `maxMessageSize`, `.noSuchChannel`, `.channelNotOpen`,
     ///   `.bufferFull`, `.associationClosed`.
     public func send(_ payload: DataChannelPayload, on channelID: UInt16, now: Double) throws(DataChannelError) -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { throw DataChannelError.associationClosed }
         guard payload.count <= configuration.maxMessageSize else {
             throw DataChannelError.messageTooLarge.with(
@@ -279,6 +297,8 @@ public final class SCTPAssociation {
     /// Closes a channel (RFC 8831 §6.7): resets this side's outgoing stream; `.closed` follows
     /// once the peer has reset its own. Messages sent before it still go first.
     public func closeChannel(_ channelID: UInt16, now: Double) throws(DataChannelError) -> [SCTPAction] {
+        SCTPLibrary.entry.lock()
+        defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { throw DataChannelError.associationClosed }
         SCTPLibrary.advanceTimers(to: now)
         var actions: [SCTPAction] = []

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CUsrsctp
+import Foundation
 import Log
 import Synchronization
 
@@ -11,11 +12,21 @@ import Synchronization
 /// Threads (documented in `SCTPAssociation`): `usrsctp_init_nothreads` starts no timer thread
 /// and no socket threads, so usrsctp runs only inside calls into it, and its callbacks run on
 /// the calling thread. It still starts its "iterator" thread (for operations over every
-/// association, which Revue does not use). It locks its own state, so different associations
-/// may be driven from different threads.
+/// association, which Revue does not use). Its own locks do not make it safe to enter from two
+/// threads at once: its one timer wheel races with input and with address changes on other
+/// threads (sctplab/usrsctp#101, #673; a CI run here aborted with a corrupted heap while the
+/// SFU's, the SDK's and the fuzz tests' associations ran on their own threads). So every call
+/// into it holds `entry`, one lock for the process.
 enum SCTPLibrary {
+    /// Held around every call into usrsctp (recursive: an association's call may advance the
+    /// timers, which take it too). The callbacks only queue into inboxes, so nothing waits on
+    /// another lock while holding this one.
+    static let entry = NSRecursiveLock()
+
     /// Swift runs a static initialiser exactly once, thread-safely.
     private static let initialized: Bool = {
+        entry.lock()
+        defer { entry.unlock() }
         revue_usrsctp_init_nothreads(output, logLine)
         // Over DTLS there is no ECN to echo, and WebRTC uses neither dynamic addresses nor
         // SCTP-AUTH (RFC 8831 §6.2 lists what it needs); AUTH can only be off once ASCONF is.
@@ -126,7 +137,11 @@ enum SCTPLibrary {
             last = previous + step / 1000
             return UInt32(step)
         }
-        // Outside the lock: the timers call back into inboxes, which take their own.
-        if elapsed > 0 { usrsctp_handle_timers(elapsed) }
+        // Outside the clock's lock: the timers call back into inboxes, which take their own.
+        if elapsed > 0 {
+            entry.lock()
+            usrsctp_handle_timers(elapsed)
+            entry.unlock()
+        }
     }
 }
