@@ -60,7 +60,7 @@ extension RevueSDKTests {
             let botLog = EventLog()
             bot.addEventListener(botLog)
             try await bot.join()
-            #expect(await botLog.wait(timeout: 20) { $0.contains("streamEnabled local VIDEO") && $0.contains("streamEnabled local AUDIO") },
+            #expect(await botLog.wait(timeout: 40) { $0.contains("streamEnabled local VIDEO") && $0.contains("streamEnabled local AUDIO") },
                     "\(botLog.events)")
 
             let viewer = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Viewer", micEnabled: false,
@@ -68,7 +68,7 @@ extension RevueSDKTests {
             let viewerLog = EventLog()
             viewer.addEventListener(viewerLog)
             try await viewer.join()
-            #expect(await viewerLog.wait(timeout: 20) { $0.contains("streamEnabled Drawer VIDEO") && $0.contains("streamEnabled Drawer AUDIO") },
+            #expect(await viewerLog.wait(timeout: 40) { $0.contains("streamEnabled Drawer VIDEO") && $0.contains("streamEnabled Drawer AUDIO") },
                     "\(viewerLog.events)")
             let drawer = try #require(viewer.participants.values.first { $0.displayName == "Drawer" })
             let heard = Heard()
@@ -79,7 +79,7 @@ extension RevueSDKTests {
                 let peak = chunk.samples.map(abs).max() ?? 0
                 heard.loudest.withLock { $0 = max($0, peak) }
             }
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(40)
             while Date() < deadline {
                 if let colour = heard.colour.withLock({ $0 }), colour.distance(to: teal) < 20, heard.loudest.withLock({ $0 }) > 0.2 { break }
                 try await Task.sleep(for: .milliseconds(50))
