@@ -9,6 +9,10 @@ public final class RemoteVideoTrack: Sendable {
     public struct Statistics: Sendable, Equatable {
         /// `VP8` or `H264`; nil until the server's offer said.
         public var codec: String?
+        /// The SSRC the server sends it on (nil before its offer). It changes when the track
+        /// behind the stream does: a publication to this client (`publishCamera(to:)`) in place
+        /// of the room's camera, and back.
+        public var ssrc: UInt32?
         public var framesDecoded: Int
         /// The size of the last picture decoded (0 before the first).
         public var frameWidth: Int
@@ -34,7 +38,7 @@ public final class RemoteVideoTrack: Sendable {
 
     public var statistics: Statistics {
         let counted = track.statistics
-        return Statistics(codec: counted.codec, framesDecoded: counted.framesDecoded, frameWidth: counted.frameWidth,
+        return Statistics(codec: counted.codec, ssrc: counted.ssrc, framesDecoded: counted.framesDecoded, frameWidth: counted.frameWidth,
                           frameHeight: counted.frameHeight, framesReceived: counted.framesReceived,
                           keyframesReceived: counted.keyframesReceived, packetsReceived: counted.packetsReceived,
                           packetsLost: counted.packetsLost, decodeErrors: counted.decodeErrors, keyframeRequests: counted.keyframeRequests,

@@ -167,7 +167,7 @@ extension Room {
     /// layers (3 unless it says 2) of its config (`CustomCameraTrackConfig.simulcastLayers`);
     /// none otherwise.
     nonisolated static func simulcastLayers(of track: CustomStreamTrack) -> [SimulcastEncoding] {
-        guard track.kind == .camera, track.multiStream, (track.codec ?? .VP8) == .VP8, let config = track.encoderConfig else { return [] }
+        guard track.kind == .camera, track.multiStream, (track.codec ?? .VP8).type == .vp8, let config = track.encoderConfig else { return [] }
         return config.simulcastLayers(track.maxLayer?.layers ?? 3, mode: track.bitrateMode ?? .BALANCED)
     }
 

@@ -88,6 +88,14 @@ public final class Room {
         self.settings = settings
     }
 
+    /// The room this client joined last (the publish-options page's `Room.shared`); before any
+    /// join, a room that was never joined, whose `localParticipant` is nil.
+    public static var shared: Room { latest ?? unjoined }
+    private static weak var latest: Room?
+    private static let unjoined = Room(settings: Settings(roomId: "", token: "", participantName: "", participantId: nil, micEnabled: false,
+                                                          camEnabled: false, mode: .SEND_AND_RECV, customCameraTrack: nil,
+                                                          customMicrophoneTrack: nil, signalingURL: ""))
+
     // MARK: Listeners
 
     /// Adds a listener; the room holds it weakly, so keep it alive yourself.
@@ -196,7 +204,10 @@ public final class Room {
         publisher = made
         let joined = made.joined
         sessionId = joined.sessionID
-        localParticipant = LocalParticipant(id: joined.participantID, displayName: settings.participantName, mode: Mode(joined.mode))
+        let local = LocalParticipant(id: joined.participantID, displayName: settings.participantName, mode: Mode(joined.mode))
+        local.room = self
+        localParticipant = local
+        Room.latest = self
         participants = [:]
         for info in joined.participants {
             participants[info.participantID] = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode), room: self)
@@ -297,6 +308,7 @@ public final class Room {
         pending = [:]
         releaseCamera()
         releaseMicrophone()
+        localParticipant?.endPublications()
         setState(.CLOSED)
         emit { $0.onRoomLeft(reason: reason) }
     }
@@ -368,6 +380,7 @@ public final class Room {
             emit { $0.onParticipantJoined(joined) }
         case .participantLeft(let participantID, let reason):
             guard let left = participants.removeValue(forKey: participantID) else { return }
+            localParticipant?.endPublications(to: participantID)
             emit { $0.onParticipantLeft(left, reason: reason) }
         case .participantModeChanged(let participantID, let mode):
             participant(participantID)?.mode = Mode(mode)

@@ -87,6 +87,23 @@ public struct MediaSender: Sendable {
     /// The tracks, in the order given.
     public var tracks: [SendTrack] { streams.map(\.track) }
 
+    /// Adds a track negotiated once sending had begun (a section of a later offer, such as a
+    /// track for one participant): its sequence numbers and timestamps start at random values
+    /// of their own. A track of an SSRC already sent is left as it is. Tracks are never taken
+    /// out (packets of theirs may still be queued); a track that ends is simply not sent on.
+    public mutating func add(_ track: SendTrack) {
+        guard !streams.contains(where: { $0.track.ssrc == track.ssrc }) else { return }
+        var random = random
+        streams.append(OutgoingStream(track: track, generator: &random))
+        self.random = random
+    }
+
+    /// How fast the pacer drains from now on, in bits per second.
+    public var pacingBitsPerSecond: Double {
+        get { pacer.rate * 8 }
+        set { pacer.setRate(bitsPerSecond: newValue) }
+    }
+
     /// Seconds of packets waiting in the pacer: a sender that cannot keep up sees it grow.
     public var queueDelay: Double { pacer.queueDelay }
 

@@ -14,9 +14,10 @@ struct Pacer: Sendable {
     }
 
     /// Bytes per second.
-    let rate: Double
+    private(set) var rate: Double
     /// Bytes that may go at once after a quiet spell.
-    let burst: Double
+    private(set) var burst: Double
+    private let burstSeconds: Double
     private var budget: Double
     private var last: Double?
     private var audio = FIFO()
@@ -28,6 +29,15 @@ struct Pacer: Sendable {
         rate = bitsPerSecond / 8
         burst = max(1500, rate * burstSeconds)
         budget = burst
+        self.burstSeconds = burstSeconds
+    }
+
+    /// Drains at a new rate from now on (a track added or its bitrate changed); what is queued
+    /// stays queued.
+    mutating func setRate(bitsPerSecond: Double) {
+        rate = bitsPerSecond / 8
+        burst = max(1500, rate * burstSeconds)
+        budget = min(budget, burst)
     }
 
     var isEmpty: Bool { audio.isEmpty && video.isEmpty }

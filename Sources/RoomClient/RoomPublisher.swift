@@ -151,6 +151,27 @@ public final class RoomPublisher: @unchecked Sendable {
         public var mediaSeconds: Double = 0
         /// Each video stream, lowest first: one without simulcast, else the simulcast layers.
         public var videoLayers: [Layer] = []
+        /// The tracks for one participant each (`publishVideo(to:…)`), by publication id.
+        public var directed: [Int: Directed] = [:]
+
+        /// One track for one participant.
+        public struct Directed: Sendable, Equatable {
+            public var participantID: String
+            /// Its section's mid, SSRC and codec's SDP name; a change of codec moves it to a new section.
+            public var mid: String
+            public var ssrc: UInt32
+            public var codec: String
+            /// Whether the server accepted its section and it is being sent.
+            public var isSending: Bool
+            public var bitrate: Int
+            public var maxFps: Int
+            public var framesEncoded: Int
+            public var keyframesEncoded: Int
+            /// The camera's pictures not sent because of `maxFps`.
+            public var framesDropped: Int
+            /// RTP payload bytes sent on its SSRC (retransmissions not).
+            public var bytesSent: Int
+        }
 
         /// One video stream's counters.
         public struct Layer: Sendable, Equatable {
@@ -193,6 +214,17 @@ public final class RoomPublisher: @unchecked Sendable {
     private var sourcesChanged = false
     /// Data-channel messages the owner sent, for the media thread, under `lock`.
     private var outbox: [(payload: DataChannelPayload, reliable: Bool)] = []
+    /// What the owner asked of the tracks for one participant, in order, under `lock`.
+    private var directedRequests: [DirectedRequest] = []
+    private var nextDirectedID = 1
+
+    /// The owner's calls about tracks for one participant, for the media thread.
+    private enum DirectedRequest {
+        case publish(id: Int, to: String, settings: DirectedVideo, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)
+        case update(id: Int, settings: DirectedVideo)
+        case keyframe(id: Int)
+        case unpublish(id: Int)
+    }
 
     // The media thread's own state.
     private var offer: SessionDescription?
@@ -227,6 +259,20 @@ public final class RoomPublisher: @unchecked Sendable {
     private let e2eeKey: String?
     private var encryptors: [UInt32: FrameEncryptor] = [:]
     private var statistics = Statistics()
+    /// The tracks for one participant, by publication id, and every section they were sent in,
+    /// in mid order (ended ones stay, `inactive`, so later offers keep the m-lines' places).
+    private var directed: [Int: DirectedPublication] = [:]
+    private var directedSections: [DirectedSection] = []
+    /// The mid the next section for one participant gets: after the microphone's (0), the
+    /// camera's (1) and the data channel's (2).
+    private var nextMid = 3
+    /// Whether the sections changed since the last offer, and whether an offer awaits its answer.
+    private var renegotiationNeeded = false
+    private var offerOutstanding = false
+    private var offerVersion: UInt64 = 1
+    /// The sections the outstanding offer added, with who waits to hear that they are sent.
+    private var offeredSections: [(section: DirectedSection, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)] = []
+    private var waitingSections: [(section: DirectedSection, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)] = []
 
     /// Joins the room, offers to publish, and starts sending once connected. Throws if the join
     /// is refused or does not come in time, or an encoder cannot start.
@@ -389,6 +435,49 @@ public final class RoomPublisher: @unchecked Sendable {
         return true
     }
 
+    // MARK: Tracks for one participant
+
+    /// Sends the camera's pictures to one participant on a track of their own, encoded with
+    /// `settings` (the SDK's `publishCamera(to:options:)`): a new sendonly section in a new
+    /// offer on this connection, which the server forwards to `participantID` alone, in place of
+    /// the room-wide camera (docs/SIGNALING.md "Tracks for one participant"). Nothing is sent
+    /// while the camera is off. `completion` is called once, on the media thread: success when
+    /// the server accepted the section, else why not.
+    /// - Returns: the publication's id, for `updateVideo`, `requestKeyframe` and `unpublishVideo`.
+    @discardableResult
+    public func publishVideo(to participantID: String, settings: DirectedVideo,
+                             completion: @escaping @Sendable (Result<Void, DirectedVideoError>) -> Void) -> Int
+    {
+        let id = lock.withLock {
+            defer { nextDirectedID += 1 }
+            directedRequests.append(.publish(id: nextDirectedID, to: participantID, settings: settings, completion: completion))
+            return nextDirectedID
+        }
+        signaling.wakeUp()
+        return id
+    }
+
+    /// Changes a publication's settings from its next picture; the others are untouched. A
+    /// change of codec moves it to a new section (a new offer; the participant's stream switches
+    /// at the new codec's first keyframe).
+    public func updateVideo(publication id: Int, settings: DirectedVideo) {
+        lock.withLock { directedRequests.append(.update(id: id, settings: settings)) }
+        signaling.wakeUp()
+    }
+
+    /// Encodes the publication's next picture as a keyframe.
+    public func requestKeyframe(publication id: Int) {
+        lock.withLock { directedRequests.append(.keyframe(id: id)) }
+        signaling.wakeUp()
+    }
+
+    /// Stops a publication: its section becomes `inactive` in a new offer, and the participant
+    /// gets the room-wide camera again.
+    public func unpublishVideo(publication id: Int) {
+        lock.withLock { directedRequests.append(.unpublish(id: id)) }
+        signaling.wakeUp()
+    }
+
     /// Stops sending (an RTCP BYE), leaves the room and waits for the media thread.
     public func leave() {
         lock.lock()
@@ -409,6 +498,16 @@ public final class RoomPublisher: @unchecked Sendable {
     /// The publisher connection's offer: a sendonly section for each offered kind. With none
     /// (another mode, or nothing to send) there is no media connection, only signalling.
     private func sendOffer() throws {
+        guard let (description, published) = try makeOffer() else { return }
+        offer = description
+        offerOutstanding = true
+        offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
+    }
+
+    /// The offer of the sections now: the microphone's and the camera's, the data channel's,
+    /// then each section for one participant (`inactive` once ended). Nil when there is nothing
+    /// to offer.
+    private func makeOffer() throws -> (SessionDescription, [PublishedTrack])? {
         let offers = configuration.offers
         var transceivers: [ClientTransceiver] = []
         var published: [PublishedTrack] = []
@@ -427,10 +526,24 @@ public final class RoomPublisher: @unchecked Sendable {
             published.append(PublishedTrack(mid: "1", kind: .video))
         }
         let data = configuration.dataChannel && configuration.mode != .signallingOnly
-        guard !transceivers.isEmpty || data else { return }
-        let description = try offerBuilder.offer(transceivers: transceivers, dataChannelMid: data ? Self.dataChannelMid : nil)
-        offer = description
-        offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
+        var later: [ClientTransceiver] = []
+        for section in directedSections {
+            if section.isActive {
+                later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .sendonly,
+                                               sender: .init(ssrc: section.ssrc, rtxSSRC: section.rtxSSRC, cname: cname,
+                                                             msid: MSID(streamID: participantID, trackID: "\(participantID)-cam-\(section.mid)")),
+                                               codecs: [section.codec.capability]))
+                published.append(PublishedTrack(mid: section.mid, kind: .video, to: section.participantID))
+            } else {
+                later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .inactive, codecs: [section.codec.capability]))
+            }
+        }
+        guard !transceivers.isEmpty || data || !later.isEmpty else { return nil }
+        // Each offer after the first is a new version of the session (RFC 3264 §8: o= goes up by one).
+        defer { offerVersion += 1 }
+        let description = try offerBuilder.offer(transceivers: transceivers, dataChannelMid: data ? Self.dataChannelMid : nil,
+                                                 laterTransceivers: later, sessionVersion: offerVersion)
+        return (description, published)
     }
 
     private func handleSignalling(now: Double) {
@@ -441,9 +554,15 @@ public final class RoomPublisher: @unchecked Sendable {
             configuration.onMessage?(envelope)
             switch envelope.message {
             case .publishAnswer(let sdp) where envelope.id == offerRequest:
-                acceptAnswer(sdp, now: now)
+                offerOutstanding = false
+                if answeredAt == nil { acceptAnswer(sdp, now: now) } else { acceptNewAnswer(sdp) }
             case .error(let code, let message) where envelope.id == offerRequest:
-                stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                offerOutstanding = false
+                if answeredAt == nil {
+                    stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                } else {
+                    refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                }
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }
             case .participantJoined(let info):
@@ -506,6 +625,164 @@ public final class RoomPublisher: @unchecked Sendable {
     /// The data channel section's mid, after the microphone's (0) and the camera's (1).
     static let dataChannelMid = "2"
 
+    // MARK: - Tracks for one participant (media thread)
+
+    /// Takes the owner's requests about tracks for one participant.
+    private func takeDirectedRequests() {
+        let requests = lock.withLock {
+            defer { directedRequests.removeAll() }
+            return directedRequests
+        }
+        for request in requests {
+            switch request {
+            case .publish(let id, let to, let settings, let completion):
+                if let problem = settings.problem {
+                    completion(.failure(DirectedVideoError("\(problem.field) \(problem.reason)")))
+                } else if configuration.mode != .sendAndReceive || !configuration.offers.contains(.video) {
+                    completion(.failure(DirectedVideoError("this participant offers no camera (mode \(configuration.mode.rawValue))")))
+                } else if e2eeKey != nil, case .h264 = settings.codec {
+                    completion(.failure(DirectedVideoError("end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")))
+                } else {
+                    let section = newSection(for: to, codec: settings.codec.published)
+                    directed[id] = DirectedPublication(id: id, participantID: to, settings: settings, section: section)
+                    waitingSections.append((section, completion))
+                }
+            case .update(let id, let settings):
+                guard let publication = directed[id], settings.problem == nil else { continue }
+                if e2eeKey != nil, case .h264 = settings.codec {
+                    logger.warning("a publication stays VP8: H.264 frames are not end-to-end encrypted yet", ["participantId": .string(publication.participantID)])
+                    continue
+                }
+                if settings.codec.published != publication.section.codec {
+                    publication.section.isActive = false
+                    publication.section = newSection(for: publication.participantID, codec: settings.codec.published)
+                    waitingSections.append((publication.section, { _ in }))
+                }
+                do {
+                    try publication.update(settings)
+                } catch {
+                    logger.error("a publication's new settings did not apply", ["error": .string("\(error)")])
+                }
+            case .keyframe(let id):
+                directed[id]?.keyframeWanted = true
+            case .unpublish(let id):
+                guard let publication = directed.removeValue(forKey: id) else { continue }
+                publication.section.isActive = false
+                renegotiationNeeded = true
+            }
+        }
+    }
+
+    private func newSection(for participant: String, codec: PublishedVideoCodec) -> DirectedSection {
+        defer { nextMid += 1 }
+        let section = DirectedSection(mid: String(nextMid), participantID: participant, codec: codec)
+        directedSections.append(section)
+        renegotiationNeeded = true
+        return section
+    }
+
+    /// Sends a new offer when the sections changed, once the first answer is in and no other
+    /// offer is waiting for one (one offer at a time: RFC 8829 §4.1.8's "stable" state).
+    private func renegotiateIfNeeded() {
+        guard renegotiationNeeded, !offerOutstanding, answeredAt != nil else { return }
+        renegotiationNeeded = false
+        do {
+            guard let (description, published) = try makeOffer() else { return }
+            offer = description
+            offerOutstanding = true
+            offeredSections = waitingSections
+            waitingSections = []
+            offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
+        } catch {
+            refuseSections(waitingSections, because: "the offer could not be made: \(error)")
+            waitingSections = []
+        }
+    }
+
+    /// A later answer: the sections it accepted become tracks the sender sends on.
+    private func acceptNewAnswer(_ sdp: String) {
+        guard let offer else { return }
+        let offered = offeredSections
+        offeredSections = []
+        do {
+            let answer = try SessionDescription(parsing: sdp)
+            let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
+            for (section, completion) in offered {
+                guard section.isActive else {
+                    completion(.failure(DirectedVideoError("the publication ended before the server answered")))
+                    continue
+                }
+                guard let media = negotiation.media(mid: section.mid), media.isAccepted, let codec = media.codec(named: section.codec.encodingName) else {
+                    section.isActive = false
+                    renegotiationNeeded = true
+                    completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID)")))
+                    continue
+                }
+                let track = SendTrack(codec: section.codec.sendCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
+                                      rtxSSRC: codec.rtxPayloadType == nil ? nil : section.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
+                                      mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                      absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)))
+                section.track = track
+                tracks.append(track)
+                sender?.add(track)
+                for publication in directed.values where publication.section === section { publication.keyframeWanted = true }
+                logger.info("publishing to one participant", ["participantId": .string(section.participantID), "mid": .string(section.mid),
+                                                             "codec": .string(section.codec.encodingName)])
+                completion(.success(()))
+            }
+            sender?.pacingBitsPerSecond = pacingRate
+        } catch {
+            refuseSections(offered, because: "the publish answer cannot be used: \(error)")
+        }
+    }
+
+    /// The outstanding offer was refused: its new sections never were (the server keeps the
+    /// previous negotiation), so they go, and their publications with them.
+    private func refuseOfferedSections(because reason: String) {
+        refuseSections(offeredSections, because: reason)
+        offeredSections = []
+    }
+
+    private func refuseSections(_ sections: [(section: DirectedSection, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)],
+                                because reason: String)
+    {
+        logger.warning("sections for one participant were refused", ["reason": .string(reason)])
+        for (section, completion) in sections {
+            directedSections.removeAll { $0 === section }
+            for (id, publication) in directed where publication.section === section { directed[id] = nil }
+            completion(.failure(DirectedVideoError(reason)))
+        }
+    }
+
+    /// How fast the pacer drains: two and a half times what is encoded (as WebRTC paces), so
+    /// a keyframe's packets go out within a frame or two. A video section offered with no
+    /// camera yet may get any camera later: it counts as the largest bitrate the SDK's camera
+    /// table has (2.7 Mbps), so a later camera is not held back.
+    private var pacingRate: Double {
+        let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
+        let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
+        let directedRate = directed.values.filter { $0.section.track != nil }.reduce(0) { $0 + $1.settings.codec.bitrate }
+        return max(500_000, 2.5 * Double(video + directedRate + configuration.audioBitrate))
+    }
+
+    /// Encodes a picture of the camera for each publication whose `maxFps` takes it.
+    private func encodeDirected(_ picture: VideoFrame, format: CameraFormat, mediaTime: Double, sender: inout MediaSender) {
+        for publication in directed.values.sorted(by: { $0.id < $1.id }) {
+            guard let track = publication.section.track, publication.section.isActive,
+                  publication.takes(mediaTime: mediaTime, cameraRate: Double(format.framesPerSecond))
+            else { continue }
+            do {
+                guard let frame = try publication.encode(picture, format: format),
+                      let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8)
+                else { continue }
+                sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime)
+            } catch {
+                logger.error("a picture for one participant did not encode", ["error": .string("\(error)"),
+                                                                            "participantId": .string(publication.participantID)])
+            }
+        }
+    }
+
     /// An extension id the one-byte form can carry (RFC 8285 §4.2: 1–14); others are not sent.
     static func oneByteID(_ id: UInt16?) -> UInt8? {
         guard let id, (1...14).contains(id) else { return nil }
@@ -546,6 +823,8 @@ public final class RoomPublisher: @unchecked Sendable {
             let now = EventLoop.now()
             handleSignalling(now: now)
             takeSources(now: now)
+            takeDirectedRequests()
+            renegotiateIfNeeded()
             link.poll(now: now)
             if sender == nil, link.isConnected { startMedia(now: now) }
             if dataChannels != nil { runDataChannels(now: now) }
@@ -655,13 +934,8 @@ public final class RoomPublisher: @unchecked Sendable {
     }
 
     private func startMedia(now: Double) {
-        // A video section offered with no camera yet may get any camera later: pace for the
-        // largest bitrate the SDK's camera table has (2.7 Mbps), so a later camera is not held back.
-        let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
-        let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
-        let rate = Double(video + configuration.audioBitrate)
         sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
-                             pacingBitsPerSecond: max(500_000, 2.5 * rate))
+                             pacingBitsPerSecond: pacingRate)
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
         statistics.videoBitrate = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
         if dataAccepted {
@@ -681,7 +955,7 @@ public final class RoomPublisher: @unchecked Sendable {
     private var nextCaptureTime: Double? {
         guard let sender else { return nil }
         var times: [Double] = []
-        if let camera, !videoLayers.isEmpty {
+        if let camera, !videoLayers.isEmpty || !directed.isEmpty {
             times.append(sender.origin + Double(nextVideoFrame) / Double(camera.format.framesPerSecond))
         }
         if microphone != nil, audioEncoder != nil { times.append(sender.origin + Double(nextAudioFrame) * 0.02) }
@@ -695,7 +969,7 @@ public final class RoomPublisher: @unchecked Sendable {
         guard var sender else { return }
         defer { self.sender = sender }
         let elapsed = now - sender.origin
-        if let camera, !videoLayers.isEmpty {
+        if let camera, !videoLayers.isEmpty || !directed.isEmpty {
             let rate = Double(camera.format.framesPerSecond)
             let due = Int((elapsed * rate).rounded(.down))
             if due - nextVideoFrame >= 2 {
@@ -708,7 +982,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 let index = nextVideoFrame
                 nextVideoFrame += 1
                 // A pacer holding half a second is a link that cannot take more: skip the picture.
-                if sender.queueDelay > 0.5 && !sent.contains(where: { $0.0.keyframeWanted }) {
+                if sender.queueDelay > 0.5 && !sent.contains(where: { $0.0.keyframeWanted }) && !directed.values.contains(where: \.keyframeWanted) {
                     statistics.videoFramesSkipped += 1
                     continue
                 }
@@ -724,8 +998,11 @@ public final class RoomPublisher: @unchecked Sendable {
                         logger.error("a picture did not encode", ["error": .string("\(error)"), "rid": .string(layer.rid ?? "")])
                     }
                 }
-                statistics.videoFramesEncoded = videoLayers[videoLayers.count - 1].encoder.framesEncoded
-                statistics.keyframesEncoded = videoLayers[videoLayers.count - 1].encoder.keyframesEncoded
+                encodeDirected(picture, format: camera.format, mediaTime: Double(index) / rate, sender: &sender)
+                if let top = videoLayers.last {
+                    statistics.videoFramesEncoded = top.encoder.framesEncoded
+                    statistics.keyframesEncoded = top.encoder.keyframesEncoded
+                }
             }
         }
         if let microphone, let encoder = audioEncoder, let track = tracks.first(where: { $0.codec == .opus }) {
@@ -800,6 +1077,11 @@ public final class RoomPublisher: @unchecked Sendable {
             case .sendRTP(let bytes): link.sendRTP(bytes)
             case .sendRTCP(let bytes): link.sendRTCP(bytes)
             case .keyframeRequested(let ssrc):
+                // A track for one participant has its own encoder: only it starts again.
+                if let publication = directed.values.first(where: { $0.section.ssrc == ssrc }) {
+                    publication.keyframeWanted = true
+                    continue
+                }
                 // The layer asked for (RFC 4585 §6.3.1 names the media source); a request for
                 // an SSRC this publisher no longer sends restarts every layer.
                 let asked = videoLayers.filter { $0.ssrc == ssrc }
@@ -851,6 +1133,14 @@ public final class RoomPublisher: @unchecked Sendable {
                              height: layer.scaler?.height ?? camera?.format.height ?? 0, bitrate: layer.encoder.bitrate,
                              framesEncoded: layer.encoder.framesEncoded, keyframesEncoded: layer.encoder.keyframesEncoded,
                              bytesSent: current.sender.bytesSentBySSRC[layer.ssrc] ?? 0)
+        }
+        current.directed = directed.mapValues { publication in
+            Statistics.Directed(participantID: publication.participantID, mid: publication.section.mid, ssrc: publication.section.ssrc,
+                                codec: publication.section.codec.encodingName, isSending: publication.section.track != nil,
+                                bitrate: publication.bitrate, maxFps: publication.settings.maxFps,
+                                framesEncoded: publication.framesEncoded, keyframesEncoded: publication.keyframesEncoded,
+                                framesDropped: publication.framesDropped,
+                                bytesSent: current.sender.bytesSentBySSRC[publication.section.ssrc] ?? 0)
         }
         lock.lock()
         snapshot = current

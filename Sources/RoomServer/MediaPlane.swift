@@ -46,7 +46,8 @@ final class MediaPlane {
         let peerID: PeerID
         var connection: ServerPeerConnection.ID?
         var builder: AnswerBuilder
-        var producers: [String: (id: ProducerID, kind: StreamKind, codec: String)] = [:]
+        /// By mid; `to` is the one participant a directed track is for (nil: the room).
+        var producers: [String: (id: ProducerID, kind: StreamKind, codec: String, to: String?)] = [:]
         var sctp: SCTPAssociation?
         /// Channel ids by label on this connection's association.
         var channels: [String: UInt16] = [:]
@@ -272,8 +273,15 @@ final class MediaPlane {
             for consumer in router.removeProducer(producer.id) { dropSubscription(consumer: consumer, now: now) }
             publisher.producers[mid] = nil
         }
+        // A track for one participant is theirs alone, and a new offer cannot move it to another.
+        for (mid, producer) in publisher.producers {
+            if let declared = declared?.first(where: { $0.mid == mid }), declared.to != producer.to {
+                logger.warning("a track's participant cannot change; the section keeps its first", ["mid": .string(mid)])
+            }
+        }
         for (mid, media) in wanted.sorted(by: { $0.key < $1.key }) where publisher.producers[mid] == nil {
             let kind: StreamKind = declared?.first(where: { $0.mid == mid })?.kind ?? (media.kind == .audio ? .audio : .video)
+            let target = declared?.first(where: { $0.mid == mid })?.to
             guard let codec = media.codecs.first(where: { ["opus", "vp8", "h264"].contains($0.name.lowercased()) }) else { continue }
             var feedback: FeedbackMechanisms = []
             for item in codec.feedback {
@@ -297,16 +305,15 @@ final class MediaPlane {
                 cname: media.remoteStreams.first?.cname ?? member.key.participantID, reducedSizeRTCP: media.rtcpReducedSize)
             do {
                 let id = try router.addProducer(parameters, now: now)
-                publisher.producers[mid] = (id, kind, codec.name.lowercased())
+                publisher.producers[mid] = (id, kind, codec.name.lowercased(), target)
                 logger.info("published", ["roomId": .string(member.key.roomID), "participantId": .string(member.key.participantID),
-                                          "mid": .string(mid), "kind": .string(kind.rawValue), "codec": .string(codec.name)])
-                for other in members.values where other.key.roomID == member.key.roomID && other.key != member.key {
-                    if let subscriber = other.subscriber { subscribe(other, subscriber, to: id, of: member.key, kind: kind, codec: codec.name.lowercased(), now: now) }
-                }
+                                          "mid": .string(mid), "kind": .string(kind.rawValue), "codec": .string(codec.name),
+                                          "to": .string(target ?? "the room")])
             } catch {
                 logger.warning("could not add a producer", ["mid": .string(mid), "error": .string("\(error)")])
             }
         }
+        for other in members.values where other.key.roomID == member.key.roomID && other.key != member.key { reconcile(other, now: now) }
         for other in members.values where other.key.roomID == member.key.roomID { offerIfNeeded(other) }
     }
 
@@ -318,13 +325,39 @@ final class MediaPlane {
                                            builder: OfferBuilder(capabilities: MediaPlane.subscriberCapabilities,
                                                                  transport: transportParameters(nil), sessionID: UInt64.random(in: 1...UInt64(Int64.max))))
         }
+        reconcile(member, now: now)
+        offerIfNeeded(member)
+    }
+
+    /// Makes a member's subscriptions what the room's producers say they should be: every
+    /// room-wide track of the others, except where a publisher sends this member a track of
+    /// that kind of its own (`PublishedTrack.to`), which then takes its place; and no one else's
+    /// directed tracks. Called after every change to the producers and on joining.
+    private func reconcile(_ member: Member, now: Double) {
         guard let subscriber = member.subscriber else { return }
-        for other in members.values where other.key.roomID == member.key.roomID && other.key != member.key {
-            for (_, producer) in (other.publisher?.producers ?? [:]).sorted(by: { $0.value.id < $1.value.id }) {
-                subscribe(member, subscriber, to: producer.id, of: other.key, kind: producer.kind, codec: producer.codec, now: now)
+        let me = member.key.participantID
+        var wanted: [(producer: ProducerID, publisher: Key, kind: StreamKind, codec: String)] = []
+        let others = members.values.filter { $0.key.roomID == member.key.roomID && $0.key != member.key }
+            .sorted { $0.key.participantID < $1.key.participantID }
+        for other in others {
+            let producers = (other.publisher?.producers.values).map(Array.init) ?? []
+            let directedKinds = Set(producers.filter { $0.to == me }.map(\.kind))
+            for producer in producers.sorted(by: { $0.id < $1.id }) {
+                let receives = producer.to.map { $0 == me } ?? !directedKinds.contains(producer.kind)
+                if receives { wanted.append((producer.id, other.key, producer.kind, producer.codec)) }
             }
         }
-        offerIfNeeded(member)
+        let wantedIDs = Set(wanted.map(\.producer))
+        if let router = routers[member.key.roomID] {
+            for subscription in subscriber.subscriptions where !wantedIDs.contains(subscription.producer) {
+                router.removeConsumer(subscription.consumer.id)
+                subscriber.dirty = true
+            }
+        }
+        subscriber.subscriptions.removeAll { !wantedIDs.contains($0.producer) }
+        for item in wanted {
+            subscribe(member, subscriber, to: item.producer, of: item.publisher, kind: item.kind, codec: item.codec, now: now)
+        }
     }
 
     private func subscribe(_ member: Member, _ subscriber: Subscriber, to producer: ProducerID, of publisher: Key, kind: StreamKind, codec codecName: String,

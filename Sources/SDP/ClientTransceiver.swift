@@ -50,12 +50,16 @@ public struct ClientTransceiver: Sendable, Equatable {
     public var direction: MediaDirection
     /// What is sent, for a sending transceiver; its SSRCs are signalled.
     public var sender: Sender?
+    /// The codecs this section offers, when they are not the builder's for its kind: a
+    /// publisher's track for one participant may be H.264 while its camera is VP8.
+    public var codecs: [CodecCapability]?
 
     /// A transceiver.
-    public init(mid: String, kind: MediaKind, direction: MediaDirection, sender: Sender? = nil) {
+    public init(mid: String, kind: MediaKind, direction: MediaDirection, sender: Sender? = nil, codecs: [CodecCapability]? = nil) {
         self.mid = mid
         self.kind = kind
         self.direction = direction
         self.sender = sender
+        self.codecs = codecs
     }
 }

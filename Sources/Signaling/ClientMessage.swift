@@ -132,7 +132,8 @@ public enum ClientMessage: Sendable, Hashable {
                 var read: [PublishedTrack] = []
                 for (index, item) in list.enumerated() {
                     let track = try reader.element(item, of: "tracks", at: index)
-                    read.append(PublishedTrack(mid: try track.string("mid", maxLength: 32), kind: try track.value("kind", as: StreamKind.self)))
+                    read.append(PublishedTrack(mid: try track.string("mid", maxLength: 32), kind: try track.value("kind", as: StreamKind.self),
+                                               to: try track.optionalIdentifier("to")))
                 }
                 tracks = read
             }
