@@ -41,6 +41,30 @@ import Testing
         #expect(video.remoteFingerprints == [SubscriberFixture.fingerprint])
     }
 
+    /// A later offer keeps the first offer's m-lines in place and adds sections after the data
+    /// channel (RFC 3264 §8), each with the codecs it was given: an H.264 section for one
+    /// participant beside a VP8 camera, and an ended one `inactive`.
+    @Test func laterSectionsGoAfterTheDataChannelWithTheirOwnCodecs() throws {
+        let msid = MSID(streamID: "sdk", trackID: "sdk-cam")
+        let camera = ClientTransceiver(mid: "1", kind: .video, direction: .sendonly, sender: .init(ssrc: 10, cname: "c", msid: msid),
+                                       codecs: [.vp8])
+        let later = [ClientTransceiver(mid: "3", kind: .video, direction: .inactive, codecs: [.vp8]),
+                     ClientTransceiver(mid: "4", kind: .video, direction: .sendonly, sender: .init(ssrc: 20, rtxSSRC: 21, cname: "c", msid: msid),
+                                       codecs: [.h264])]
+        let offer = try Self.client.offer(transceivers: [camera], dataChannelMid: "2", laterTransceivers: later, sessionVersion: 2)
+        #expect(offer.media.map(\.mid) == ["1", "2", "3", "4"])
+        #expect(offer.origin.sessionVersion == 2)
+        #expect(offer.media[0].codecs.map(\.name) == ["VP8", "rtx"])
+        #expect(offer.media[3].codecs.map(\.name) == ["H264", "rtx"])
+        #expect(offer.media[2].direction == .inactive && offer.media[2].ssrcs.isEmpty)
+        let answer = try Self.server.answer(to: try SessionDescription(parsing: offer.serialize()))
+        #expect(answer.negotiation.media(mid: "4")?.codecs.first?.name == "H264")
+        #expect(answer.negotiation.media(mid: "4")?.remoteStreams.first?.ssrc == 20)
+        #expect(throws: NegotiationError.self) {
+            try Self.client.offer(transceivers: [camera], dataChannelMid: "2", laterTransceivers: [later[0], later[0]])
+        }
+    }
+
     /// The SDK publishes: sendonly with its SSRCs, which the server's summary reports.
     @Test func publisherOfferIsSummarisedByTheServer() throws {
         let msid = MSID(streamID: "sdk", trackID: "sdk-cam")
