@@ -64,7 +64,15 @@ extension RevueSDKTests {
             try await bee.join()
             let (cee, ceeLog) = try room("Cee")
             try await cee.join()
-            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false)
+            // ffmpeg's testsrc2 (motion and detail everywhere), so a bitrate target can be met:
+            // the SDK's test pattern is mostly flat and encodes far below any target.
+            let directory = try TemporaryDirectory(prefix: "publish-options")
+            let clip = directory.file("testsrc2.y4m")
+            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4", "-pix_fmt", "yuv420p", clip])
+            #expect(made.status == 0, "\(made.standardError)")
+            let device = try VideoSDK.addFileCamera(path: clip, label: "testsrc2")
+            defer { VideoSDK.removeDevice(deviceId: device.deviceId) }
+            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, cameraId: device.deviceId)
             let (cam, camLog) = try room("Cam", cam: true, camera: camera)
             try await cam.join()
             #expect(Room.shared === cam, "Room.shared is the room joined last")
