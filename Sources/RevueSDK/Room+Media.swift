@@ -47,12 +47,47 @@ extension Room {
         cameraTrack = chosen
         cameraSettings = chosen
         chosen.publishing(true)
-        let bitrate = chosen.encoderConfig.map { $0.bitrate(for: chosen.bitrateMode ?? .BALANCED) }
-        // In a simulcast room a single-layer track sends the top layer alone.
-        let layers = chosen.multiStream ? Room.simulcastLayers(of: chosen) : bitrate.map { [SimulcastEncoding(rid: "f", scaleDown: 1, bitrate: $0)] } ?? []
-        publisher?.setCamera(ProcessedCamera(source: source, slot: videoProcessor), bitrate: bitrate, simulcast: layers.isEmpty ? nil : layers)
+        sendCamera(chosen, source: source)
         camOn = true
         try await reportMedia()
+    }
+
+    /// Hands the publisher a camera track's pictures with the bitrate and layers it sends at the
+    /// webcam quality (`setWebcamQuality`).
+    func sendCamera(_ track: CustomStreamTrack, source: any CameraSource) {
+        let sent = Room.sentVideo(of: track, quality: webcamQuality)
+        publisher?.setCamera(ProcessedCamera(source: source, slot: videoProcessor), bitrate: sent.bitrate,
+                             simulcast: sent.layers.isEmpty ? nil : sent.layers)
+    }
+
+    /// What a camera track sends at a webcam quality. With simulcast (`multiStream`), the
+    /// layers: `high` all of them, `medium` all but the top one, `low` the lowest alone (the
+    /// layers left take the offered RIDs from the top, so a subscriber of the top layer gets the
+    /// best that is sent). A single stream keeps its size and takes the bitrate of the table's
+    /// row a half (`medium`) or a quarter (`low`) of its size, as the layer of that size has.
+    nonisolated static func sentVideo(of track: CustomStreamTrack, quality: VideoQuality) -> (bitrate: Int?, layers: [SimulcastEncoding]) {
+        let mode = track.bitrateMode ?? .BALANCED
+        let steps = quality == .high ? 0 : quality == .medium ? 1 : 2
+        if track.multiStream {
+            let layers = simulcastLayers(of: track)
+            let kept = quality == .low ? Array(layers.prefix(1)) : Array(layers.prefix(max(1, layers.count - steps)))
+            return (track.encoderConfig.map { $0.bitrate(for: mode) }, kept)
+        }
+        let bitrate = track.encoderConfig.map { config in
+            steps == 0 ? config.bitrate(for: mode) : config.simulcastLayers(3, mode: mode)[2 - steps].bitrate
+        }
+        // In a simulcast room a single-layer track sends the top layer alone.
+        return (bitrate, bitrate.map { [SimulcastEncoding(rid: "f", scaleDown: 1, bitrate: $0)] } ?? [])
+    }
+
+    /// Sets the quality this client's webcam sends, from the next picture: `high` (the
+    /// default) sends the camera track as it is, `medium` and `low` less (`sentVideo`). It stays
+    /// for cameras turned on later.
+    /// - Throws: 3035 before the join.
+    public func setWebcamQuality(_ quality: VideoQuality) async throws(VideoSDKError) {
+        try checkJoined()
+        webcamQuality = quality
+        if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
     }
 
     /// Sets the processor every camera picture passes through before it is sent; nil, or

@@ -104,11 +104,4 @@ extension Room {
         try checkJoined()
         throw notBuilt("adaptive subscription (the SDK receives no video yet)")
     }
-
-    /// The seed's is the sending side: which of this webcam's own layers are sent. Choosing a
-    /// remote participant's layer is the server's `setQuality`, which the SDK does not expose yet.
-    public func setWebcamQuality(_ quality: VideoQuality) async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("choosing which of the webcam's simulcast layers are sent (all of them are)")
-    }
 }

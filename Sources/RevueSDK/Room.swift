@@ -72,6 +72,8 @@ public final class Room {
     var micBusy = false
     var camBusy = false
     var cameraTrack: CustomStreamTrack?
+    /// `setWebcamQuality`'s: what the camera sends of its track.
+    var webcamQuality: VideoQuality = .high
     var microphoneTrack: CustomStreamTrack?
     /// The settings of the last camera track, for `enableCam()` without one (the seed's "the
     /// last track settings you selected").

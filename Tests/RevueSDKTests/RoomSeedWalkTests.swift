@@ -336,6 +336,13 @@ extension RevueSDKTests {
             let layers = await sent(2)
             #expect(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["h 160x90 90", "f 320x180 120"], "\(layers)")
             #expect(Set(layers.map(\.ssrc)).count == 2)
+            // setWebcamQuality: the layers this webcam sends; low is the lowest alone.
+            try await room.setWebcamQuality(.low)
+            let low = await sent(1)
+            #expect(low.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["f 160x90 90"], "\(low)")
+            try await room.setWebcamQuality(.high)
+            let high = await sent(2)
+            #expect(high.map { "\($0.width)x\($0.height)" } == ["160x90", "320x180"], "\(high)")
 
             // Another participant receives the top layer, then asks for LOW with setQuality on
             // that participant: the pictures it decodes become the small layer's.
@@ -366,6 +373,27 @@ extension RevueSDKTests {
             #expect(top.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["f 320x180 120"], "\(top)")
             try await room.leave()
             #expect(log.errors.isEmpty, "\(log.errors)")
+        }
+
+        /// What each webcam quality sends of a 720p BALANCED track: simulcast drops layers from
+        /// the top; a single stream keeps its size at the bitrate of the half and quarter rows.
+        @Test func webcamQualityChoosesWhatIsSent() async throws {
+            let layered = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h720p_w1280p, multiStream: true, maxLayer: .MAX_LAYER_3)
+            let single = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h720p_w1280p, multiStream: false)
+            defer {
+                layered.stop()
+                single.stop()
+            }
+            func describe(_ track: CustomStreamTrack, _ quality: VideoQuality) -> String {
+                let sent = Room.sentVideo(of: track, quality: quality)
+                return sent.layers.map { "\($0.rid)/\($0.scaleDown) \($0.bitrate / 1000)" }.joined(separator: " ")
+            }
+            #expect(describe(layered, .high) == "q/4 120 h/2 450 f/1 1500")
+            #expect(describe(layered, .medium) == "q/4 120 h/2 450")
+            #expect(describe(layered, .low) == "q/4 120")
+            #expect(describe(single, .high) == "f/1 1500")
+            #expect(describe(single, .medium) == "f/1 450")
+            #expect(describe(single, .low) == "f/1 120")
         }
 
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
@@ -570,6 +598,7 @@ extension RevueSDKTests {
         @Test func unbuiltCallsFailClearlyAfterTheSeedsChecks() async throws {
             let (room, log) = try self.room("Ann")
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.startTranscription() }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.setWebcamQuality(.low) }
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { _ = try await room.uploadBase64File(base64Data: "", token: "t", fileName: "a") }
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await room.switchTo(roomId: "") }
             try await room.join()
@@ -591,7 +620,6 @@ extension RevueSDKTests {
                 ("stopMediaRelay", { try await room.stopMediaRelay(destinationRoomId: "other") }),
                 ("switchTo", { try await room.switchTo(roomId: "other") }),
                 ("enableAdaptiveSubscription", { try await room.enableAdaptiveSubscription() }),
-                ("setWebcamQuality", { try await room.setWebcamQuality(.low) }),
             ]
             for (name, call) in calls {
                 let error = await #expect(throws: VideoSDKError.self) { try await call() }
