@@ -13,10 +13,14 @@ public struct EncodedFrame: Sendable, Equatable {
     public var lostBefore: Int
     /// The unwrapped sequence numbers of the frame's first and last packets.
     public var sequenceRange: ClosedRange<Int64>
+    /// The temporal layer its payload descriptor gave it (VP8's TID and Y, RFC 7741 §4.2); nil
+    /// when it gave none.
+    public var temporalLayer: TemporalLayer?
 
     public init(track: TrackInfo, data: [UInt8], isKeyframe: Bool, rtpTimestamp: Int64, mediaTime: Double, lostBefore: Int,
-                sequenceRange: ClosedRange<Int64>)
+                sequenceRange: ClosedRange<Int64>, temporalLayer: TemporalLayer? = nil)
     {
+        self.temporalLayer = temporalLayer
         self.track = track
         self.data = data
         self.isKeyframe = isKeyframe
@@ -248,7 +252,7 @@ public struct IngestSession: Sendable {
         guard let mediaTime = clock.place(ssrc: track.ssrc, timestamp: frame.timestamp) else { return nil }
         return .frame(EncodedFrame(track: track, data: frame.data, isKeyframe: frame.isKeyframe, rtpTimestamp: frame.timestamp,
                                    mediaTime: mediaTime, lostBefore: frame.lostBefore,
-                                   sequenceRange: frame.firstSequence...frame.lastSequence))
+                                   sequenceRange: frame.firstSequence...frame.lastSequence, temporalLayer: frame.temporalLayer))
     }
 
     private func reportWait(for track: TrackInfo) -> ReportWait {

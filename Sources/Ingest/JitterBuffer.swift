@@ -1,3 +1,5 @@
+import RTP
+
 /// Puts one stream's packets back in order, finds losses, and assembles whole frames.
 ///
 /// It is a plain state machine: `insert` and `poll` take the current time and return actions,
@@ -55,14 +57,19 @@ public struct JitterBuffer: Sendable {
         public var data: [UInt8]
         public var isFrameStart: Bool
         public var isKeyframe: Bool
+        /// The depacketizer's reading of the payload's temporal layer (VP8's TID and Y).
+        public var temporalLayer: TemporalLayer?
 
-        public init(sequence: Int64, timestamp: Int64, marker: Bool, data: [UInt8], isFrameStart: Bool, isKeyframe: Bool) {
+        public init(sequence: Int64, timestamp: Int64, marker: Bool, data: [UInt8], isFrameStart: Bool, isKeyframe: Bool,
+                    temporalLayer: TemporalLayer? = nil)
+        {
             self.sequence = sequence
             self.timestamp = timestamp
             self.marker = marker
             self.data = data
             self.isFrameStart = isFrameStart
             self.isKeyframe = isKeyframe
+            self.temporalLayer = temporalLayer
         }
     }
 
@@ -75,9 +82,12 @@ public struct JitterBuffer: Sendable {
         public var isKeyframe: Bool
         /// Packets lost since the previous frame released (audio uses it to conceal).
         public var lostBefore: Int
+        /// The temporal layer its first packet says it is in (RFC 7741 §4.2: a frame's packets
+        /// all say the same); nil when it says none.
+        public var temporalLayer: TemporalLayer?
 
         public init(timestamp: Int64, firstSequence: Int64, lastSequence: Int64, data: [UInt8], isKeyframe: Bool,
-                    lostBefore: Int = 0)
+                    lostBefore: Int = 0, temporalLayer: TemporalLayer? = nil)
         {
             self.timestamp = timestamp
             self.firstSequence = firstSequence
@@ -85,6 +95,7 @@ public struct JitterBuffer: Sendable {
             self.data = data
             self.isKeyframe = isKeyframe
             self.lostBefore = lostBefore
+            self.temporalLayer = temporalLayer
         }
     }
 
@@ -275,7 +286,7 @@ public struct JitterBuffer: Sendable {
         previousEndedFrame = true
         statistics.framesAssembled += 1
         let frame = Frame(timestamp: head.timestamp, firstSequence: start, lastSequence: end, data: data,
-                          isKeyframe: keyframe, lostBefore: lostSinceLastFrame)
+                          isKeyframe: keyframe, lostBefore: lostSinceLastFrame, temporalLayer: head.temporalLayer)
         lostSinceLastFrame = 0
         emit(frame, at: now, into: &actions)
         return true

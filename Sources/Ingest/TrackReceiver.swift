@@ -85,7 +85,7 @@ struct TrackReceiver: Sendable {
         }
         var actions = buffer.insert(
             JitterBuffer.Packet(sequence: sequence, timestamp: timestamp, marker: packet.marker, data: payload.data,
-                                isFrameStart: payload.isFrameStart, isKeyframe: payload.isKeyframe),
+                                isFrameStart: payload.isFrameStart, isKeyframe: payload.isKeyframe, temporalLayer: payload.temporalLayer),
             at: arrival)
         finishFrames(&actions)
         return actions

@@ -6,6 +6,7 @@ import JobSpec
 import Log
 import Media
 import MediaSource
+import RTP
 import SDP
 import Signaling
 import Transport
@@ -265,6 +266,9 @@ final class MediaReceiver: @unchecked Sendable {
             return
         }
         if let decoder = videoDecoders[ssrc] {
+            sink.observe(ReceivedVideoFrame(rtpTimestamp: frame.rtpTimestamp, arrivalTime: now(), size: frame.data.count,
+                                            isKeyframe: frame.isKeyframe, temporalLayerID: frame.temporalLayer?.id,
+                                            layerSync: frame.temporalLayer?.isSync ?? false))
             let pictures = decoder.decode(frame)
             sink.update {
                 $0.framesReceived += 1

@@ -113,12 +113,17 @@ public struct MediaSender: Sendable {
     }
 
     /// Queues one encoded frame of the track with `ssrc`, captured at `mediaTime` seconds after
-    /// the origin. `audioLevel` is RFC 6464's for an audio frame. False if nothing was queued.
+    /// the origin. `audioLevel` is RFC 6464's for an audio frame. `temporalLayer` is the video
+    /// frame's layer when its encoder makes temporal layers, which VP8's payload descriptor
+    /// carries (TID, Y and TL0PICIDX, RFC 7741 §4.2); H.264 and Opus ignore it. False if nothing
+    /// was queued.
     @discardableResult
-    public mutating func send(frame: [UInt8], ssrc: UInt32, mediaTime: Double, audioLevel: UInt8? = nil) -> Bool {
+    public mutating func send(frame: [UInt8], ssrc: UInt32, mediaTime: Double, audioLevel: UInt8? = nil,
+                              temporalLayer: TemporalLayer? = nil) -> Bool
+    {
         guard let index = streams.firstIndex(where: { $0.track.ssrc == ssrc }) else { return false }
         let room = maxPacketSize - headerSize(of: streams[index].track)
-        let payloads = streams[index].packetizer.packetize(frame, maxPayloadSize: room)
+        let payloads = streams[index].packetizer.packetize(frame, temporalLayer: temporalLayer, maxPayloadSize: room)
         guard !payloads.isEmpty else {
             statistics.framesRefused += 1
             return false

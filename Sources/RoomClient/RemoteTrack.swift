@@ -48,6 +48,7 @@ public final class RemoteTrack: @unchecked Sendable {
     private var counts = Statistics()
     private var pictureHandler: (@Sendable (VideoFrame) -> Void)?
     private var soundHandler: (@Sendable (AudioChunk) -> Void)?
+    private var frameObserver: (@Sendable (ReceivedVideoFrame) -> Void)?
 
     init(participantID: String, kind: StreamKind) {
         self.participantID = participantID
@@ -67,6 +68,19 @@ public final class RemoteTrack: @unchecked Sendable {
     /// in order; nil stops it.
     public func setSoundHandler(_ handler: (@Sendable (AudioChunk) -> Void)?) {
         lock.withLock { soundHandler = handler }
+    }
+
+    /// Called on the receiver's thread with each whole video frame the jitter buffer releases,
+    /// in decode order, before it is decoded and whether or not it then decodes; nil stops it.
+    /// Frames that do not decrypt are not given (they are counted in `framesUndecryptable`).
+    public func setFrameObserver(_ observer: (@Sendable (ReceivedVideoFrame) -> Void)?) {
+        lock.withLock { frameObserver = observer }
+    }
+
+    /// Hands a received frame to the observer, outside the lock.
+    func observe(_ frame: ReceivedVideoFrame) {
+        guard let observer = lock.withLock({ frameObserver }) else { return }
+        observer(frame)
     }
 
     func update(_ change: (inout Statistics) -> Void) {

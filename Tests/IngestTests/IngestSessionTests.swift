@@ -191,4 +191,28 @@ import Testing
         _ = ending.receive(try Self.opus(1), arrival: 0.02)
         #expect(Self.frames(ending.finish()).count == 1)
     }
+
+    /// A VP8 frame's temporal layer (RFC 7741 §4.2's TID and Y, from its first packet) reaches
+    /// the assembled frame; a frame without one has none.
+    @Test func vp8TemporalLayersReachTheFrames() throws {
+        var session = IngestSession(tracks: [Self.tracks[1]], reportWait: 0)
+        var packetizer = VP8Packetizer(firstPictureID: 1, firstTL0PictureIndex: 0)
+        let keyframe: [UInt8] = [0x10, 0x50, 0x00, 0x00, 0x9D, 0x01, 0x2A, 0x10, 0x00, 0x10, 0x00] + [UInt8](repeating: 7, count: 2_000)
+        let interframe: [UInt8] = [0x11, 0x22, 0x33] + [UInt8](repeating: 8, count: 900)
+        let layers: [TemporalLayer?] = [TemporalLayer(id: 0, isSync: true), TemporalLayer(id: 2, isSync: true), TemporalLayer(id: 1, isSync: true),
+                                        TemporalLayer(id: 2, isSync: false), nil]
+        var sequence: UInt16 = 500
+        var placed: [EncodedFrame] = []
+        for (index, layer) in layers.enumerated() {
+            let payloads = packetizer.packetize(index == 0 ? keyframe : interframe, temporalLayer: layer, maxPayloadSize: 700)
+            for (number, payload) in payloads.enumerated() {
+                let packet = try RTPPacket(marker: number == payloads.count - 1, payloadType: 96, sequenceNumber: sequence,
+                                           timestamp: UInt32(index * 3000), ssrc: 11, payload: payload).marshal()
+                sequence &+= 1
+                placed += Self.frames(session.receive(packet, arrival: Double(index) / 30))
+            }
+        }
+        #expect(placed.map(\.temporalLayer) == layers)
+        #expect(placed.map(\.isKeyframe) == [true, false, false, false, false])
+    }
 }

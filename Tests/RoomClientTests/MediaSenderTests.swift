@@ -52,6 +52,25 @@ import Testing
         #expect(sender.statistics.packetsSent == 3)
     }
 
+    /// A video frame's temporal layer reaches its VP8 payload descriptors (TID, Y, TL0PICIDX,
+    /// RFC 7741 §4.2); a frame sent without one is packetized as before.
+    @Test func aTemporalLayerReachesTheVP8Descriptor() throws {
+        var sender = Self.sender()
+        sender.send(frame: Self.bytes(count: 2_000, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0,
+                    temporalLayer: TemporalLayer(id: 0, isSync: true))
+        sender.send(frame: Self.bytes(count: 100, keyframe: false), ssrc: Self.video.ssrc, mediaTime: 1.0 / 30,
+                    temporalLayer: TemporalLayer(id: 1, isSync: true))
+        sender.send(frame: Self.bytes(count: 100, keyframe: false), ssrc: Self.video.ssrc, mediaTime: 2.0 / 30)
+        let packets = try Self.rtp(sender.poll(now: 101))
+        #expect(packets.count == 4)
+        let descriptors = try packets.map { try VP8PayloadDescriptor(parsing: $0.payload) }
+        #expect(descriptors.map(\.temporalLayer) == [0, 0, 1, nil])
+        #expect(descriptors.map(\.layerSync) == [true, true, true, false])
+        let tl0 = try #require(descriptors[0].tl0PictureIndex)
+        #expect(descriptors.map(\.tl0PictureIndex) == [tl0, tl0, tl0, nil])
+        #expect(descriptors[3].size == 4, "X and a 15-bit PictureID only, as before layers")
+    }
+
     @Test func timestampsFollowMediaTimeOnEachClock() throws {
         var sender = Self.sender()
         sender.send(frame: Self.bytes(count: 100, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)

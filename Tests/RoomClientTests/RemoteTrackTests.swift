@@ -10,6 +10,7 @@ import Testing
     final class Seen: Sendable {
         let sizes = Mutex<[String]>([])
         let samples = Mutex(0)
+        let frames = Mutex<[ReceivedVideoFrame]>([])
     }
 
     @Test func picturesAreCountedWithTheLastSizeAndHandedToTheHandler() {
@@ -35,5 +36,18 @@ import Testing
         track.update { $0.samplesDecoded = 960 }
         #expect(seen.samples.withLock { $0 } == 960)
         #expect(track.statistics.samplesDecoded == 960 && track.statistics.framesDecoded == 0)
+    }
+
+    @Test func theFrameObserverSeesEachFrameUntilItIsCleared() {
+        let track = RemoteTrack(participantID: "alice", kind: .video)
+        let first = ReceivedVideoFrame(rtpTimestamp: 90_000, arrivalTime: 1.5, size: 1_200, isKeyframe: true, temporalLayerID: 0, layerSync: true)
+        track.observe(first)
+        let seen = Seen()
+        track.setFrameObserver { frame in seen.frames.withLock { $0.append(frame) } }
+        let second = ReceivedVideoFrame(rtpTimestamp: 93_000, arrivalTime: 1.53, size: 300, isKeyframe: false, temporalLayerID: 1, layerSync: true)
+        track.observe(second)
+        track.setFrameObserver(nil)
+        track.observe(first)
+        #expect(seen.frames.withLock { $0 } == [second])
     }
 }

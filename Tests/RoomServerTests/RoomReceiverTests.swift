@@ -1,6 +1,7 @@
 import Foundation
 import JobSpec
 import RoomClient
+import Synchronization
 import TestSupport
 import Testing
 
@@ -11,6 +12,11 @@ import Testing
 /// receive (the default) declines the offers and has nothing to hand out.
 extension BrowserRoomTests {
     @Suite struct RoomReceiverTests {
+        /// What a frame observer saw, shared with the receiver's thread.
+        final class ObservedFrames: Sendable {
+            let list = Mutex<[ReceivedVideoFrame]>([])
+        }
+
         static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while !condition() {
@@ -62,6 +68,24 @@ extension BrowserRoomTests {
                 #expect(video.keyframeRequests >= 1 && video.keyframesReceived >= 1 && video.decodeErrors == 0)
                 #expect(audio.decodeErrors == 0)
                 #expect(publisher.currentStatistics.sender.pliReceived + publisher.currentStatistics.sender.firReceived >= 1)
+            }
+            // Each whole frame is shown to a frame observer before it is decoded: sizes as
+            // received, timestamps and arrivals in order, no temporal layers from these senders.
+            let observed = senders.map { publisher, _ in
+                let frames = ObservedFrames()
+                watcher.remoteTrack(participantID: publisher.participantID, kind: .video)?.setFrameObserver { frame in
+                    frames.list.withLock { $0.append(frame) }
+                }
+                return frames
+            }
+            #expect(Self.waitUntil(10) { observed.allSatisfy { $0.list.withLock { $0.count } >= 10 } })
+            for ((publisher, _), frames) in zip(senders, observed) {
+                watcher.remoteTrack(participantID: publisher.participantID, kind: .video)?.setFrameObserver(nil)
+                let seen = frames.list.withLock { $0 }
+                print("measured: frame observer for \(publisher.configuration.participantName): \(seen.count) frames, "
+                    + "\(seen.map(\.size).reduce(0, +)) bytes")
+                #expect(seen.allSatisfy { $0.size > 0 && $0.temporalLayerID == nil && !$0.layerSync })
+                #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.rtpTimestamp < $1.rtpTimestamp && $0.arrivalTime <= $1.arrivalTime })
             }
             #expect(watcher.failure == nil)
         }

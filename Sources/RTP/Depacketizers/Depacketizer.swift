@@ -9,11 +9,15 @@ public struct DepacketizedPayload: Sendable, Equatable {
     /// The payload carries the start of a keyframe (VP8: P=0 in the frame header; H.264: an IDR
     /// slice).
     public var isKeyframe: Bool
+    /// The temporal layer the payload says its frame is in (VP8: T=1, RFC 7741 §4.2); nil when
+    /// it says none.
+    public var temporalLayer: TemporalLayer?
 
-    public init(data: [UInt8], isFrameStart: Bool, isKeyframe: Bool) {
+    public init(data: [UInt8], isFrameStart: Bool, isKeyframe: Bool, temporalLayer: TemporalLayer? = nil) {
         self.data = data
         self.isFrameStart = isFrameStart
         self.isKeyframe = isKeyframe
+        self.temporalLayer = temporalLayer
     }
 }
 

@@ -121,7 +121,10 @@ public struct VP8PayloadDescriptor: Sendable, Equatable {
 
 /// VP8 over RTP (RFC 7741). The frame is the payloads after their descriptors, concatenated. A
 /// packet starts a frame when S=1 and the partition index is 0; the frame is a keyframe when the
-/// first byte of the VP8 frame header has P=0 (RFC 7741 §4.3, RFC 6386 §9.1).
+/// first byte of the VP8 frame header has P=0 (RFC 7741 §4.3, RFC 6386 §9.1). A descriptor with
+/// T=1 gives the payload its TID and Y (§4.2); the jitter buffer takes the frame's from its first
+/// packet. A descriptor cut short throws, as any malformed one does, so no layer is ever read
+/// from bytes that are not there.
 public struct VP8Depacketizer: Depacketizer {
     public init() {}
 
@@ -131,7 +134,8 @@ public struct VP8Depacketizer: Depacketizer {
         let data = Array(payload[descriptor.size...])
         let starts = descriptor.isPartitionStart && descriptor.partitionIndex == 0
         let keyframe = starts && data[0] & 0x01 == 0
-        return DepacketizedPayload(data: data, isFrameStart: starts, isKeyframe: keyframe)
+        let layer = descriptor.temporalLayer.map { TemporalLayer(id: $0, isSync: descriptor.layerSync) }
+        return DepacketizedPayload(data: data, isFrameStart: starts, isKeyframe: keyframe, temporalLayer: layer)
     }
 
     /// The size a VP8 keyframe declares (RFC 6386 §9.1): after the 3-byte frame tag, the start
