@@ -44,8 +44,9 @@ final class DirectedPublication {
         guard let encoder, let format = encoderFormat else { return }
         let rate = Self.encoderRate(new, camera: format)
         switch (new.codec, encoder) {
-        case (.vp8(let vp8), let current as VP8Encoder) where current.settings.framesPerSecond == rate && vp8.temporalLayers > 0:
-            try current.setBitrate(Self.vp8Settings(vp8, format: format, framesPerSecond: rate).bitrate) // STUB
+        case (.vp8(let vp8), let current as VP8Encoder) where current.settings.framesPerSecond == rate
+            && current.settings.temporalLayers == vp8.temporalLayers:
+            try current.reconfigure(Self.vp8Settings(vp8, format: format, framesPerSecond: rate))
         case (.h264(let bitrate), let current as H264Encoder) where current.settings.framesPerSecond == rate:
             try current.setBitrate(max(10_000, bitrate))
         default:
@@ -95,9 +96,16 @@ final class DirectedPublication {
     /// libvpx works in whole kilobits and refuses less than 10 kb/s, so a lower bitrate is
     /// sent as 10 kb/s.
     static func vp8Settings(_ vp8: DirectedVideo.VP8, format: CameraFormat, framesPerSecond: Int) -> VP8Encoder.Settings {
+        let rateControl: VP8Encoder.RateControl
+        switch vp8.rateControl {
+        case .vbr: rateControl = .vbr
+        case .cbr: rateControl = .cbr
+        case .cq: rateControl = .cq
+        }
         return VP8Encoder.Settings(width: format.width, height: format.height, framesPerSecond: framesPerSecond,
                                    bitrate: max(10_000, vp8.bitrate), keyframeInterval: vp8.keyframeInterval,
-                                   cpuUsed: Int32(vp8.cpuUsed)) // STUB \(rateControl)
+                                   cpuUsed: Int32(vp8.cpuUsed), rateControl: rateControl, quantizerMin: vp8.quantizerMin,
+                                   quantizerMax: vp8.quantizerMax, cqLevel: vp8.cqLevel, temporalLayers: vp8.temporalLayers)
     }
 
     private static func makeEncoder(_ settings: DirectedVideo, camera format: CameraFormat) throws(EncodeError) -> any RealTimeVideoEncoder {

@@ -775,7 +775,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 guard let frame = try publication.encode(picture, format: format),
                       let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8)
                 else { continue }
-                sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime)
+                sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
             } catch {
                 logger.error("a picture for one participant did not encode", ["error": .string("\(error)"),
                                                                             "participantId": .string(publication.participantID)])

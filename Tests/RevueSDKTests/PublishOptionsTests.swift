@@ -36,23 +36,47 @@ extension RevueSDKTests {
             return condition()
         }
 
-        /// What a receiver decoded of one track over a stretch of time.
-        struct Measured: CustomStringConvertible {
-            var frames: Int
-            var keyframes: Int
-            var seconds: Double
-            var fps: Double { Double(frames) / seconds }
-            var description: String { "\(frames) frames (\(keyframes) keyframes) in \(String(format: "%.1f", seconds)) s" }
+        /// The frames a receiver got (`RemoteTrack.setFrameObserver`), as they came.
+        final class FrameLog: @unchecked Sendable {
+            private let lock = NSLock()
+            private var frames: [ReceivedVideoFrame] = []
+
+            init(_ track: RemoteVideoTrack) {
+                track.track.setFrameObserver { [weak self] frame in self?.lock.withLock { self?.frames.append(frame) } }
+            }
+
+            /// The frames received from now for `seconds`.
+            func record(seconds: Double) async -> Measured {
+                lock.withLock { frames.removeAll() }
+                try? await Task.sleep(for: .seconds(seconds))
+                return Measured(frames: lock.withLock { frames }, seconds: seconds)
+            }
         }
 
-        /// Counts what `tracks` receive over `seconds`.
-        static func measure(_ tracks: [RemoteVideoTrack], seconds: Double) async -> [Measured] {
-            let before = tracks.map(\.statistics)
-            let start = Date()
-            try? await Task.sleep(for: .seconds(seconds))
-            let elapsed = Date().timeIntervalSince(start)
-            return zip(before, tracks.map(\.statistics)).map { old, new in
-                Measured(frames: new.framesReceived - old.framesReceived, keyframes: new.keyframesReceived - old.keyframesReceived, seconds: elapsed)
+        /// What a receiver got of one track over a stretch of time.
+        struct Measured: CustomStringConvertible {
+            var frames: [ReceivedVideoFrame]
+            var seconds: Double
+            var keyframes: Int { frames.filter(\.isKeyframe).count }
+            /// Frames a second, from the frames' RTP timestamps (90 kHz): the sender's rate, not
+            /// the arrival's jitter.
+            var fps: Double {
+                guard let first = frames.first, let last = frames.last, frames.count > 1 else { return 0 }
+                return Double(frames.count - 1) / (Double(last.rtpTimestamp - first.rtpTimestamp) / 90_000)
+            }
+            /// The least time between two frames, in seconds.
+            var shortestInterval: Double {
+                zip(frames, frames.dropFirst()).map { Double($1.rtpTimestamp - $0.rtpTimestamp) / 90_000 }.min() ?? 0
+            }
+            /// Bits a second the frames carried, over the time they cover.
+            var bitsPerSecond: Double {
+                guard let first = frames.first, let last = frames.last, last.arrivalTime > first.arrivalTime else { return 0 }
+                // The first frame's bytes came before the stretch began.
+                return Double(frames.dropFirst().reduce(0) { $0 + $1.size } * 8) / (last.arrivalTime - first.arrivalTime)
+            }
+            var temporalLayers: [UInt8?] { frames.map(\.temporalLayerID) }
+            var description: String {
+                String(format: "%d frames (%d keyframes) in %.1f s, %.1f fps, %.0f kb/s", frames.count, keyframes, seconds, fps, bitsPerSecond / 1000)
             }
         }
 
@@ -96,19 +120,48 @@ extension RevueSDKTests {
                     && beeVideo.statistics.framesDecoded > 30 && ceeVideo.statistics.framesDecoded > 30
             }, "bee \(beeVideo.statistics), cee \(ceeVideo.statistics)")
 
-            var measured = await Self.measure([beeVideo, ceeVideo], seconds: 10)
-            print("measured: vp8AllKeyframe at maxFps 15 (camera 30 fps): \(measured[0]); cbr 200 kb/s: \(measured[1])")
-            #expect(measured[0].keyframes == measured[0].frames && measured[0].frames > 0, "vp8AllKeyframe sends only keyframes: \(measured[0])")
-            #expect(measured[0].fps <= 15.5 && measured[0].fps >= 12, "maxFps 15: \(measured[0])")
-            #expect(measured[1].keyframes <= 2, "a keyframe every 300 frames: \(measured[1])")
+            let beeFrames = FrameLog(beeVideo)
+            let ceeFrames = FrameLog(ceeVideo)
+            async let beeWindow = beeFrames.record(seconds: 10)
+            async let ceeWindow = ceeFrames.record(seconds: 10)
+            var (bee10, cee10) = await (beeWindow, ceeWindow)
+            print("measured: vp8AllKeyframe at maxFps 15 (camera 30 fps), as Bee received it: \(bee10)")
+            print("measured: cbr at 200 kb/s, maxFps 15, as Cee received it: \(cee10)")
+            #expect(bee10.frames.count > 100 && bee10.keyframes == bee10.frames.count, "vp8AllKeyframe sends only keyframes: \(bee10)")
+            #expect(bee10.fps <= 15.05 && bee10.shortestInterval >= 1 / 15.0 - 0.002, "maxFps 15: \(bee10), shortest \(bee10.shortestInterval) s")
+            #expect(abs(cee10.bitsPerSecond - 200_000) <= 40_000, "maxBitrate 200 kb/s within ±20 % over 10 s: \(cee10)")
+            #expect(cee10.keyframes <= 2 && cee10.fps <= 15.05, "a keyframe every 300 frames: \(cee10)")
+            #expect(bee10.temporalLayers.allSatisfy { $0 == nil } && cee10.temporalLayers.allSatisfy { $0 == nil }, "one layer: no TID")
 
             // A setter changes one participant's stream and not the other's.
             try beePublication.setMaxFps(5)
             try? await Task.sleep(for: .seconds(1))
-            measured = await Self.measure([beeVideo, ceeVideo], seconds: 4)
-            print("measured: after Bee's setMaxFps(5): Bee \(measured[0]); Cee \(measured[1])")
-            #expect(measured[0].fps <= 5.5 && measured[0].fps >= 3.5, "Bee at 5 fps: \(measured[0])")
-            #expect(measured[1].fps >= 12, "Cee still at 15 fps: \(measured[1])")
+            (bee10, cee10) = await (beeFrames.record(seconds: 4), ceeFrames.record(seconds: 0))
+            let ceeAfter = await ceeFrames.record(seconds: 4)
+            print("measured: after Bee's setMaxFps(5): Bee \(bee10); Cee \(ceeAfter)")
+            #expect(bee10.fps <= 5.05 && bee10.fps >= 4, "Bee at 5 fps: \(bee10)")
+            #expect(ceeAfter.fps >= 14, "Cee still at 15 fps: \(ceeAfter)")
+
+            // Temporal layers on Cee's publication, marked in the VP8 payload descriptor; Bee's
+            // stream has none.
+            var layered = cbr
+            layered.temporalLayers = 2
+            try ceePublication.setVp8Encoding(layered)
+            try? await Task.sleep(for: .seconds(1))
+            let two = await ceeFrames.record(seconds: 3)
+            layered.temporalLayers = 3
+            try ceePublication.setVp8Encoding(layered)
+            try? await Task.sleep(for: .seconds(1))
+            let three = await ceeFrames.record(seconds: 3)
+            let beeLayers = await beeFrames.record(seconds: 1)
+            func pattern(_ measured: Measured) -> String { measured.temporalLayers.prefix(12).map { $0.map(String.init) ?? "-" }.joined() }
+            print("measured: TIDs Cee received with temporalLayers 2: \(pattern(two)) (\(two)); with 3: \(pattern(three)) (\(three))")
+            #expect(Set(two.temporalLayers) == [0, 1] && two.frames.count > 20, "\(two.temporalLayers)")
+            #expect(zip(two.temporalLayers, two.temporalLayers.dropFirst()).allSatisfy { $0 != $1 }, "2 layers alternate: \(two.temporalLayers)")
+            #expect(Set(three.temporalLayers) == [0, 1, 2] && three.frames.count > 20, "\(three.temporalLayers)")
+            let base = three.temporalLayers.filter { $0 == 0 }.count
+            #expect(abs(Double(base) / Double(three.frames.count) - 0.25) < 0.08, "3 layers: a base frame in four: \(three.temporalLayers)")
+            #expect(beeLayers.temporalLayers.allSatisfy { $0 == nil } && !beeLayers.frames.isEmpty, "Bee's stream has no layers")
 
             // The codec's errors, and the switch of one participant to H.264.
             #expect(throws: RoomError.codecNotSupported(codec: .vp8)) { try beePublication.setH264Encoding(H264Encoding(maxBitrate: 500_000)) }
