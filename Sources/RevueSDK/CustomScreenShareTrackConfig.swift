@@ -41,4 +41,7 @@ public enum CustomScreenShareTrackConfig: String, Sendable, Hashable, CaseIterab
         case .h1080p_15fps, .h1080p_30fps: 1080
         }
     }
+
+    /// The picture width: 16:9 of the height, even (854 for 480).
+    public var width: Int { (height * 16 / 9 + 1) / 2 * 2 }
 }

@@ -219,8 +219,8 @@ extension Room {
 
     /// Tells the room what this client sends now and waits for the answer; the room's
     /// `streamEnabled`/`streamDisabled` come before it.
-    private func reportMedia() async throws(VideoSDKError) {
-        let reply = try await request(.mediaState(MediaState(mic: micOn, webcam: camOn, screenShare: false)))
+    func reportMedia() async throws(VideoSDKError) {
+        let reply = try await request(.mediaState(MediaState(mic: micOn, webcam: camOn, screenShare: shareOn)))
         if case .error(let code, let message) = reply { throw VideoSDKError(code, message) }
     }
 

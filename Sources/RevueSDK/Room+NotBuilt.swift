@@ -34,23 +34,6 @@ extension Room {
         throw notBuilt("realtime translation (it needs a speech engine)")
     }
 
-    /// - Throws: 3065, 3035, 3066 outside SEND_AND_RECV, then 3068 (no screen capture on Linux yet).
-    public func enableScreenShare(_ config: CustomScreenShareTrackConfig = .h720p_15fps) async throws(VideoSDKError) {
-        try checkJoined()
-        guard localParticipant?.mode == .SEND_AND_RECV else { throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE }
-        throw notBuilt("screen share")
-    }
-
-    public func enableScreenShare(_ customTrack: CustomStreamTrack?) async throws(VideoSDKError) {
-        try await enableScreenShare(customTrack?.screenShareConfig ?? .h720p_15fps)
-    }
-
-    /// Nothing is shared, so it is always off already: 3054 after the join checks.
-    public func disableScreenShare() async throws(VideoSDKError) {
-        try checkJoined()
-        throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("screen sharing is off")
-    }
-
     public func startWhiteboard() async throws(VideoSDKError) {
         try checkJoined()
         throw notBuilt("the whiteboard")

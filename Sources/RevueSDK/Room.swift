@@ -72,6 +72,11 @@ public final class Room {
     var micBusy = false
     var camBusy = false
     var cameraTrack: CustomStreamTrack?
+    /// The screen share: on, being switched, its track and its publication's id.
+    var shareOn = false
+    var shareBusy = false
+    var shareTrack: CustomStreamTrack?
+    var sharePublication: Int?
     /// `setWebcamQuality`'s: what the camera sends of its track.
     var webcamQuality: VideoQuality = .high
     var microphoneTrack: CustomStreamTrack?
@@ -310,6 +315,7 @@ public final class Room {
         pending = [:]
         releaseCamera()
         releaseMicrophone()
+        releaseScreenShare()
         localParticipant?.endPublications()
         setState(.CLOSED)
         emit { $0.onRoomLeft(reason: reason) }
@@ -389,7 +395,7 @@ public final class Room {
             emit { $0.onParticipantModeChanged(participantId: participantID, mode: Mode(mode)) }
         case .streamEnabled(let participantID, let kind):
             guard let who = participant(participantID) else { return }
-            let track = who.isLocal ? (kind == .audio ? microphoneTrack : kind == .video ? cameraTrack : nil) : nil
+            let track = who.isLocal ? (kind == .audio ? microphoneTrack : kind == .video ? cameraTrack : shareTrack) : nil
             let remote = who.isLocal ? nil : publisher?.remoteTrack(participantID: participantID, kind: kind)
             if let stream = who.enable(StreamKind(kind), track: track, remote: remote) { emit { $0.onStreamEnabled(stream, forParticipant: who) } }
         case .streamDisabled(let participantID, let kind):

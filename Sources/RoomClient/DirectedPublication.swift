@@ -1,13 +1,20 @@
 import Encode
+import Signaling
 import Media
 
-/// A track a publisher encodes for one participant (`RoomPublisher.publishVideo(to:…)`), on
-/// the media thread: the camera's pictures, thinned to `maxFps`, through an encoder of its own
-/// with the publication's settings, sent in an m-section of its own (`DirectedSection`) that the
-/// server forwards to that participant alone (docs/SIGNALING.md "Tracks for one participant").
+/// A video track a publisher encodes with settings of its own, in an m-section of its own
+/// (`DirectedSection`), on the media thread: the camera's pictures for one participant
+/// (`RoomPublisher.publishVideo(to:…)`, which the server forwards to them alone: docs/SIGNALING.md
+/// "Tracks for one participant"), or a screen share's for the room (`publishShare`), each thinned
+/// to `maxFps` and through an encoder of its own.
 final class DirectedPublication {
     let id: Int
-    let participantID: String
+    /// Who it is for; nil for the room (a screen share).
+    let participantID: String?
+    /// Where its pictures come from: nil is the room's camera; a screen share has its own.
+    let source: (any CameraSource)?
+    /// The next picture of `source` to take.
+    var nextFrame = 0
     private(set) var settings: DirectedVideo
     /// The section it is sent in. A change of codec moves it to a new section, since one
     /// m-section's producer in the SFU, and the subscriber's decoder, have one codec.
@@ -24,9 +31,10 @@ final class DirectedPublication {
     /// Pictures of the camera not sent because of `maxFps`.
     private(set) var framesDropped = 0
 
-    init(id: Int, participantID: String, settings: DirectedVideo, section: DirectedSection) {
+    init(id: Int, participantID: String?, source: (any CameraSource)?, settings: DirectedVideo, section: DirectedSection) {
         self.id = id
         self.participantID = participantID
+        self.source = source
         self.settings = settings
         self.section = section
     }
@@ -121,12 +129,15 @@ final class DirectedPublication {
     }
 }
 
-/// One m-section of the publisher connection that carries a track for one participant. It
-/// stays in every later offer, `inactive` once it ends, so the m-lines keep their places
-/// (RFC 3264 §8.2: a section is never taken out of an offer).
+/// One m-section of the publisher connection added after the first offer: a track for one
+/// participant, or a screen share. It stays in every later offer, `inactive` once it ends, so
+/// the m-lines keep their places (RFC 3264 §8.2: a section is never taken out of an offer).
 final class DirectedSection {
     let mid: String
-    let participantID: String
+    /// `video` (a camera for one participant) or `share`.
+    let kind: StreamKind
+    /// Who it is for; nil for the room.
+    let participantID: String?
     let codec: PublishedVideoCodec
     let ssrc = UInt32.random(in: 1...UInt32.max)
     let rtxSSRC = UInt32.random(in: 1...UInt32.max)
@@ -135,8 +146,9 @@ final class DirectedSection {
     /// What the server's answer negotiated for it; nil until then.
     var track: SendTrack?
 
-    init(mid: String, participantID: String, codec: PublishedVideoCodec) {
+    init(mid: String, kind: StreamKind, participantID: String?, codec: PublishedVideoCodec) {
         self.mid = mid
+        self.kind = kind
         self.participantID = participantID
         self.codec = codec
     }

@@ -156,7 +156,9 @@ public final class RoomPublisher: @unchecked Sendable {
 
         /// One track for one participant.
         public struct Directed: Sendable, Equatable {
-            public var participantID: String
+            /// Who it is for; nil for a screen share, which goes to the room.
+            public var participantID: String?
+            public var kind: StreamKind
             /// Its section's mid, SSRC and codec's SDP name; a change of codec moves it to a new section.
             public var mid: String
             public var ssrc: UInt32
@@ -220,7 +222,8 @@ public final class RoomPublisher: @unchecked Sendable {
 
     /// The owner's calls about tracks for one participant, for the media thread.
     private enum DirectedRequest {
-        case publish(id: Int, to: String, settings: DirectedVideo, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)
+        case publish(id: Int, to: String?, source: (any CameraSource)?, settings: DirectedVideo,
+                     completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)
         case update(id: Int, settings: DirectedVideo)
         case keyframe(id: Int)
         case unpublish(id: Int)
@@ -450,7 +453,25 @@ public final class RoomPublisher: @unchecked Sendable {
     {
         let id = lock.withLock {
             defer { nextDirectedID += 1 }
-            directedRequests.append(.publish(id: nextDirectedID, to: participantID, settings: settings, completion: completion))
+            directedRequests.append(.publish(id: nextDirectedID, to: participantID, source: nil, settings: settings, completion: completion))
+            return nextDirectedID
+        }
+        signaling.wakeUp()
+        return id
+    }
+
+    /// Sends a screen share to the room: `source`'s pictures in a new sendonly section of kind
+    /// `share` (its msid stream is `<participantId>-share` on the subscribers' side), encoded
+    /// with `settings`. `completion` is called once, on the media thread, when the server
+    /// accepted the section or refused it. `unpublishVideo` stops it.
+    /// - Returns: the publication's id.
+    @discardableResult
+    public func publishShare(source: any CameraSource, settings: DirectedVideo,
+                             completion: @escaping @Sendable (Result<Void, DirectedVideoError>) -> Void) -> Int
+    {
+        let id = lock.withLock {
+            defer { nextDirectedID += 1 }
+            directedRequests.append(.publish(id: nextDirectedID, to: nil, source: source, settings: settings, completion: completion))
             return nextDirectedID
         }
         signaling.wakeUp()
@@ -531,9 +552,9 @@ public final class RoomPublisher: @unchecked Sendable {
             if section.isActive {
                 later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .sendonly,
                                                sender: .init(ssrc: section.ssrc, rtxSSRC: section.rtxSSRC, cname: cname,
-                                                             msid: MSID(streamID: participantID, trackID: "\(participantID)-cam-\(section.mid)")),
+                                                             msid: MSID(streamID: participantID, trackID: "\(participantID)-\(section.kind == .share ? "share" : "cam")-\(section.mid)")),
                                                codecs: [section.codec.capability]))
-                published.append(PublishedTrack(mid: section.mid, kind: .video, to: section.participantID))
+                published.append(PublishedTrack(mid: section.mid, kind: section.kind, to: section.participantID))
             } else {
                 later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .inactive, codecs: [section.codec.capability]))
             }
@@ -635,27 +656,28 @@ public final class RoomPublisher: @unchecked Sendable {
         }
         for request in requests {
             switch request {
-            case .publish(let id, let to, let settings, let completion):
+            case .publish(let id, let to, let source, let settings, let completion):
                 if let problem = settings.problem {
                     completion(.failure(DirectedVideoError("\(problem.field) \(problem.reason)")))
-                } else if configuration.mode != .sendAndReceive || !configuration.offers.contains(.video) {
+                } else if configuration.mode != .sendAndReceive || (source == nil && !configuration.offers.contains(.video)) {
                     completion(.failure(DirectedVideoError("this participant offers no camera (mode \(configuration.mode.rawValue))")))
                 } else if e2eeKey != nil, case .h264 = settings.codec {
                     completion(.failure(DirectedVideoError("end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")))
                 } else {
-                    let section = newSection(for: to, codec: settings.codec.published)
-                    directed[id] = DirectedPublication(id: id, participantID: to, settings: settings, section: section)
+                    let section = newSection(kind: source == nil ? .video : .share, for: to, codec: settings.codec.published)
+                    directed[id] = DirectedPublication(id: id, participantID: to, source: source, settings: settings, section: section)
                     waitingSections.append((section, completion))
                 }
             case .update(let id, let settings):
                 guard let publication = directed[id], settings.problem == nil else { continue }
                 if e2eeKey != nil, case .h264 = settings.codec {
-                    logger.warning("a publication stays VP8: H.264 frames are not end-to-end encrypted yet", ["participantId": .string(publication.participantID)])
+                    logger.warning("a publication stays VP8: H.264 frames are not end-to-end encrypted yet",
+                                   ["participantId": .string(publication.participantID ?? "the room")])
                     continue
                 }
                 if settings.codec.published != publication.section.codec {
                     publication.section.isActive = false
-                    publication.section = newSection(for: publication.participantID, codec: settings.codec.published)
+                    publication.section = newSection(kind: publication.section.kind, for: publication.participantID, codec: settings.codec.published)
                     waitingSections.append((publication.section, { _ in }))
                 }
                 do {
@@ -673,9 +695,9 @@ public final class RoomPublisher: @unchecked Sendable {
         }
     }
 
-    private func newSection(for participant: String, codec: PublishedVideoCodec) -> DirectedSection {
+    private func newSection(kind: StreamKind, for participant: String?, codec: PublishedVideoCodec) -> DirectedSection {
         defer { nextMid += 1 }
-        let section = DirectedSection(mid: String(nextMid), participantID: participant, codec: codec)
+        let section = DirectedSection(mid: String(nextMid), kind: kind, participantID: participant, codec: codec)
         directedSections.append(section)
         renegotiationNeeded = true
         return section
@@ -715,7 +737,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 guard let media = negotiation.media(mid: section.mid), media.isAccepted, let codec = media.codec(named: section.codec.encodingName) else {
                     section.isActive = false
                     renegotiationNeeded = true
-                    completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID)")))
+                    completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID ?? "the room")")))
                     continue
                 }
                 let track = SendTrack(codec: section.codec.sendCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
@@ -726,7 +748,8 @@ public final class RoomPublisher: @unchecked Sendable {
                 tracks.append(track)
                 sender?.add(track)
                 for publication in directed.values where publication.section === section { publication.keyframeWanted = true }
-                logger.info("publishing to one participant", ["participantId": .string(section.participantID), "mid": .string(section.mid),
+                logger.info(section.kind == .share ? "sharing the screen" : "publishing to one participant",
+                            ["participantId": .string(section.participantID ?? "the room"), "mid": .string(section.mid),
                                                              "codec": .string(section.codec.encodingName)])
                 completion(.success(()))
             }
@@ -767,7 +790,7 @@ public final class RoomPublisher: @unchecked Sendable {
 
     /// Encodes a picture of the camera for each publication whose `maxFps` takes it.
     private func encodeDirected(_ picture: VideoFrame, format: CameraFormat, mediaTime: Double, sender: inout MediaSender) {
-        for publication in directed.values.sorted(by: { $0.id < $1.id }) {
+        for publication in directed.values.sorted(by: { $0.id < $1.id }) where publication.source == nil {
             guard let track = publication.section.track, publication.section.isActive,
                   publication.takes(mediaTime: mediaTime, cameraRate: Double(format.framesPerSecond))
             else { continue }
@@ -778,9 +801,43 @@ public final class RoomPublisher: @unchecked Sendable {
                 sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
             } catch {
                 logger.error("a picture for one participant did not encode", ["error": .string("\(error)"),
-                                                                            "participantId": .string(publication.participantID)])
+                                                                            "participantId": .string(publication.participantID ?? "")])
             }
         }
+    }
+
+    /// Takes and sends the pictures that are due of each publication with a source of its own
+    /// (a screen share), on that source's clock; more than two frames late skips ahead, as the
+    /// camera does.
+    private func captureOwnSources(elapsed: Double, sender: inout MediaSender) {
+        for publication in directed.values.sorted(by: { $0.id < $1.id }) {
+            guard let source = publication.source, let track = publication.section.track, publication.section.isActive else { continue }
+            let rate = Double(source.format.framesPerSecond)
+            let due = Int((elapsed * rate).rounded(.down))
+            if due - publication.nextFrame >= 2 { publication.nextFrame = due }
+            while publication.nextFrame <= due {
+                let index = publication.nextFrame
+                publication.nextFrame += 1
+                let mediaTime = Double(index) / rate
+                guard publication.takes(mediaTime: mediaTime, cameraRate: rate) else { continue }
+                do {
+                    guard let frame = try publication.encode(source.frame(index), format: source.format),
+                          let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8)
+                    else { continue }
+                    sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
+                } catch {
+                    logger.error("a screen-share picture did not encode", ["error": .string("\(error)")])
+                }
+            }
+        }
+    }
+
+    /// When the next picture of a publication with its own source is due.
+    private func nextOwnSourceTime(origin: Double) -> Double? {
+        directed.values.compactMap { publication -> Double? in
+            guard let source = publication.source, publication.section.track != nil else { return nil }
+            return origin + Double(publication.nextFrame) / Double(source.format.framesPerSecond)
+        }.min()
     }
 
     /// An extension id the one-byte form can carry (RFC 8285 §4.2: 1–14); others are not sent.
@@ -959,6 +1016,7 @@ public final class RoomPublisher: @unchecked Sendable {
             times.append(sender.origin + Double(nextVideoFrame) / Double(camera.format.framesPerSecond))
         }
         if microphone != nil, audioEncoder != nil { times.append(sender.origin + Double(nextAudioFrame) * 0.02) }
+        if let share = nextOwnSourceTime(origin: sender.origin) { times.append(share) }
         return times.min()
     }
 
@@ -1024,6 +1082,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 }
             }
         }
+        captureOwnSources(elapsed: elapsed, sender: &sender)
         statistics.mediaSeconds = elapsed
     }
 
@@ -1135,7 +1194,7 @@ public final class RoomPublisher: @unchecked Sendable {
                              bytesSent: current.sender.bytesSentBySSRC[layer.ssrc] ?? 0)
         }
         current.directed = directed.mapValues { publication in
-            Statistics.Directed(participantID: publication.participantID, mid: publication.section.mid, ssrc: publication.section.ssrc,
+            Statistics.Directed(participantID: publication.participantID, kind: publication.section.kind, mid: publication.section.mid, ssrc: publication.section.ssrc,
                                 codec: publication.section.codec.encodingName, isSending: publication.section.track != nil,
                                 bitrate: publication.bitrate, maxFps: publication.settings.maxFps,
                                 framesEncoded: publication.framesEncoded, keyframesEncoded: publication.keyframesEncoded,

@@ -396,6 +396,44 @@ extension RevueSDKTests {
             #expect(describe(single, .low) == "f/1 120")
         }
 
+        /// enableScreenShare as the seed's example (with a smaller profile): everyone else gets
+        /// the SHARE stream and decodes the synthetic screen at the profile's size, the sharer
+        /// is the presenter; one share at a time; disableScreenShare ends it for everyone.
+        @Test func aScreenShareReachesTheOthers() async throws {
+            let (ann, annLog) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await ann.enableScreenShare() }
+            try await ann.join()
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            #expect(!ann.isScreenSharing)
+            try await ann.enableScreenShare(.h360p_30fps)
+            #expect(ann.isScreenSharing)
+            #expect(await annLog.wait(for: "streamEnabled local SHARE"), "\(annLog.events)")
+            #expect(await bobLog.wait(for: "streamEnabled Ann SHARE"), "\(bobLog.events)")
+            #expect(bob.getActivePresenterId() == ann.localParticipant?.id)
+            let sharer = try #require(bob.participants.values.first { $0.displayName == "Ann" })
+            let screen = try #require(sharer.stream(of: .SHARE)?.remoteVideoTrack)
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline && screen.statistics.framesDecoded < 10 { try? await Task.sleep(for: .milliseconds(50)) }
+            #expect(screen.statistics.framesDecoded >= 10 && screen.statistics.frameWidth == 640 && screen.statistics.frameHeight == 360,
+                    "\(screen.statistics)")
+            #expect(screen.statistics.codec == "VP8" && screen.statistics.decodeErrors == 0, "\(screen.statistics)")
+            #expect(sharer.stream(of: .VIDEO) == nil, "the share is not the camera")
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await ann.enableScreenShare() }
+            // One screen share at a time: the server refuses Bob's while Ann presents.
+            let refused = await #expect(throws: VideoSDKError.self) { try await bob.enableScreenShare(.h360p_30fps) }
+            #expect(refused?.code != 0 && !bob.isScreenSharing, "\(String(describing: refused))")
+            print("measured: Bob's share while Ann presents: \(refused.map { "\($0.code) \($0.message)" } ?? "not refused")")
+
+            try await ann.disableScreenShare()
+            #expect(await bobLog.wait(for: "streamDisabled Ann SHARE"), "\(bobLog.events)")
+            #expect(!ann.isScreenSharing)
+            await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await ann.disableScreenShare() }
+            try await bob.leave()
+            try await ann.leave()
+            #expect(annLog.errors.isEmpty, "\(annLog.errors)")
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()
@@ -611,7 +649,6 @@ extension RevueSDKTests {
                 ("startTranslation", { try await room.startTranslation() }),
                 ("stopTranslation", { try await room.stopTranslation() }),
                 ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
-                ("enableScreenShare", { try await room.enableScreenShare() }),
                 ("startWhiteboard", { try await room.startWhiteboard() }),
                 ("stopWhiteboard", { try await room.stopWhiteboard() }),
                 ("uploadBase64File", { _ = try await room.uploadBase64File(base64Data: "aGk=", token: "t", fileName: "name.jpeg") }),
