@@ -44,22 +44,6 @@ extension Room {
         throw notBuilt("the whiteboard")
     }
 
-    /// - Throws: 3073 for an empty argument (not sent to `onError`), 3065, 3035, then 3068
-    ///   (the server has no temporary file storage yet).
-    public func uploadBase64File(base64Data: String, token: String, fileName: String) async throws(VideoSDKError) -> String {
-        guard !base64Data.isEmpty, !token.isEmpty, !fileName.isEmpty else {
-            throw VideoSDKError.ERROR_INVALID_PARAMETER.with("base64Data, token and fileName must not be empty")
-        }
-        try checkJoined()
-        throw notBuilt("temporary file storage")
-    }
-
-    public func fetchBase64File(url: String, token: String) async throws(VideoSDKError) -> String {
-        guard !url.isEmpty, !token.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("url and token must not be empty") }
-        try checkJoined()
-        throw notBuilt("temporary file storage")
-    }
-
     public func requestMediaRelay(destinationRoomId: String, token: String? = nil, kinds: [StreamKind]? = nil) async throws(VideoSDKError) {
         guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
         try checkJoined()

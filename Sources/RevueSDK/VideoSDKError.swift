@@ -65,6 +65,8 @@ public struct VideoSDKError: Error, Sendable, Hashable, CustomStringConvertible,
     public static let ERROR_INVALID_CUSTOM_TRACK_CONFIG = make(3071, "ERROR_INVALID_CUSTOM_TRACK_CONFIG", "the custom track's settings cannot be used")
     public static let ERROR_PAYLOAD_TOO_LARGE = VideoSDKError(.payloadTooLarge, "the message is larger than 15 KiB")
     public static let ERROR_INVALID_PARAMETER = VideoSDKError(.invalidParameter, "a parameter is missing or wrong")
+    public static let ERROR_FILE_UPLOAD_FAILED = make(3074, "ERROR_FILE_UPLOAD_FAILED", "the file was not uploaded")
+    public static let ERROR_FILE_FETCH_FAILED = make(3075, "ERROR_FILE_FETCH_FAILED", "the file could not be fetched")
 
     // MARK: Jobs from inside the room (40xx): the server's reason goes in the message
     public static let START_RECORDING_FAILED = make(4011, "START_RECORDING_FAILED", "the recording did not start")

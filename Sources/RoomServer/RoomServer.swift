@@ -42,6 +42,8 @@ public final class RoomServer: @unchecked Sendable {
     let gateway = SignalingGateway()
     let verifier: JoinTokenVerifier
     let rooms: RoomStore
+    /// The SDK's temporary file storage (`FileRoutes`).
+    let files: RoomFiles
     let persistence: RoomPersistence
     /// On the loop.
     var registry = RoomRegistry()
@@ -58,6 +60,7 @@ public final class RoomServer: @unchecked Sendable {
         rtc = try RTCServer(configuration: configuration.rtc)
         verifier = JoinTokenVerifier(apiKey: configuration.apiKey, secret: configuration.secret)
         rooms = RoomStore(pool: pool)
+        files = RoomFiles(pool: pool)
         persistence = RoomPersistence(pool: pool)
         media = MediaPlane(rtc: rtc)
         let gateway = self.gateway
@@ -107,7 +110,8 @@ public final class RoomServer: @unchecked Sendable {
     /// - `GET /v2/rtc` (a WebSocket upgrade): signalling;
     /// - `POST /v2/rooms/{roomId}/whip`, `DELETE /v2/rooms/{roomId}/whip/{id}`: WHIP publishing (RFC 9725);
     /// - `GET /join/{roomId}`: the join page;
-    /// - `/v2/precall/…`: what the SDK's pre-call test measures against (`PreCallProbe`).
+    /// - `/v2/precall/…`: what the SDK's pre-call test measures against (`PreCallProbe`);
+    /// - `POST /v2/files/{roomId}`, `GET /v2/files/{id}/{name}`: the SDK's temporary files (`FileRoutes`).
     public func route(_ request: HTTPRequest) -> HTTPResult? {
         let parts = request.path.split(separator: "/").map(String.init)
         switch (request.method, parts.count) {
@@ -115,6 +119,10 @@ public final class RoomServer: @unchecked Sendable {
             return hub.upgrade(request)
         case ("GET", 2) where parts[0] == "join":
             return .response(JoinPage.response(request))
+        case ("POST", 3) where parts[0] == "v2" && parts[1] == "files":
+            return .response(fileRoutes.upload(request, roomID: parts[2]))
+        case ("GET", 4) where parts[0] == "v2" && parts[1] == "files":
+            return .response(fileRoutes.fetch(request, id: parts[2], name: parts[3]))
         case (_, 3) where parts[0] == "v2" && parts[1] == "precall":
             return PreCallProbe(verifier: verifier).respond(request, to: parts[2]).map { .response($0) }
         case ("POST", 4) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
@@ -129,6 +137,8 @@ public final class RoomServer: @unchecked Sendable {
             return nil
         }
     }
+
+    private var fileRoutes: FileRoutes { FileRoutes(files: files, verifier: verifier, publicURL: configuration.publicURL) }
 
     // MARK: - Signalling (hub thread, then the loop)
 

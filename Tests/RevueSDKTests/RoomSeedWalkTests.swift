@@ -434,6 +434,48 @@ extension RevueSDKTests {
             #expect(annLog.errors.isEmpty, "\(annLog.errors)")
         }
 
+        /// uploadBase64File and fetchBase64File as the seed's examples, against the room
+        /// server's temporary storage: what Ann uploads, Bob fetches; each documented failure
+        /// is its code, and all but 3073 reach onError.
+        @Test func aFileUploadedIsFetchedByAnother() async throws {
+            let token = try server.token()
+            let (ann, annLog) = try self.room("Ann")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) {
+                _ = try await ann.uploadBase64File(base64Data: "aGk=", token: token, fileName: "name.jpeg")
+            }
+            try await ann.join()
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            let picture = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString()
+            let url = try await ann.uploadBase64File(base64Data: picture, token: token, fileName: "name 1.jpeg")
+            #expect(url.hasPrefix("\(signalingURL.replacingOccurrences(of: "ws://", with: "http://").replacingOccurrences(of: "/v2/rtc", with: ""))/v2/files/")
+                    && url.hasSuffix("/name%201.jpeg"), "\(url)")
+            #expect(try await bob.fetchBase64File(url: url, token: token) == picture)
+
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { _ = try await ann.uploadBase64File(base64Data: "", token: token, fileName: "a") }
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { _ = try await bob.fetchBase64File(url: url, token: "") }
+            // The seed: all of these but 3073 also go to onError, 3035 before the join too.
+            #expect(annLog.errors.map(\.code) == [3035] && bobLog.errors.isEmpty, "3073 is not sent to onError: \(annLog.errors)")
+            let failures: [(Int, String, () async throws -> Void)] = [
+                (3074, "not Base64", { _ = try await ann.uploadBase64File(base64Data: "!!!", token: token, fileName: "a.txt") }),
+                (3074, "no '/'", { _ = try await ann.uploadBase64File(base64Data: "aGk=", token: token, fileName: "../a.txt") }),
+                (3074, "not valid", { _ = try await ann.uploadBase64File(base64Data: "aGk=", token: "not-a-token", fileName: "a.txt") }),
+                (3074, "413", {
+                    _ = try await ann.uploadBase64File(base64Data: Data(count: 1_100_000).base64EncodedString(), token: token, fileName: "big.bin")
+                }),
+                (3075, "no such file", { _ = try await bob.fetchBase64File(url: url.replacingOccurrences(of: "name%201", with: "other"), token: token) }),
+                (3075, "is for room", { _ = try await bob.fetchBase64File(url: url, token: try server.token(roomID: "another-room")) }),
+            ]
+            for (code, mentions, call) in failures {
+                let error = await #expect(throws: VideoSDKError.self) { try await call() }
+                #expect(error?.code == code && error?.message.contains(mentions) == true, "\(mentions): \(String(describing: error))")
+            }
+            #expect(annLog.errors.map(\.code) == [3035, 3074, 3074, 3074, 3074] && bobLog.errors.map(\.code) == [3075, 3075],
+                    "\(annLog.errors) \(bobLog.errors)")
+            try await bob.leave()
+            try await ann.leave()
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()
@@ -651,8 +693,6 @@ extension RevueSDKTests {
                 ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
                 ("startWhiteboard", { try await room.startWhiteboard() }),
                 ("stopWhiteboard", { try await room.stopWhiteboard() }),
-                ("uploadBase64File", { _ = try await room.uploadBase64File(base64Data: "aGk=", token: "t", fileName: "name.jpeg") }),
-                ("fetchBase64File", { _ = try await room.fetchBase64File(url: "http://x/y", token: "t") }),
                 ("requestMediaRelay", { try await room.requestMediaRelay(destinationRoomId: "other", kinds: [.VIDEO, .AUDIO]) }),
                 ("stopMediaRelay", { try await room.stopMediaRelay(destinationRoomId: "other") }),
                 ("switchTo", { try await room.switchTo(roomId: "other") }),
