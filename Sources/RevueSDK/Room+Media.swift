@@ -56,8 +56,9 @@ extension Room {
     /// webcam quality (`setWebcamQuality`).
     func sendCamera(_ track: CustomStreamTrack, source: any CameraSource) {
         let sent = Room.sentVideo(of: track, quality: webcamQuality)
-        publisher?.setCamera(ProcessedCamera(source: source, slot: videoProcessor), bitrate: sent.bitrate,
-                             simulcast: sent.layers.isEmpty ? nil : sent.layers)
+        let camera = ProcessedCamera(source: source, slot: videoProcessor)
+        sentCamera = camera
+        publisher?.setCamera(camera, bitrate: sent.bitrate, simulcast: sent.layers.isEmpty ? nil : sent.layers)
     }
 
     /// What a camera track sends at a webcam quality. With simulcast (`multiStream`), the
@@ -220,6 +221,7 @@ extension Room {
     /// Tells the room what this client sends now and waits for the answer; the room's
     /// `streamEnabled`/`streamDisabled` come before it.
     func reportMedia() async throws(VideoSDKError) {
+        updateRelays()
         let reply = try await request(.mediaState(MediaState(mic: micOn, webcam: camOn, screenShare: shareOn)))
         if case .error(let code, let message) = reply { throw VideoSDKError(code, message) }
     }
@@ -227,6 +229,7 @@ extension Room {
     /// Stops sending the camera and closes it.
     func releaseCamera() {
         publisher?.setCamera(nil)
+        sentCamera = nil
         if let track = cameraTrack {
             track.publishing(false)
             track.end(nil)

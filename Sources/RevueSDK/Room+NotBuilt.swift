@@ -44,18 +44,6 @@ extension Room {
         throw notBuilt("the whiteboard")
     }
 
-    public func requestMediaRelay(destinationRoomId: String, token: String? = nil, kinds: [StreamKind]? = nil) async throws(VideoSDKError) {
-        guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
-        try checkJoined()
-        throw notBuilt("media relay")
-    }
-
-    public func stopMediaRelay(destinationRoomId: String) async throws(VideoSDKError) {
-        guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
-        try checkJoined()
-        throw notBuilt("media relay")
-    }
-
     public func switchTo(roomId: String, token: String? = nil) async throws(VideoSDKError) {
         guard !roomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("roomId is empty") }
         try checkJoined()

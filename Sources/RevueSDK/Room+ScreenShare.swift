@@ -37,11 +37,7 @@ extension Room {
         } catch {
             throw failed(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen could not be drawn: \(error)"))
         }
-        // A screen changes little and must stay legible: VBR over the full quantizer range, a
-        // keyframe every 10 s (a late joiner's PLI gets one sooner), at the profile's bitrate.
-        let encoding = DirectedVideo.VP8(bitrate: config.bitrate, cpuUsed: 8, quantizerMin: 4, quantizerMax: 56,
-                                         keyframeInterval: config.frameRate * 10, rateControl: .vbr, cqLevel: 30, temporalLayers: 1)
-        let settings = DirectedVideo(codec: .vp8(encoding), maxFps: config.frameRate)
+        let settings = Room.shareSettings(config)
         let box = ShareIDBox()
         let result: Result<Void, DirectedVideoError> = await withCheckedContinuation { continuation in
             box.id = publisher.publishShare(source: screen, settings: settings) { continuation.resume(returning: $0) }
@@ -50,6 +46,7 @@ extension Room {
             throw failed(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen share did not start: \(error.message)"))
         }
         sharePublication = box.id
+        shareSource = screen
         shareTrack = track
         shareOn = true
         track.publishing(true)
@@ -77,12 +74,22 @@ extension Room {
     func releaseScreenShare() {
         if let id = sharePublication { publisher?.unpublishVideo(publication: id) }
         sharePublication = nil
+        shareSource = nil
         if let track = shareTrack {
             track.publishing(false)
             track.end(nil)
         }
         shareTrack = nil
         shareOn = false
+    }
+
+    /// How a screen share of `config` is encoded. A screen changes little and must stay
+    /// legible: VBR over the full quantizer range, a keyframe every 10 s (a late joiner's PLI
+    /// gets one sooner), at the profile's bitrate and frame rate.
+    nonisolated static func shareSettings(_ config: CustomScreenShareTrackConfig) -> DirectedVideo {
+        let encoding = DirectedVideo.VP8(bitrate: config.bitrate, cpuUsed: 8, quantizerMin: 4, quantizerMax: 56,
+                                         keyframeInterval: config.frameRate * 10, rateControl: .vbr, cqLevel: 30, temporalLayers: 1)
+        return DirectedVideo(codec: .vp8(encoding), maxFps: config.frameRate)
     }
 
     /// Reports an error to `onError` too, and gives it back to throw.

@@ -54,6 +54,10 @@ public final class Room {
     let videoProcessor = ProcessedCamera.Slot()
     /// What the microphone track sends through: its source, or the audio processing around it.
     var sentMicrophone: (any MicrophoneSource)?
+    /// What the camera sends through (its source behind the video processor), while it is on.
+    var sentCamera: (any CameraSource)?
+    /// The media relays to other rooms, by destination room id (`requestMediaRelay`).
+    var relays: [String: MediaRelay] = [:]
     private var inbound: AsyncStream<Inbound>.Continuation?
     private var pending: [RequestID: CheckedContinuation<ServerMessage, Never>] = [:]
     /// Set by `leave()` during a join: the join then leaves and returns without throwing.
@@ -77,6 +81,7 @@ public final class Room {
     var shareBusy = false
     var shareTrack: CustomStreamTrack?
     var sharePublication: Int?
+    var shareSource: (any CameraSource)?
     /// `setWebcamQuality`'s: what the camera sends of its track.
     var webcamQuality: VideoQuality = .high
     var microphoneTrack: CustomStreamTrack?
@@ -262,7 +267,7 @@ public final class Room {
 
     /// The VideoSDKError of a failed join: the server's refusal as it sent it; otherwise (no
     /// answer in time, no connection) 3047, with why.
-    private static func joinError(_ error: any Error) -> VideoSDKError {
+    static func joinError(_ error: any Error) -> VideoSDKError {
         if let refusal = error as? RoomJoinError {
             if let code = refusal.code { return VideoSDKError(code, refusal.message) }
             return VideoSDKError.ERROR_UNABLE_TO_JOIN_ROOM.with(refusal.message)
@@ -316,6 +321,7 @@ public final class Room {
         releaseCamera()
         releaseMicrophone()
         releaseScreenShare()
+        stopAllRelays()
         localParticipant?.endPublications()
         setState(.CLOSED)
         emit { $0.onRoomLeft(reason: reason) }

@@ -476,6 +476,42 @@ extension RevueSDKTests {
             try await ann.leave()
         }
 
+        /// requestMediaRelay as the seed's example: Ann's camera and microphone reach Carol in
+        /// another room, follow Ann's disableCam, and stopMediaRelay takes Ann out of that room.
+        @Test func aMediaRelaySendsTheCameraToAnotherRoom() async throws {
+            let other = try server.makeRoom()
+            let (ann, annLog) = try self.room("Ann", mic: true, cam: true, camera: try await Self.smallCamera())
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) {
+                try await ann.requestMediaRelay(destinationRoomId: other)
+            }
+            try await ann.join()
+            #expect(await annLog.wait(for: "streamEnabled local VIDEO"), "\(annLog.events)")
+            let (carol, carolLog) = try self.room("Carol", roomId: other)
+            try await carol.join()
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await ann.requestMediaRelay(destinationRoomId: "") }
+            try await ann.requestMediaRelay(destinationRoomId: other, token: try server.token(), kinds: [.VIDEO, .AUDIO])
+            #expect(await carolLog.wait(for: "streamEnabled Ann VIDEO"), "\(carolLog.events)")
+            #expect(await carolLog.wait(for: "streamEnabled Ann AUDIO"), "\(carolLog.events)")
+            let relayed = try #require(carol.participants.values.first { $0.displayName == "Ann" })
+            let video = try #require(relayed.stream(of: .VIDEO)?.remoteVideoTrack)
+            let audio = try #require(relayed.stream(of: .AUDIO)?.remoteAudioTrack)
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline && (video.statistics.framesDecoded < 10 || audio.statistics.samplesDecoded < 48_000) {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            print("measured: relayed to another room: video \(video.statistics.framesDecoded) frames \(video.statistics.frameWidth)x\(video.statistics.frameHeight), audio \(audio.statistics.samplesDecoded) samples")
+            #expect(video.statistics.framesDecoded >= 10 && video.statistics.frameWidth == 320, "\(video.statistics)")
+            #expect(audio.statistics.samplesDecoded >= 48_000, "\(audio.statistics)")
+            try await ann.disableCam()
+            #expect(await carolLog.wait(for: "streamDisabled Ann VIDEO"), "the relay follows the camera: \(carolLog.events)")
+            try await ann.stopMediaRelay(destinationRoomId: other)
+            #expect(await carolLog.wait(for: "participantLeft Ann 1101"), "\(carolLog.events)")
+            try await ann.stopMediaRelay(destinationRoomId: other)
+            try await carol.leave()
+            try await ann.leave()
+            #expect(annLog.errors.isEmpty, "\(annLog.errors)")
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()
@@ -693,8 +729,6 @@ extension RevueSDKTests {
                 ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
                 ("startWhiteboard", { try await room.startWhiteboard() }),
                 ("stopWhiteboard", { try await room.stopWhiteboard() }),
-                ("requestMediaRelay", { try await room.requestMediaRelay(destinationRoomId: "other", kinds: [.VIDEO, .AUDIO]) }),
-                ("stopMediaRelay", { try await room.stopMediaRelay(destinationRoomId: "other") }),
                 ("switchTo", { try await room.switchTo(roomId: "other") }),
                 ("enableAdaptiveSubscription", { try await room.enableAdaptiveSubscription() }),
             ]

@@ -1,0 +1,71 @@
+import Foundation
+import RoomClient
+
+/// Media relay (the Room seed's `requestMediaRelay` / `stopMediaRelay`), done by the client:
+/// see `MediaRelay`.
+extension Room {
+    /// Starts relaying this client's `kinds` (all three when nil) to `destinationRoomId`, with
+    /// `token` (this room's when nil). A relay already running to that room is replaced. The
+    /// relay follows the camera, microphone and screen share from then on.
+    /// - Throws: 3073 for an empty id, 3065, 3035, and the destination's refusal of the join
+    ///   (4002 INVALID_TOKEN, 4003 …), which `onError` also gets.
+    public func requestMediaRelay(destinationRoomId: String, token: String? = nil, kinds: [StreamKind]? = nil) async throws(VideoSDKError) {
+        guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
+        try checkJoined()
+        guard destinationRoomId != id else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("the destination is this room") }
+        if let running = relays.removeValue(forKey: destinationRoomId) { await Room.offMain { running.publisher.leave() } }
+        var configuration = RoomPublisher.Configuration(
+            signalingURL: settings.signalingURL, roomID: destinationRoomId, token: token ?? settings.token,
+            participantName: settings.participantName, participantID: settings.participantId, camera: nil, microphone: nil,
+            audioBitrate: settings.customMicrophoneTrack?.microphoneConfig?.bitrate ?? CustomMicrophoneTrackConfig.speech_standard.bitrate,
+            mode: .sendAndReceive, offeredKinds: [.audio, .video])
+        configuration.videoCodec = publisher?.configuration.videoCodec ?? .vp8
+        configuration.simulcast = publisher?.configuration.simulcast ?? []
+        configuration.e2eeKeys = publisher?.configuration.e2eeKeys
+        configuration.stopsWithMedia = false
+        let ready = configuration
+        let made: RoomPublisher
+        do {
+            made = try await Room.offMain { try RoomPublisher(configuration: ready) }
+        } catch {
+            let failure = Room.joinError(error)
+            report(failure)
+            throw failure
+        }
+        // The room may have been left while the relay joined.
+        guard state == .CONNECTED else {
+            await Room.offMain { made.leave() }
+            return
+        }
+        let relay = MediaRelay(destinationRoomID: destinationRoomId, kinds: Set(kinds ?? StreamKind.allCases), publisher: made)
+        relays[destinationRoomId] = relay
+        updateRelays()
+    }
+
+    /// Stops the relay to `destinationRoomId`: this client leaves that room. Nothing happens
+    /// when there is none.
+    /// - Throws: 3073 for an empty id, 3065, 3035.
+    public func stopMediaRelay(destinationRoomId: String) async throws(VideoSDKError) {
+        guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
+        try checkJoined()
+        guard let relay = relays.removeValue(forKey: destinationRoomId) else { return }
+        await Room.offMain { relay.publisher.leave() }
+    }
+
+    /// Hands every relay what the room sends now.
+    func updateRelays() {
+        guard !relays.isEmpty else { return }
+        let shareSettings = shareTrack.map { Room.shareSettings($0.screenShareConfig ?? .h720p_15fps) }
+        for relay in relays.values {
+            relay.update(camera: camOn ? sentCamera : nil, microphone: micOn ? sentMicrophone : nil, share: shareOn ? shareSource : nil,
+                         shareSettings: shareSettings)
+        }
+    }
+
+    /// Leaves every relay's room (the room closed).
+    func stopAllRelays() {
+        let running = relays.values.map(\.publisher)
+        relays = [:]
+        for publisher in running { Thread { publisher.leave() }.start() }
+    }
+}
