@@ -44,12 +44,6 @@ extension Room {
         throw notBuilt("the whiteboard")
     }
 
-    public func switchTo(roomId: String, token: String? = nil) async throws(VideoSDKError) {
-        guard !roomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("roomId is empty") }
-        try checkJoined()
-        throw notBuilt("switching rooms")
-    }
-
     public func enableAdaptiveSubscription() async throws(VideoSDKError) {
         try checkJoined()
         throw notBuilt("adaptive subscription (the SDK receives no video yet)")

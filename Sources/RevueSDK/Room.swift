@@ -36,8 +36,13 @@ public final class Room {
     }
 
     /// The room's id, as given to `createRoom`.
-    public nonisolated let id: String
-    let settings: Settings
+    /// The room's id, as given to `createRoom`; `switchTo` changes it.
+    public private(set) var id: String
+    /// What `createRoom` was given (`switchTo` changes the room id and the token).
+    var settings: Settings
+    /// Counts the publishers this room has had: messages of one that was replaced (`switchTo`)
+    /// are dropped.
+    var generation = 0
     public private(set) var state: RoomState = .NEW
     /// This client once joined; nil before.
     public private(set) var localParticipant: LocalParticipant?
@@ -237,12 +242,7 @@ public final class Room {
                 }
             }
         }
-        Task { @MainActor [weak self] in
-            for await item in stream {
-                guard let self else { return }
-                self.handle(item)
-            }
-        }
+        consume(stream)
         if sends && (settings.micEnabled || settings.camEnabled) {
             // The seed's rule: join() returns before these are on; failures go to onError.
             Task { @MainActor [weak self] in
@@ -261,6 +261,18 @@ public final class Room {
                         self.report(error)
                     }
                 }
+            }
+        }
+    }
+
+    /// Handles what the current publisher's threads hand over, in order, until a new publisher
+    /// replaces it.
+    func consume(_ stream: AsyncStream<Inbound>) {
+        let generation = self.generation
+        Task { @MainActor [weak self] in
+            for await item in stream {
+                guard let self, self.generation == generation else { return }
+                self.handle(item)
             }
         }
     }
@@ -305,6 +317,89 @@ public final class Room {
             throw VideoSDKError(code, message)
         }
         if state != .CLOSED { close(reason: .roomClose) }
+    }
+
+    /// Moves this client to another room without leaving and joining (the Room seed's
+    /// `switchTo`): it joins `roomId` with the same participant id and mode (with `token`, or
+    /// this room's), and only then leaves this one, so it is never in neither. The microphone
+    /// and camera stay as they were and are sent into the new room; `id` becomes `roomId`.
+    /// The others of the old room are left (`onParticipantLeft`, SWITCH_ROOM 1005), those of
+    /// the new one joined (`onParticipantJoined` and their streams). A screen share and the
+    /// publications to one participant end; media relays go on.
+    /// - Throws: 3073 for an empty id, 3065, 3035, and 4076 SWITCH_ROOM_FAILED with the server's
+    ///   reason when the new room refuses the join (not sent to `onError`): this client then
+    ///   stays in this room, still connected.
+    public func switchTo(roomId: String, token: String? = nil) async throws(VideoSDKError) {
+        guard !roomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("roomId is empty") }
+        try checkJoined()
+        guard roomId != id else { throw VideoSDKError.SWITCH_ROOM_FAILED.with("this client is in \(roomId) already") }
+        guard let old = publisher, let local = localParticipant else { throw VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED }
+        let (stream, continuation) = AsyncStream<Inbound>.makeStream()
+        var configuration = old.configuration
+        configuration.roomID = roomId
+        configuration.token = token ?? settings.token
+        configuration.participantID = local.id
+        configuration.camera = nil
+        configuration.microphone = nil
+        configuration.onMessage = { continuation.yield(.message($0)) }
+        configuration.onStopped = { continuation.yield(.stopped($0)) }
+        configuration.onData = { continuation.yield(.data($0)) }
+        configuration.cancellation = nil
+        let ready = configuration
+        let made: RoomPublisher
+        do {
+            made = try await Self.offMain { try RoomPublisher(configuration: ready) }
+        } catch {
+            continuation.finish()
+            throw VideoSDKError.SWITCH_ROOM_FAILED.with("\(roomId) refused the join: \(Self.joinError(error).message)")
+        }
+        guard state == .CONNECTED, publisher === old else {
+            // Left (or switched elsewhere) meanwhile.
+            continuation.finish()
+            await Self.offMain { made.leave() }
+            return
+        }
+        // What belonged to the old room ends there.
+        releaseScreenShare()
+        local.endPublications()
+        for (_, waiter) in pending { waiter.resume(returning: .error(.unknownError, message: "the room was switched while waiting for the reply")) }
+        pending = [:]
+        generation += 1
+        inbound?.finish()
+        inbound = continuation
+        publisher = made
+        Thread { old.leave() }.start()
+        for participant in participants.values.sorted(by: { $0.id < $1.id }) {
+            emit { $0.onParticipantLeft(participant, reason: .switchRoom) }
+        }
+        id = roomId
+        settings.roomId = roomId
+        settings.token = ready.token
+        let joined = made.joined
+        sessionId = joined.sessionID
+        participants = [:]
+        for info in joined.participants {
+            let participant = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode), room: self)
+            participants[info.participantID] = participant
+            emit { $0.onParticipantJoined(participant) }
+            for kind in Signaling.StreamKind.allCases where info.media[kind] {
+                if let stream = participant.enable(StreamKind(kind), remote: made.remoteTrack(participantID: participant.id, kind: kind)) {
+                    emit { $0.onStreamEnabled(stream, forParticipant: participant) }
+                }
+            }
+        }
+        presenterId = joined.presenterID
+        activeSpeakerId = joined.activeSpeakerID
+        consume(stream)
+        if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
+        if micOn { made.setMicrophone(sentMicrophone) }
+        if camOn || micOn {
+            do {
+                try await reportMedia()
+            } catch {
+                report(error)
+            }
+        }
     }
 
     /// Out of the room, whatever the cause: the devices closed, the publisher stopped, every

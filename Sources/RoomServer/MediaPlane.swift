@@ -270,7 +270,7 @@ final class MediaPlane {
             wanted[media.mid] = media
         }
         for (mid, producer) in publisher.producers where wanted[mid] == nil {
-            for consumer in router.removeProducer(producer.id) { dropSubscription(consumer: consumer, now: now) }
+            for consumer in router.removeProducer(producer.id) { dropSubscription(consumer: consumer, roomID: member.key.roomID, now: now) }
             publisher.producers[mid] = nil
         }
         // A track for one participant is theirs alone, and a new offer cannot move it to another.
@@ -396,8 +396,12 @@ final class MediaPlane {
         subscriber.dirty = true
     }
 
-    private func dropSubscription(consumer: ConsumerID, now: Double) {
-        for member in members.values {
+    /// Forgets the subscription of a consumer the room's router removed. Consumer ids are the
+    /// router's own, so another room's router has the same ones: only this room's members are
+    /// looked at (a participant leaving one room once took a subscription of the same id away
+    /// from someone in another).
+    private func dropSubscription(consumer: ConsumerID, roomID: String, now: Double) {
+        for member in members.values where member.key.roomID == roomID {
             guard let subscriber = member.subscriber, let index = subscriber.subscriptions.firstIndex(where: { $0.consumer.id == consumer }) else {
                 continue
             }
@@ -457,7 +461,7 @@ final class MediaPlane {
         let router = routers[key.roomID]
         for peer in [member.publisher?.peerID, member.subscriber?.peerID].compactMap({ $0 }) {
             if let removed = router?.removePeer(peer) {
-                for consumer in removed.consumers { dropSubscription(consumer: consumer, now: now) }
+                for consumer in removed.consumers { dropSubscription(consumer: consumer, roomID: key.roomID, now: now) }
             }
             owners[peer] = nil
             if let connection = connectionOfPeer.removeValue(forKey: peer) {
@@ -474,7 +478,7 @@ final class MediaPlane {
         member.mode = mode
         if mode != .sendAndReceive, let publisher = member.publisher, let router = routers[member.key.roomID] {
             for (_, producer) in publisher.producers {
-                for consumer in router.removeProducer(producer.id) { dropSubscription(consumer: consumer, now: now) }
+                for consumer in router.removeProducer(producer.id) { dropSubscription(consumer: consumer, roomID: member.key.roomID, now: now) }
             }
             publisher.producers.removeAll()
         }

@@ -512,6 +512,40 @@ extension RevueSDKTests {
             #expect(annLog.errors.isEmpty, "\(annLog.errors)")
         }
 
+        /// switchTo as the seed's example: Ann moves from Bob's room to Carol's with the same id,
+        /// her camera on; a refused switch is 4076, not sent to onError, and she stays.
+        @Test func switchToMovesToAnotherRoom() async throws {
+            let other = try server.makeRoom()
+            let (ann, annLog) = try self.room("Ann", cam: true, camera: try await Self.smallCamera())
+            try await ann.join()
+            #expect(await annLog.wait(for: "streamEnabled local VIDEO"), "\(annLog.events)")
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            let (carol, carolLog) = try self.room("Carol", roomId: other)
+            try await carol.join()
+            #expect(await annLog.wait(for: "participantJoined Bob"))
+            let annID = ann.localParticipant?.id
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await ann.switchTo(roomId: "") }
+            try await ann.switchTo(roomId: other, token: try server.token())
+            #expect(ann.id == other && ann.state == .CONNECTED && ann.localParticipant?.id == annID)
+            #expect(annLog.events.contains("participantLeft Bob 1005") && annLog.events.contains("participantJoined Carol"), "\(annLog.events)")
+            #expect(await bobLog.wait(for: "participantLeft Ann 1101"), "\(bobLog.events)")
+            #expect(await carolLog.wait(for: "streamEnabled Ann VIDEO"), "the camera is still on: \(carolLog.events)")
+            let video = try #require(carol.participants.values.first { $0.displayName == "Ann" }?.stream(of: .VIDEO)?.remoteVideoTrack)
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline && video.statistics.framesDecoded < 10 { try? await Task.sleep(for: .milliseconds(50)) }
+            #expect(video.statistics.framesDecoded >= 10, "\(video.statistics) server \(server.rooms.metricLines().filter { !$0.hasPrefix("#") })")
+            #expect(Array(ann.participants.values.map(\.displayName)) == ["Carol"])
+
+            let refused = await #expect(throws: VideoSDKError.self) { try await ann.switchTo(roomId: "no-such-room") }
+            print("measured: a switch to a room that does not exist: \(refused.map { "\($0.code) \($0.message)" } ?? "not refused")")
+            #expect(refused?.code == 4076, "\(String(describing: refused))")
+            #expect(ann.id == other && ann.state == .CONNECTED && annLog.errors.isEmpty, "4076 stays out of onError: \(annLog.errors)")
+            try await carol.leave()
+            try await bob.leave()
+            try await ann.leave()
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()
@@ -729,7 +763,6 @@ extension RevueSDKTests {
                 ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
                 ("startWhiteboard", { try await room.startWhiteboard() }),
                 ("stopWhiteboard", { try await room.stopWhiteboard() }),
-                ("switchTo", { try await room.switchTo(roomId: "other") }),
                 ("enableAdaptiveSubscription", { try await room.enableAdaptiveSubscription() }),
             ]
             for (name, call) in calls {

@@ -14,7 +14,7 @@ extension RevueSDKTests {
                 micEnabled: true,
                 camEnabled: true
             )
-            #expect(room.id == "abc-1234-xyz")
+            #expect(await room.id == "abc-1234-xyz")
             #expect(await room.state == .NEW)
             #expect(await room.localParticipant == nil)
         }
