@@ -19,10 +19,9 @@ extension Room {
         guard let bytes = Data(base64Encoded: base64Data, options: .ignoreUnknownCharacters), !bytes.isEmpty else {
             throw reported(VideoSDKError.ERROR_FILE_UPLOAD_FAILED.with("base64Data is not Base64"))
         }
-        guard let base = httpBase else { throw reported(VideoSDKError.ERROR_FILE_UPLOAD_FAILED.with("the room server's address is not ws:// or wss://")) }
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "&=+")
-        let url = "\(base)/v2/files/\(id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id)?name="
+        let url = roomServerURL("/v2/files/\(id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id)?name=")
             + (fileName.addingPercentEncoding(withAllowedCharacters: allowed) ?? fileName)
         let response: HTTPClient.Response
         do {
@@ -51,14 +50,6 @@ extension Room {
         }
         guard response.status == 200 else { throw reported(VideoSDKError.ERROR_FILE_FETCH_FAILED.with(Room.serverMessage(response))) }
         return Data(response.body).base64EncodedString()
-    }
-
-    /// The room server's HTTP base: the signalling URL's host and port.
-    private var httpBase: String? {
-        guard let url = URL(string: settings.signalingURL), let host = url.host, let scheme = url.scheme, ["ws", "wss"].contains(scheme) else {
-            return nil
-        }
-        return "\(scheme == "wss" ? "https" : "http")://\(host)\(url.port.map { ":\($0)" } ?? "")"
     }
 
     /// The server's `message` from an error reply, or its status.

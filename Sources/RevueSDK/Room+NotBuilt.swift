@@ -34,16 +34,6 @@ extension Room {
         throw notBuilt("realtime translation (it needs a speech engine)")
     }
 
-    public func startWhiteboard() async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("the whiteboard")
-    }
-
-    public func stopWhiteboard() async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("the whiteboard")
-    }
-
     public func enableAdaptiveSubscription() async throws(VideoSDKError) {
         try checkJoined()
         throw notBuilt("adaptive subscription (the SDK receives no video yet)")

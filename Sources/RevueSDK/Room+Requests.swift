@@ -70,6 +70,42 @@ extension Room {
     /// Sends a job request; a refusal is thrown with the server's code and reason (a code of
     /// its own when the server sent another, so callers can rely on `failure`'s code) and goes
     /// to `onError`.
+    // MARK: Whiteboard
+
+    /// Starts the room's shared whiteboard: everyone, this client too, gets
+    /// `onWhiteboardStarted(url:)` with the room server's page (docs/ROOMS.md "Whiteboard").
+    /// Starting one that is on already does nothing.
+    /// - Throws: 3065, 3035, 4056 while another start or stop runs, 4054 START_WHITEBOARD_FAILED
+    ///   with the server's reason, also to `onError`.
+    public func startWhiteboard() async throws(VideoSDKError) {
+        try checkJoined()
+        guard !whiteboardBusy else { throw VideoSDKError.WHITEBOARD_OPERATION_IN_PROGRESS.with("a whiteboard start or stop is running") }
+        whiteboardBusy = true
+        defer { whiteboardBusy = false }
+        try await job(.startWhiteboard, failure: .START_WHITEBOARD_FAILED)
+    }
+
+    /// Stops the room's whiteboard for everyone (`onWhiteboardStopped`); its strokes are gone.
+    /// - Throws: 3065, 3035, 4056 while another start or stop runs, 4055 STOP_WHITEBOARD_FAILED
+    ///   (none is on), also to `onError`.
+    public func stopWhiteboard() async throws(VideoSDKError) {
+        try checkJoined()
+        guard !whiteboardBusy else { throw VideoSDKError.WHITEBOARD_OPERATION_IN_PROGRESS.with("a whiteboard start or stop is running") }
+        whiteboardBusy = true
+        defer { whiteboardBusy = false }
+        try await job(.stopWhiteboard, failure: .STOP_WHITEBOARD_FAILED)
+    }
+
+    /// The page of the whiteboard that is on, as `onWhiteboardStarted` gave it; nil when off.
+    public var whiteboardUrl: String? { whiteboardURL }
+
+    /// An absolute URL on the room server for one of its paths: the signalling URL's host and
+    /// port, over https for wss.
+    func roomServerURL(_ path: String) -> String {
+        guard let url = URL(string: settings.signalingURL), let host = url.host, let scheme = url.scheme else { return path }
+        return "\(scheme == "wss" ? "https" : "http")://\(host)\(url.port.map { ":\($0)" } ?? "")\(path)"
+    }
+
     private func job(_ message: ClientMessage, failure: VideoSDKError) async throws(VideoSDKError) {
         guard case .error(let code, let reason) = try await request(message) else { return }
         let error = code.code == failure.code ? VideoSDKError(code, reason) : failure.with("\(code.name) (\(code.code)): \(reason)")

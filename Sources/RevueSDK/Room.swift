@@ -87,6 +87,9 @@ public final class Room {
     var shareTrack: CustomStreamTrack?
     var sharePublication: Int?
     var shareSource: (any CameraSource)?
+    /// The whiteboard's page while one is on, and whether a start or stop runs.
+    var whiteboardURL: String?
+    var whiteboardBusy = false
     /// `setWebcamQuality`'s: what the camera sends of its track.
     var webcamQuality: VideoQuality = .high
     var microphoneTrack: CustomStreamTrack?
@@ -390,6 +393,10 @@ public final class Room {
         }
         presenterId = joined.presenterID
         activeSpeakerId = joined.activeSpeakerID
+        if whiteboardURL != nil {
+            whiteboardURL = nil
+            emit { $0.onWhiteboardStopped() }
+        }
         consume(stream)
         if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
         if micOn { made.setMicrophone(sentMicrophone) }
@@ -505,6 +512,13 @@ public final class Room {
         case .speakerChanged(let participantID):
             activeSpeakerId = participantID
             emit { $0.onSpeakerChanged(participantId: participantID) }
+        case .whiteboardStarted(let path):
+            let url = roomServerURL(path)
+            whiteboardURL = url
+            emit { $0.onWhiteboardStarted(url: url) }
+        case .whiteboardStopped:
+            whiteboardURL = nil
+            emit { $0.onWhiteboardStopped() }
         case .presenterChanged(let participantID):
             presenterId = participantID
             emit { $0.onPresenterChanged(participantId: participantID) }

@@ -26,6 +26,10 @@ public protocol RoomEventListener: AnyObject {
     /// A message someone else sent with `send()`, on the data channel.
     func onDataReceived(_ message: DataMessage)
     func onResumedAllStreams(kind: StreamKind?)
+    /// The room's shared whiteboard is on: open `url` with `?token=TOKEN` in a browser or a web
+    /// view (the room server's page). Also when joining a room whose whiteboard is on.
+    func onWhiteboardStarted(url: String)
+    func onWhiteboardStopped()
     /// An `ask_join` participant wants in (for `allow_join` holders). `allow` and `deny` call
     /// `respondEntry` and ignore its error.
     func onEntryRequested(participantId: String, name: String, allow: @escaping @MainActor () -> Void, deny: @escaping @MainActor () -> Void)
@@ -63,6 +67,8 @@ extension RoomEventListener {
     public func onPausedAllStreams(kind: StreamKind?) {}
     public func onDataReceived(_ message: DataMessage) {}
     public func onResumedAllStreams(kind: StreamKind?) {}
+    public func onWhiteboardStarted(url: String) {}
+    public func onWhiteboardStopped() {}
     public func onEntryRequested(participantId: String, name: String, allow: @escaping @MainActor () -> Void,
                                  deny: @escaping @MainActor () -> Void) {}
     public func onEntryResponded(participantId: String, decision: EntryDecision) {}

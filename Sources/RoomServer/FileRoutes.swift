@@ -58,24 +58,8 @@ struct FileRoutes: Sendable {
         return HTTPResponse(status: 200, contentType: "application/octet-stream", body: file.content)
     }
 
-    private enum Authorization {
-        case allowed(TokenClaims)
-        case refused(HTTPResponse)
-    }
-
-    private func authorize(_ request: HTTPRequest, roomID: String) -> Authorization {
-        guard let token = request.header("authorization") else {
-            return .refused(Self.error(401, code: 4002, name: "INVALID_TOKEN", "the file storage needs a token in Authorization"))
-        }
-        switch verifier.verify(token, now: Date().timeIntervalSince1970) {
-        case .failure(let error):
-            return .refused(Self.error(401, code: 4002, name: "INVALID_TOKEN", error.message))
-        case .success(let claims):
-            if let only = claims.roomId, only != roomID {
-                return .refused(Self.error(403, code: 4008, name: "INVALID_PERMISSIONS", "the token is for room \(only)"))
-            }
-            return .allowed(claims)
-        }
+    private func authorize(_ request: HTTPRequest, roomID: String) -> HTTPAuthorization {
+        HTTPAuthorization(token: request.header("authorization"), roomID: roomID, verifier: verifier)
     }
 
     /// A file name as one URL path segment (RFC 3986 §3.3).
@@ -86,7 +70,6 @@ struct FileRoutes: Sendable {
     }
 
     private static func error(_ status: Int, code: Int, name: String, _ message: String) -> HTTPResponse {
-        let json = JSONValue.object(["code": .number(Double(code)), "name": .string(name), "message": .string(message)])
-        return HTTPResponse(status: status, contentType: "application/json", body: Array(json.text.utf8))
+        HTTPAuthorization.error(status, code: code, name: name, message)
     }
 }

@@ -44,6 +44,8 @@ public final class RoomServer: @unchecked Sendable {
     let rooms: RoomStore
     /// The SDK's temporary file storage (`FileRoutes`).
     let files: RoomFiles
+    /// The rooms' shared whiteboards' strokes (`Whiteboards`).
+    let whiteboards = Whiteboards()
     let persistence: RoomPersistence
     /// On the loop.
     var registry = RoomRegistry()
@@ -111,7 +113,9 @@ public final class RoomServer: @unchecked Sendable {
     /// - `POST /v2/rooms/{roomId}/whip`, `DELETE /v2/rooms/{roomId}/whip/{id}`: WHIP publishing (RFC 9725);
     /// - `GET /join/{roomId}`: the join page;
     /// - `/v2/precall/…`: what the SDK's pre-call test measures against (`PreCallProbe`);
-    /// - `POST /v2/files/{roomId}`, `GET /v2/files/{id}/{name}`: the SDK's temporary files (`FileRoutes`).
+    /// - `POST /v2/files/{roomId}`, `GET /v2/files/{id}/{name}`: the SDK's temporary files (`FileRoutes`);
+    /// - `GET /whiteboard/{roomId}/{boardId}`, `GET|POST /v2/whiteboards/{roomId}/{boardId}/strokes`:
+    ///   the room's shared whiteboard (`Whiteboards`).
     public func route(_ request: HTTPRequest) -> HTTPResult? {
         let parts = request.path.split(separator: "/").map(String.init)
         switch (request.method, parts.count) {
@@ -119,6 +123,17 @@ public final class RoomServer: @unchecked Sendable {
             return hub.upgrade(request)
         case ("GET", 2) where parts[0] == "join":
             return .response(JoinPage.response(request))
+        case ("GET", 3) where parts[0] == "whiteboard":
+            return .response(whiteboard(request, roomID: parts[1], board: parts[2], token: request.query["token"]) { whiteboards.page() })
+        case ("GET", 5) where parts[0] == "v2" && parts[1] == "whiteboards" && parts[4] == "strokes":
+            let since = request.query["since"].flatMap { Int($0) } ?? 0
+            return .response(whiteboard(request, roomID: parts[2], board: parts[3], token: request.header("authorization")) {
+                whiteboards.strokes(board: parts[3], since: since)
+            })
+        case ("POST", 5) where parts[0] == "v2" && parts[1] == "whiteboards" && parts[4] == "strokes":
+            return .response(whiteboard(request, roomID: parts[2], board: parts[3], token: request.header("authorization")) {
+                whiteboards.add(board: parts[3], body: request.body)
+            })
         case ("POST", 3) where parts[0] == "v2" && parts[1] == "files":
             return .response(fileRoutes.upload(request, roomID: parts[2]))
         case ("GET", 4) where parts[0] == "v2" && parts[1] == "files":
@@ -136,6 +151,20 @@ public final class RoomServer: @unchecked Sendable {
         default:
             return nil
         }
+    }
+
+    /// Answers a whiteboard request with `respond` when its token is good and the room has that
+    /// board on; strokes of boards that are off are forgotten on the way.
+    private func whiteboard(_ request: HTTPRequest, roomID: String, board: String, token: String?, _ respond: () -> HTTPResponse) -> HTTPResponse {
+        if case .refused(let response) = HTTPAuthorization(token: token, roomID: roomID, verifier: verifier) { return response }
+        let live = (try? rtc.loop.sync { [self] in
+            (registry.whiteboard(roomID: roomID), Set(registry.liveRoomIDs.compactMap { registry.whiteboard(roomID: $0) }))
+        })
+        whiteboards.keep(only: live?.1 ?? [])
+        guard let current = live?.0, current == board else {
+            return HTTPAuthorization.error(404, code: 4054, name: "START_WHITEBOARD_FAILED", "room \(roomID) has no whiteboard \(board) on")
+        }
+        return respond()
     }
 
     private var fileRoutes: FileRoutes { FileRoutes(files: files, verifier: verifier, publicURL: configuration.publicURL) }

@@ -56,6 +56,8 @@ struct LiveRoom: Sendable {
     var waiting: [Waiter] = []
     var presenterID: String?
     var activeSpeakerID: String?
+    /// The shared whiteboard's id while it is on (`startWhiteboard`).
+    var whiteboardID: String?
     /// This session's finished stays, by participant (a rejoin adds to them).
     var pastStays: [String: [TimeLogEntry]] = [:]
 

@@ -118,8 +118,28 @@ extension RoomRegistry {
             return [.job(.stop(.hls, roomID: roomID, connection: connection, requestID: id))]
         case .stopLivestream:
             return [.job(.stop(.livestream, roomID: roomID, connection: connection, requestID: id))]
+        case .startWhiteboard:
+            // Starting one that is on already is answered as done: everyone has its page.
+            guard room.whiteboardID == nil else { return [Self.reply(.ack, to: connection, id: id)] }
+            let board = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            rooms[roomID]?.whiteboardID = board
+            return [.broadcast(roomID: roomID, ServerEnvelope(.whiteboardStarted(path: Self.whiteboardPath(roomID: roomID, board: board))), except: nil),
+                    Self.reply(.ack, to: connection, id: id)]
+        case .stopWhiteboard:
+            guard room.whiteboardID != nil else {
+                return [Self.refusal(.stopWhiteboardFailed, "the whiteboard is not started", to: connection, id: id)]
+            }
+            rooms[roomID]?.whiteboardID = nil
+            return [.broadcast(roomID: roomID, ServerEnvelope(.whiteboardStopped), except: nil), Self.reply(.ack, to: connection, id: id)]
         }
     }
+
+    /// The room server's path of a whiteboard's page (`RoomServer`'s `/whiteboard/…` route).
+    static func whiteboardPath(roomID: String, board: String) -> String { "/whiteboard/\(roomID)/\(board)" }
+
+    /// The id of the room's whiteboard while it is on; nil otherwise (its page and strokes are
+    /// served only while this says so).
+    public func whiteboard(roomID: String) -> String? { rooms[roomID]?.whiteboardID }
 
     // MARK: - Handlers
 

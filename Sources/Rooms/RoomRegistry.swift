@@ -260,6 +260,9 @@ public struct RoomRegistry: Sendable {
         for (_, state) in (jobStates[roomID] ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             actions.append(.send(joiner.connection, ServerEnvelope(state)))
         }
+        if let board = room.whiteboardID {
+            actions.append(.send(joiner.connection, ServerEnvelope(.whiteboardStarted(path: Self.whiteboardPath(roomID: roomID, board: board)))))
+        }
         if !joiner.hidden {
             actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantJoined(joiner.info)), except: joiner.connection))
         }

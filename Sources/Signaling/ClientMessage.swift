@@ -46,6 +46,9 @@ public enum ClientMessage: Sendable, Hashable {
     case stopHls
     case startLivestream(options: JSONValue)
     case stopLivestream
+    /// Starts the room's shared whiteboard (everyone gets `whiteboardStarted` with its page).
+    case startWhiteboard
+    case stopWhiteboard
 
     /// The `type` this message is sent as.
     public var type: String {
@@ -74,6 +77,8 @@ public enum ClientMessage: Sendable, Hashable {
         case .stopHls: "stopHls"
         case .startLivestream: "startLivestream"
         case .stopLivestream: "stopLivestream"
+        case .startWhiteboard: "startWhiteboard"
+        case .stopWhiteboard: "stopWhiteboard"
         }
     }
 
@@ -82,6 +87,7 @@ public enum ClientMessage: Sendable, Hashable {
         "join", "publishOffer", "subscribeAnswer", "leave", "changeMode", "pin", "unpin", "setQuality", "enableMic", "disableMic",
         "enableWebcam", "disableWebcam", "removeParticipant", "endRoom", "respondEntry", "pauseAllStreams", "resumeAllStreams",
         "mediaState", "startRecording", "stopRecording", "startHls", "stopHls", "startLivestream", "stopLivestream",
+        "startWhiteboard", "stopWhiteboard",
     ]
 
     /// For the moderator requests: whose stream, which kind, on or off.
@@ -111,7 +117,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .pauseAllStreams(let kind), .resumeAllStreams(let kind): kind.map { ["kind": .string($0.rawValue)] } ?? [:]
         case .mediaState(let state): state.json.objectValue ?? [:]
         case .startRecording(let options), .startHls(let options), .startLivestream(let options): options.objectValue ?? [:]
-        case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream: [:]
+        case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream, .startWhiteboard, .stopWhiteboard: [:]
         }
     }
 
@@ -166,6 +172,8 @@ public enum ClientMessage: Sendable, Hashable {
         case "stopHls": return .stopHls
         case "startLivestream": return .startLivestream(options: options())
         case "stopLivestream": return .stopLivestream
+        case "startWhiteboard": return .startWhiteboard
+        case "stopWhiteboard": return .stopWhiteboard
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"; a client may send "
                                      + ClientMessage.types.joined(separator: ", "), requestID: reader.requestID)

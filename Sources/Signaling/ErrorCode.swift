@@ -55,6 +55,9 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
     public static let unauthorizedRole = ErrorCode(code: 4024, name: "UNAUTHORIZED_ROLE")
     /// A request that needs a permission the token does not hold (`allow_mod`, `allow_join`).
     public static let unauthorizedRequest = ErrorCode(code: 4025, name: "UNAUTHORIZED_REQUEST")
+    /// The whiteboard could not start, or stop (there is none).
+    public static let startWhiteboardFailed = ErrorCode(code: 4054, name: "START_WHITEBOARD_FAILED")
+    public static let stopWhiteboardFailed = ErrorCode(code: 4055, name: "STOP_WHITEBOARD_FAILED")
     /// A `respondEntry` for someone who is not waiting to enter.
     public static let respondEntryFailed = ErrorCode(code: 4059, name: "RESPOND_ENTRY_FAILED")
     /// The server refused a start or stop from inside the room; the message says why.
@@ -70,7 +73,7 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
         actionPerformedBeforeRoomJoined, unableToJoinRoom, alreadyInRequestedState, operationInProgress, actionNotSupportedInMode,
         invalidMode, actionNotSupported, payloadTooLarge, invalidParameter, unknownError, invalidAPIKey, invalidToken, invalidRoomID,
         invalidParticipantID, duplicateParticipant, invalidPermissions, maxParticipantReached, unauthorizedRoomID,
-        unauthorizedParticipantID, unauthorizedRole, unauthorizedRequest, respondEntryFailed, startRecordingFailed, stopRecordingFailed,
+        unauthorizedParticipantID, unauthorizedRole, unauthorizedRequest, startWhiteboardFailed, stopWhiteboardFailed, respondEntryFailed, startRecordingFailed, stopRecordingFailed,
         startLivestreamFailed, stopLivestreamFailed, startHLSFailed, stopHLSFailed,
     ]
 

@@ -43,6 +43,10 @@ public enum ServerMessage: Sendable, Hashable {
     case recordingStateChanged(status: String)
     case hlsStateChanged(status: String, playbackHlsUrl: String?, livestreamUrl: String?)
     case livestreamStateChanged(status: String)
+    /// To everyone in the room (and to a participant who joins while it is on): the shared
+    /// whiteboard is on, at `path` on the room server (`/whiteboard/{roomId}/{boardId}`).
+    case whiteboardStarted(path: String)
+    case whiteboardStopped
 
     /// The `type` this message is sent as.
     public var type: String {
@@ -70,6 +74,8 @@ public enum ServerMessage: Sendable, Hashable {
         case .recordingStateChanged: "recordingStateChanged"
         case .hlsStateChanged: "hlsStateChanged"
         case .livestreamStateChanged: "livestreamStateChanged"
+        case .whiteboardStarted: "whiteboardStarted"
+        case .whiteboardStopped: "whiteboardStopped"
         }
     }
 
@@ -78,7 +84,7 @@ public enum ServerMessage: Sendable, Hashable {
         "joined", "error", "waitingForEntry", "entryRequested", "entryResponded", "participantJoined", "participantLeft",
         "participantModeChanged", "streamEnabled", "streamDisabled", "publishAnswer", "subscribeOffer", "speakerChanged",
         "presenterChanged", "pinStateChanged", "requestMediaChange", "pausedAllStreams", "resumedAllStreams", "roomLeft", "ack",
-        "recordingStateChanged", "hlsStateChanged", "livestreamStateChanged",
+        "recordingStateChanged", "hlsStateChanged", "livestreamStateChanged", "whiteboardStarted", "whiteboardStopped",
     ]
 
     /// A refusal as a message.
@@ -91,7 +97,8 @@ public enum ServerMessage: Sendable, Hashable {
         switch self {
         case .joined(let room): return room.fields
         case .error(let code, let message): return ["code": .number(Double(code.code)), "name": .string(code.name), "message": .string(message)]
-        case .waitingForEntry, .ack: return [:]
+        case .waitingForEntry, .ack, .whiteboardStopped: return [:]
+        case .whiteboardStarted(let path): return ["path": .string(path)]
         case .entryRequested(let id, let name): return ["participantId": .string(id), "name": .string(name)]
         case .entryResponded(let id, let decision): return ["participantId": .string(id), "decision": .string(decision.rawValue)]
         case .participantJoined(let participant): return ["participant": participant.json]
@@ -154,6 +161,8 @@ public enum ServerMessage: Sendable, Hashable {
             return .hlsStateChanged(status: try status(), playbackHlsUrl: try reader.optionalString("playbackHlsUrl", maxLength: 4096),
                                     livestreamUrl: try reader.optionalString("livestreamUrl", maxLength: 4096))
         case "livestreamStateChanged": return .livestreamStateChanged(status: try status())
+        case "whiteboardStarted": return .whiteboardStarted(path: try reader.string("path", maxLength: 512))
+        case "whiteboardStopped": return .whiteboardStopped
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"", requestID: reader.requestID)
         }

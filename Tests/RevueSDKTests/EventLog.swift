@@ -47,6 +47,13 @@ import Foundation
         events.append("data \(message.reliable ? "reliable" : "unreliable") \(message.text.prefix(40))")
         messages.append(message)
     }
+    /// The last whiteboard page `onWhiteboardStarted` gave.
+    var whiteboardURL: String?
+    func onWhiteboardStarted(url: String) {
+        events.append("whiteboardStarted")
+        whiteboardURL = url
+    }
+    func onWhiteboardStopped() { events.append("whiteboardStopped") }
     func onError(error: VideoSDKError) {
         errors.append(error)
         events.append("error \(error.code)")

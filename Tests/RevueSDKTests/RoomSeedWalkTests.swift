@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import JobSpec
 @testable import RevueSDK
 import RoomClient
 import TestSupport
@@ -546,6 +548,56 @@ extension RevueSDKTests {
             try await ann.leave()
         }
 
+        /// startWhiteboard and stopWhiteboard as the seed's examples: everyone gets the room
+        /// server's page, a late joiner too; a stroke posted through its API is what everyone's
+        /// page reads back; stopped, the board is gone, and a second stop is 4055.
+        @Test func theWhiteboardIsSharedThroughTheRoomServer() async throws {
+            let token = try server.token()
+            let (ann, annLog) = try self.room("Ann")
+            try await ann.join()
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            await #expect(throws: VideoSDKError.STOP_WHITEBOARD_FAILED) { try await ann.stopWhiteboard() }
+            try await ann.startWhiteboard()
+            #expect(annLog.events.contains("whiteboardStarted"), "the starter hears it before the call returns: \(annLog.events)")
+            #expect(await bobLog.wait(for: "whiteboardStarted"), "\(bobLog.events)")
+            let url = try #require(ann.whiteboardUrl)
+            #expect(bobLog.whiteboardURL == url && annLog.whiteboardURL == url && url.hasPrefix(server.base + "/whiteboard/\(roomId)/"), "\(url)")
+            try await ann.startWhiteboard()
+
+            let page = try HTTPClient.request("GET", url + "?token=" + token)
+            #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<canvas"))
+            #expect(try HTTPClient.request("GET", url + "?token=nope").status == 401)
+            let strokes = url.replacingOccurrences(of: "/whiteboard/", with: "/v2/whiteboards/") + "/strokes"
+            let stroke = ##"{"colour":"#FF8800","width":6,"points":[[0.1,0.2],[0.5,0.5],[0.9,0.7]]}"##
+            let posted = try HTTPClient.request("POST", strokes, body: Array(stroke.utf8), headers: [("Authorization", token)])
+            #expect(posted.status == 201 && String(decoding: posted.body, as: UTF8.self) == #"{"index":0}"#)
+            for bad in [##"{"colour":"red","width":6,"points":[[0,0]]}"##, ##"{"colour":"#000000","width":6,"points":[[2,0]]}"##, "not json",
+                        ##"{"colour":"#000000","width":0,"points":[[0,0]]}"##, ##"{"colour":"#000000","width":3,"points":[]}"##]
+            {
+                let refused = try HTTPClient.request("POST", strokes, body: Array(bad.utf8), headers: [("Authorization", token)])
+                #expect(refused.status == 400, "\(bad): \(refused.status)")
+            }
+            let read = try HTTPClient.request("GET", strokes + "?since=0", headers: [("Authorization", token)])
+            let board = try JSONValue(parsing: read.body)
+            #expect(read.status == 200 && board["next"] == .number(1), "\(String(decoding: read.body, as: UTF8.self))")
+            #expect(board["strokes"]?.arrayValue?.first?["colour"] == .string("#ff8800"))
+
+            // Someone who joins while it is on gets it too.
+            let (carol, carolLog) = try self.room("Carol")
+            try await carol.join()
+            #expect(await carolLog.wait(for: "whiteboardStarted") && carol.whiteboardUrl == url, "\(carolLog.events)")
+
+            try await bob.stopWhiteboard()
+            #expect(await annLog.wait(for: "whiteboardStopped") && ann.whiteboardUrl == nil, "\(annLog.events)")
+            #expect(try HTTPClient.request("GET", strokes, headers: [("Authorization", token)]).status == 404)
+            await #expect(throws: VideoSDKError.STOP_WHITEBOARD_FAILED) { try await bob.stopWhiteboard() }
+            #expect(bobLog.errors.map(\.code) == [4055] && annLog.errors.map(\.code) == [4055], "\(annLog.errors) \(bobLog.errors)")
+            try await carol.leave()
+            try await bob.leave()
+            try await ann.leave()
+        }
+
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()
@@ -761,8 +813,6 @@ extension RevueSDKTests {
                 ("startTranslation", { try await room.startTranslation() }),
                 ("stopTranslation", { try await room.stopTranslation() }),
                 ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
-                ("startWhiteboard", { try await room.startWhiteboard() }),
-                ("stopWhiteboard", { try await room.stopWhiteboard() }),
                 ("enableAdaptiveSubscription", { try await room.enableAdaptiveSubscription() }),
             ]
             for (name, call) in calls {

@@ -34,6 +34,7 @@ import Testing
         .recordingStateChanged(status: "RECORDING_STARTED"),
         .hlsStateChanged(status: "HLS_PLAYABLE", playbackHlsUrl: "http://h/index.m3u8", livestreamUrl: nil),
         .livestreamStateChanged(status: "LIVESTREAM_STOPPED"),
+        .whiteboardStarted(path: "/whiteboard/r/b"), .whiteboardStopped,
     ]
 
     @Test(arguments: everyMessage)
