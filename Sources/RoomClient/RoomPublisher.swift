@@ -451,13 +451,7 @@ public final class RoomPublisher: @unchecked Sendable {
     public func publishVideo(to participantID: String, settings: DirectedVideo,
                              completion: @escaping @Sendable (Result<Void, DirectedVideoError>) -> Void) -> Int
     {
-        let id = lock.withLock {
-            defer { nextDirectedID += 1 }
-            directedRequests.append(.publish(id: nextDirectedID, to: participantID, source: nil, settings: settings, completion: completion))
-            return nextDirectedID
-        }
-        signaling.wakeUp()
-        return id
+        enqueuePublish(to: participantID, source: nil, settings: settings, completion: completion)
     }
 
     /// Sends a screen share to the room: `source`'s pictures in a new sendonly section of kind
@@ -469,9 +463,16 @@ public final class RoomPublisher: @unchecked Sendable {
     public func publishShare(source: any CameraSource, settings: DirectedVideo,
                              completion: @escaping @Sendable (Result<Void, DirectedVideoError>) -> Void) -> Int
     {
+        enqueuePublish(to: nil, source: source, settings: settings, completion: completion)
+    }
+
+    /// Hands the media thread a new publication; its id.
+    private func enqueuePublish(to participantID: String?, source: (any CameraSource)?, settings: DirectedVideo,
+                                completion: @escaping @Sendable (Result<Void, DirectedVideoError>) -> Void) -> Int
+    {
         let id = lock.withLock {
             defer { nextDirectedID += 1 }
-            directedRequests.append(.publish(id: nextDirectedID, to: nil, source: source, settings: settings, completion: completion))
+            directedRequests.append(.publish(id: nextDirectedID, to: participantID, source: source, settings: settings, completion: completion))
             return nextDirectedID
         }
         signaling.wakeUp()
