@@ -33,14 +33,4 @@ extension Room {
         try checkJoined()
         throw notBuilt("realtime translation (it needs a speech engine)")
     }
-
-    public func enableAdaptiveSubscription() async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("adaptive subscription (the SDK receives no video yet)")
-    }
-
-    public func disableAdaptiveSubscription() async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("adaptive subscription (the SDK receives no video yet)")
-    }
 }

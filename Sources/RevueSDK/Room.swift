@@ -90,6 +90,9 @@ public final class Room {
     /// The whiteboard's page while one is on, and whether a start or stop runs.
     var whiteboardURL: String?
     var whiteboardBusy = false
+    /// Adaptive subscription's state and its sampling task, while on.
+    var adaptive = AdaptiveSubscription()
+    var adaptiveTask: Task<Void, Never>?
     /// `setWebcamQuality`'s: what the camera sends of its track.
     var webcamQuality: VideoQuality = .high
     var microphoneTrack: CustomStreamTrack?
@@ -424,6 +427,8 @@ public final class Room {
         releaseMicrophone()
         releaseScreenShare()
         stopAllRelays()
+        adaptiveTask?.cancel()
+        adaptiveTask = nil
         localParticipant?.endPublications()
         setState(.CLOSED)
         emit { $0.onRoomLeft(reason: reason) }

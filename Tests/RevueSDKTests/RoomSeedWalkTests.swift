@@ -365,6 +365,13 @@ extension RevueSDKTests {
             try await sender.setQuality(.low)
             #expect(await decodes(width: 160), "after setQuality(.low): \(video.statistics)")
             #expect(video.statistics.decodeErrors == 0, "\(video.statistics)")
+            // Adaptive subscription on a clean loopback path asks for nothing new.
+            try await viewer.enableAdaptiveSubscription()
+            #expect(viewer.isAdaptiveSubscriptionEnabled)
+            try? await Task.sleep(for: .seconds(AdaptiveSubscription.interval * 2.5))
+            #expect(viewer.adaptive.lowered.isEmpty && viewerLog.errors.isEmpty, "\(viewerLog.errors)")
+            try await viewer.disableAdaptiveSubscription()
+            #expect(!viewer.isAdaptiveSubscriptionEnabled)
             try await viewer.leave()
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await sender.setQuality(.high) }
 
@@ -801,6 +808,7 @@ extension RevueSDKTests {
             let (room, log) = try self.room("Ann")
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.startTranscription() }
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.setWebcamQuality(.low) }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.enableAdaptiveSubscription() }
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { _ = try await room.uploadBase64File(base64Data: "", token: "t", fileName: "a") }
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await room.switchTo(roomId: "") }
             try await room.join()
@@ -813,7 +821,6 @@ extension RevueSDKTests {
                 ("startTranslation", { try await room.startTranslation() }),
                 ("stopTranslation", { try await room.stopTranslation() }),
                 ("changeTranslationLanguage", { try await room.changeTranslationLanguage("fr") }),
-                ("enableAdaptiveSubscription", { try await room.enableAdaptiveSubscription() }),
             ]
             for (name, call) in calls {
                 let error = await #expect(throws: VideoSDKError.self) { try await call() }
