@@ -49,7 +49,7 @@ extension Room {
         guard !destinationRoomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("destinationRoomId is empty") }
         try checkJoined()
         guard let relay = relays.removeValue(forKey: destinationRoomId) else { return }
-        await Room.offMain { relay.publisher.leave() }
+        await Room.offMain { relay.publisher.leave(reason: .removePeerMediaRelayStop) }
     }
 
     /// Hands every relay what the room sends now.
@@ -66,6 +66,6 @@ extension Room {
     func stopAllRelays() {
         let running = relays.values.map(\.publisher)
         relays = [:]
-        for publisher in running { Thread { publisher.leave() }.start() }
+        for publisher in running { Thread { publisher.leave(reason: .removePeerMediaRelayStop) }.start() }
     }
 }

@@ -329,7 +329,8 @@ public final class Room {
     /// `switchTo`): it joins `roomId` with the same participant id and mode (with `token`, or
     /// this room's), and only then leaves this one, so it is never in neither. The microphone
     /// and camera stay as they were and are sent into the new room; `id` becomes `roomId`.
-    /// The others of the old room are left (`onParticipantLeft`, SWITCH_ROOM 1005), those of
+    /// The old room sees this client leave with SWITCH_ROOM (1005), and this client's listener
+    /// gets `onParticipantLeft` (1005) for each of its others; those of
     /// the new one joined (`onParticipantJoined` and their streams). A screen share and the
     /// publications to one participant end; media relays go on.
     /// - Throws: 3073 for an empty id, 3065, 3035, and 4076 SWITCH_ROOM_FAILED with the server's
@@ -374,7 +375,7 @@ public final class Room {
         inbound?.finish()
         inbound = continuation
         publisher = made
-        Thread { old.leave() }.start()
+        Thread { old.leave(reason: .switchRoom) }.start()
         for participant in participants.values.sorted(by: { $0.id < $1.id }) {
             emit { $0.onParticipantLeft(participant, reason: .switchRoom) }
         }

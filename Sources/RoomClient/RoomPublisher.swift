@@ -207,6 +207,8 @@ public final class RoomPublisher: @unchecked Sendable {
     private var snapshot = Statistics()
     private var stopReason: String?
     private var stopRequested = false
+    /// What `leave(reason:)` asked the others to be told.
+    private var leaveReason: LeaveReason?
     private let finished = DispatchSemaphore(value: 0)
     /// The sources the owner asked for last (`setCamera`, `setMicrophone`), under `lock`; the
     /// media thread takes them when `sourcesChanged`.
@@ -500,11 +502,14 @@ public final class RoomPublisher: @unchecked Sendable {
         signaling.wakeUp()
     }
 
-    /// Stops sending (an RTCP BYE), leaves the room and waits for the media thread.
-    public func leave() {
+    /// Stops sending (an RTCP BYE), leaves the room and waits for the media thread. `reason`
+    /// is what the others hear: 1004 when a media relay stops, 1005 for a room switch; nil (a
+    /// plain leave) is 1101.
+    public func leave(reason: LeaveReason? = nil) {
         lock.lock()
         let already = stopRequested
         stopRequested = true
+        if leaveReason == nil { leaveReason = reason }
         lock.unlock()
         guard !already else { return }
         signaling.wakeUp()
@@ -901,7 +906,7 @@ public final class RoomPublisher: @unchecked Sendable {
         for packet in dataChannels?.close() ?? [] { link.sendApplicationData(packet) }
         // `leave` before closing DTLS: the server takes a closed media connection for a lost
         // participant (1001), and the room should hear that this one left (1101).
-        signaling.leave()
+        signaling.leave(reason: lock.withLock { leaveReason })
         receiver?.stop(reason: "left the room")
         link.close(reason: "left the room")
         publish()

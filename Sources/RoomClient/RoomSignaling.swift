@@ -160,15 +160,16 @@ final class RoomSignaling: @unchecked Sendable {
     /// Leaves the room (`leave`), waits (at most 2 s) for the server's `roomLeft`, and closes
     /// the connection. The wait is what makes the room hear a leave (1101): the server handles
     /// signalling and media on different threads, and a media connection closed before it has
-    /// handled the `leave` reads to it as a participant lost (1001).
-    func leave() {
+    /// handled the `leave` reads to it as a participant lost (1001). `reason` is what the others
+    /// are told (1004 or 1005; nil is a plain leave, 1101).
+    func leave(reason: LeaveReason? = nil) {
         lock.lock()
         let already = closed || leaving
         leaving = true
         let socket = self.socket
         lock.unlock()
         guard !already else { return }
-        try? socket.send(text: ClientEnvelope(.leave).text)
+        try? socket.send(text: ClientEnvelope(reason.map(ClientMessage.leaveBecause) ?? .leave).text)
         _ = readerEnded.wait(timeout: .now() + 2)
         lock.lock()
         closed = true

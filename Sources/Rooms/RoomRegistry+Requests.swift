@@ -22,7 +22,7 @@ extension RoomRegistry {
                 : Self.refusal(.alreadyInRequestedState, "this connection is already in room \(seat.roomID)", to: connection, id: id)]
         }
         if seat.waiting {
-            guard case .leave = envelope.message else {
+            guard envelope.message.type == "leave" else {
                 return [Self.refusal(.actionPerformedBeforeRoomJoined, "\(envelope.message.type) waits until someone lets you in",
                                      to: connection, id: id)]
             }
@@ -38,9 +38,13 @@ extension RoomRegistry {
         switch envelope.message {
         case .join:
             return []
-        case .leave:
+        case .leave, .leaveBecause:
+            // A client may say only that it moved on (a relay stopped, a room switch); anything
+            // else it claims (a removal, the room closing) is the server's to say.
+            var reason = LeaveReason.manualLeaveCalled
+            if case .leaveBecause(let said) = envelope.message, [LeaveReason.removePeerMediaRelayStop, .switchRoom].contains(said) { reason = said }
             var actions: [RoomAction] = []
-            removeMember(me.id, roomID: roomID, reason: .manualLeaveCalled, tellThem: true, replyID: id, endSessionIfEmpty: true, now: now,
+            removeMember(me.id, roomID: roomID, reason: reason, tellThem: true, replyID: id, endSessionIfEmpty: true, now: now,
                          into: &actions)
             return actions
         case .endRoom:

@@ -13,6 +13,11 @@ public enum ClientMessage: Sendable, Hashable {
     case subscribeAnswer(sdp: String)
     /// Leaves the room (or withdraws a request to enter).
     case leave
+    /// Leaves, saying why, for the others' `participantLeft`: a client may say 1004
+    /// REMOVE_PEER_MEDIA_RELAY_STOP (its relay into this room stopped) or 1005 SWITCH_ROOM (it
+    /// moved to another room); any other reason is read as a plain leave (1101). Sent as `leave`
+    /// with `reason`.
+    case leaveBecause(LeaveReason)
     case changeMode(ParticipantMode)
     /// Pins a participant's camera, screen share or both, for everyone (a `PIN` layout uses it).
     /// The field is `pinType` (`CAM`, `SHARE`, `SHARE_AND_CAM`, default `SHARE_AND_CAM`): `type`
@@ -56,7 +61,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .join: "join"
         case .publishOffer: "publishOffer"
         case .subscribeAnswer: "subscribeAnswer"
-        case .leave: "leave"
+        case .leave, .leaveBecause: "leave"
         case .changeMode: "changeMode"
         case .pin: "pin"
         case .unpin: "unpin"
@@ -118,6 +123,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .mediaState(let state): state.json.objectValue ?? [:]
         case .startRecording(let options), .startHls(let options), .startLivestream(let options): options.objectValue ?? [:]
         case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream, .startWhiteboard, .stopWhiteboard: [:]
+        case .leaveBecause(let reason): ["reason": .number(Double(reason.code))]
         }
     }
 
@@ -145,7 +151,9 @@ public enum ClientMessage: Sendable, Hashable {
             }
             return .publishOffer(sdp: try sdp(), tracks: tracks)
         case "subscribeAnswer": return .subscribeAnswer(sdp: try sdp())
-        case "leave": return .leave
+        case "leave":
+            guard let code = try reader.optionalInteger("reason") else { return .leave }
+            return .leaveBecause(LeaveReason(code: code))
         case "changeMode": return .changeMode(try reader.value("mode", as: ParticipantMode.self))
         case "pin": return .pin(participantID: try participant(), type: try reader.optionalValue("pinType", as: PinType.self) ?? .shareAndCam)
         case "unpin": return .unpin(participantID: try participant(), type: try reader.optionalValue("pinType", as: PinType.self) ?? .shareAndCam)

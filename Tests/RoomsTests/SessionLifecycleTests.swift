@@ -7,6 +7,22 @@ import Testing
 /// Sessions start with the first participant and end with the last; time logs per stay;
 /// `autoCloseConfig`; and random event sequences that keep the registry consistent.
 @Suite struct SessionLifecycleTests {
+    /// A client may say it left because it switched rooms (1005) or its relay stopped (1004);
+    /// a removal or anything else it claims is a plain leave (1101).
+    @Test func aLeaveSaysOnlyTheReasonsAClientMayGive() {
+        var room = RoomHarness()
+        let ada = room.join("ada")
+        for (said, heard) in [(LeaveReason.switchRoom, LeaveReason.switchRoom), (.removePeerMediaRelayStop, .removePeerMediaRelayStop),
+                              (.removePeer, .manualLeaveCalled), (.roomClose, .manualLeaveCalled)]
+        {
+            let bob = room.join("bob")
+            _ = room.take(ada)
+            room.send(.leaveBecause(said), from: bob, id: .number(2))
+            #expect(room.takeFrames(bob).last == ServerEnvelope(.roomLeft(reason: heard), id: .number(2)), "\(said.name)")
+            #expect(room.take(ada) == [.participantLeft(participantID: "bob", reason: heard)], "\(said.name)")
+        }
+    }
+
     @Test func timeLogsAcrossJoinLeaveAndRejoin() {
         var room = RoomHarness()
         let t0 = room.now

@@ -29,7 +29,7 @@ import Testing
         .startRecording(options: .object(["config": .object(["layout": .object(["type": .string("GRID")])])])),
         .stopRecording, .startHls(options: .object([:])), .stopHls, .startLivestream(options: .object(["outputs": .array([])])),
         .stopLivestream,
-        .startWhiteboard, .stopWhiteboard,
+        .startWhiteboard, .stopWhiteboard, .leaveBecause(.switchRoom),
     ]
 
     @Test(arguments: everyMessage)
