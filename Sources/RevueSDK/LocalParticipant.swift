@@ -45,7 +45,8 @@ public final class LocalParticipant: Participant {
     }
 }
 
-/// The publication id `publishVideo` returns, kept for after its completion.
-private final class PublicationIDBox: @unchecked Sendable {
+/// The publication id `publishVideo` or `publishShare` returns, kept for after its completion
+/// (which may come before the call has returned it).
+final class PublicationIDBox: @unchecked Sendable {
     var id = 0
 }

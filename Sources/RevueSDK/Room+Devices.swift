@@ -141,10 +141,4 @@ extension Room {
         let selected = available.first { $0.deviceId == (chosenMicrophoneId ?? VideoSDK.getSelectedAudioDevice()?.deviceId) }
         audioDeviceListener(selected, available)
     }
-
-    /// `error`, after `onError` has it.
-    private func reported(_ error: VideoSDKError) -> VideoSDKError {
-        report(error)
-        return error
-    }
 }

@@ -60,12 +60,6 @@ extension Room {
         return "the room server answered \(response.status)"
     }
 
-    /// Sends an error to `onError` too, and gives it back to throw.
-    private func reported(_ error: VideoSDKError) -> VideoSDKError {
-        report(error)
-        return error
-    }
-
     private func reported(_ body: () throws(VideoSDKError) -> Void) throws(VideoSDKError) {
         do { try body() } catch { throw reported(error) }
     }

@@ -78,22 +78,23 @@ extension Room {
     /// - Throws: 3065, 3035, 4056 while another start or stop runs, 4054 START_WHITEBOARD_FAILED
     ///   with the server's reason, also to `onError`.
     public func startWhiteboard() async throws(VideoSDKError) {
-        try checkJoined()
-        guard !whiteboardBusy else { throw VideoSDKError.WHITEBOARD_OPERATION_IN_PROGRESS.with("a whiteboard start or stop is running") }
-        whiteboardBusy = true
-        defer { whiteboardBusy = false }
-        try await job(.startWhiteboard, failure: .START_WHITEBOARD_FAILED)
+        try await whiteboard(.startWhiteboard, failure: .START_WHITEBOARD_FAILED)
     }
 
     /// Stops the room's whiteboard for everyone (`onWhiteboardStopped`); its strokes are gone.
     /// - Throws: 3065, 3035, 4056 while another start or stop runs, 4055 STOP_WHITEBOARD_FAILED
     ///   (none is on), also to `onError`.
     public func stopWhiteboard() async throws(VideoSDKError) {
+        try await whiteboard(.stopWhiteboard, failure: .STOP_WHITEBOARD_FAILED)
+    }
+
+    /// A whiteboard start or stop: one at a time (4056), the server's refusal as `failure`.
+    private func whiteboard(_ message: ClientMessage, failure: VideoSDKError) async throws(VideoSDKError) {
         try checkJoined()
         guard !whiteboardBusy else { throw VideoSDKError.WHITEBOARD_OPERATION_IN_PROGRESS.with("a whiteboard start or stop is running") }
         whiteboardBusy = true
         defer { whiteboardBusy = false }
-        try await job(.stopWhiteboard, failure: .STOP_WHITEBOARD_FAILED)
+        try await job(message, failure: failure)
     }
 
     /// The page of the whiteboard that is on, as `onWhiteboardStarted` gave it; nil when off.

@@ -35,15 +35,15 @@ extension Room {
         do {
             screen = try TestPatternCamera(name: "\(settings.participantName) (screen)", rgb: Self.screenColour, format: format)
         } catch {
-            throw failed(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen could not be drawn: \(error)"))
+            throw reported(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen could not be drawn: \(error)"))
         }
         let settings = Room.shareSettings(config)
-        let box = ShareIDBox()
+        let box = PublicationIDBox()
         let result: Result<Void, DirectedVideoError> = await withCheckedContinuation { continuation in
             box.id = publisher.publishShare(source: screen, settings: settings) { continuation.resume(returning: $0) }
         }
         if case .failure(let error) = result {
-            throw failed(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen share did not start: \(error.message)"))
+            throw reported(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen share did not start: \(error.message)"))
         }
         sharePublication = box.id
         shareSource = screen
@@ -54,7 +54,7 @@ extension Room {
             try await reportMedia()
         } catch {
             releaseScreenShare()
-            throw failed(error)
+            throw reported(error)
         }
     }
 
@@ -92,17 +92,6 @@ extension Room {
         return DirectedVideo(codec: .vp8(encoding), maxFps: config.frameRate)
     }
 
-    /// Reports an error to `onError` too, and gives it back to throw.
-    private func failed(_ error: VideoSDKError) -> VideoSDKError {
-        report(error)
-        return error
-    }
-
     /// The synthetic screen's background: a slate blue, unlike the cameras' colours.
     static let screenColour: UInt32 = 0x2F4F7F
-}
-
-/// The publication id `publishShare` returns, kept for after its completion.
-private final class ShareIDBox: @unchecked Sendable {
-    var id = 0
 }

@@ -154,6 +154,12 @@ public final class Room {
         emit { $0.onError(error: error) }
     }
 
+    /// `error`, after `onError` has it: for the calls whose errors go to both.
+    func reported(_ error: VideoSDKError) -> VideoSDKError {
+        report(error)
+        return error
+    }
+
     // MARK: Joining and leaving
 
     /// Joins the room. Returns once in, before the microphone and camera of `micEnabled` and

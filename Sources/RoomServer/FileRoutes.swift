@@ -23,12 +23,12 @@ struct FileRoutes: Sendable {
         case .refused(let response): return response
         }
         guard let name = request.query["name"], RoomFiles.isValidName(name) else {
-            return Self.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER",
+            return HTTPAuthorization.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER",
                               "name must be 1 to 255 bytes with no '/', '\\\\' or control character")
         }
-        guard !request.body.isEmpty else { return Self.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER", "the file is empty") }
+        guard !request.body.isEmpty else { return HTTPAuthorization.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER", "the file is empty") }
         guard request.body.count <= RoomFiles.maximumBytes else {
-            return Self.error(413, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "the file is over \(RoomFiles.maximumBytes) bytes")
+            return HTTPAuthorization.error(413, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "the file is over \(RoomFiles.maximumBytes) bytes")
         }
         do {
             let now = Date()
@@ -38,21 +38,21 @@ struct FileRoutes: Sendable {
                                          "expiresAt": .string(ISO8601DateFormatter().string(from: now.addingTimeInterval(RoomFiles.lifetime)))])
             return HTTPResponse(status: 201, contentType: "application/json", body: Array(body.text.utf8))
         } catch {
-            return Self.error(503, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "the file could not be stored: \(error)")
+            return HTTPAuthorization.error(503, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "the file could not be stored: \(error)")
         }
     }
 
     func fetch(_ request: HTTPRequest, id text: String, name: String) -> HTTPResponse {
-        guard let id = UUID(uuidString: text) else { return Self.error(404, code: 3075, name: "ERROR_FILE_FETCH_FAILED", "no such file") }
+        guard let id = UUID(uuidString: text) else { return HTTPAuthorization.error(404, code: 3075, name: "ERROR_FILE_FETCH_FAILED", "no such file") }
         let file: RoomFiles.File?
         do {
             file = try files.file(id)
         } catch {
-            return Self.error(503, code: 3075, name: "ERROR_FILE_FETCH_FAILED", "the file could not be read: \(error)")
+            return HTTPAuthorization.error(503, code: 3075, name: "ERROR_FILE_FETCH_FAILED", "the file could not be read: \(error)")
         }
         // The same answer for a file that never was, expired, or is under another name.
         guard let file, file.name == name else {
-            return Self.error(404, code: 3075, name: "ERROR_FILE_FETCH_FAILED", "no such file (files are kept for a day)")
+            return HTTPAuthorization.error(404, code: 3075, name: "ERROR_FILE_FETCH_FAILED", "no such file (files are kept for a day)")
         }
         if case .refused(let response) = authorize(request, roomID: file.roomID) { return response }
         return HTTPResponse(status: 200, contentType: "application/octet-stream", body: file.content)
@@ -67,9 +67,5 @@ struct FileRoutes: Sendable {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove("/")
         return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
-    }
-
-    private static func error(_ status: Int, code: Int, name: String, _ message: String) -> HTTPResponse {
-        HTTPAuthorization.error(status, code: code, name: name, message)
     }
 }

@@ -31,7 +31,7 @@ struct PreCallProbe: Sendable {
         default: return nil
         }
         guard let token = request.header("authorization"), case .success = verifier.verify(token, now: Date().timeIntervalSince1970) else {
-            return Self.error(401, code: 4002, name: "INVALID_TOKEN", "the pre-call test needs a valid token")
+            return HTTPAuthorization.error(401, code: 4002, name: "INVALID_TOKEN", "the pre-call test needs a valid token")
         }
         switch action {
         case "ping":
@@ -40,17 +40,12 @@ struct PreCallProbe: Sendable {
             return HTTPResponse(status: 200, contentType: "application/json", body: Array("{\"bytes\":\(request.body.count)}".utf8))
         default:
             guard let text = request.query["bytes"], let count = Int(text), (1...Self.maximumDownload).contains(count) else {
-                return Self.error(400, code: 4000, name: "INVALID_PARAMETER", "bytes must be a whole number from 1 to \(Self.maximumDownload)")
+                return HTTPAuthorization.error(400, code: 4000, name: "INVALID_PARAMETER", "bytes must be a whole number from 1 to \(Self.maximumDownload)")
             }
             var body: [UInt8] = []
             body.reserveCapacity(count)
             while body.count < count { body += Self.block.prefix(count - body.count) }
             return HTTPResponse(status: 200, contentType: "application/octet-stream", body: body)
         }
-    }
-
-    private static func error(_ status: Int, code: Int, name: String, _ message: String) -> HTTPResponse {
-        let json = JSONValue.object(["code": .number(Double(code)), "name": .string(name), "message": .string(message)])
-        return HTTPResponse(status: status, contentType: "application/json", body: Array(json.text.utf8))
     }
 }

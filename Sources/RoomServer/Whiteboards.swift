@@ -87,7 +87,7 @@ final class Whiteboards: @unchecked Sendable {
     func add(board: String, body: [UInt8]) -> HTTPResponse {
         switch Stroke.parse(body) {
         case .failure(let invalid):
-            return Self.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER", invalid.reason)
+            return HTTPAuthorization.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER", invalid.reason)
         case .success(let stroke):
             let index: Int? = lock.withLock {
                 var strokes = boards[board] ?? []
@@ -96,7 +96,7 @@ final class Whiteboards: @unchecked Sendable {
                 boards[board] = strokes
                 return strokes.count - 1
             }
-            guard let index else { return Self.error(409, code: 3073, name: "ERROR_INVALID_PARAMETER", "the whiteboard is full") }
+            guard let index else { return HTTPAuthorization.error(409, code: 3073, name: "ERROR_INVALID_PARAMETER", "the whiteboard is full") }
             return HTTPResponse(status: 201, contentType: "application/json", body: Array("{\"index\":\(index)}".utf8))
         }
     }
@@ -104,9 +104,5 @@ final class Whiteboards: @unchecked Sendable {
     /// Forgets every board but `live` (the ids the rooms have on now).
     func keep(only live: Set<String>) {
         lock.withLock { boards = boards.filter { live.contains($0.key) } }
-    }
-
-    static func error(_ status: Int, code: Int, name: String, _ message: String) -> HTTPResponse {
-        HTTPAuthorization.error(status, code: code, name: name, message)
     }
 }
