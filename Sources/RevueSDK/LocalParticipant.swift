@@ -36,6 +36,28 @@ public final class LocalParticipant: Participant {
         return publication
     }
 
+    /// After a reconnection: each publication is published again on the new publisher (the old
+    /// one's tracks went with its connection), with the options it has now; one the server
+    /// refuses ends.
+    func republish(on publisher: RoomPublisher) async {
+        for (oldID, publication) in publications.sorted(by: { $0.key < $1.key }) {
+            guard publication.isPublished, let options = publication.videoPublishOptions,
+                  let settings = try? LocalTrackPublication.settings(options) else { continue }
+            let box = PublicationIDBox()
+            let result: Result<Void, DirectedVideoError> = await withCheckedContinuation { continuation in
+                box.id = publisher.publishVideo(to: publication.participant.id, settings: settings) { continuation.resume(returning: $0) }
+            }
+            publications[oldID] = nil
+            guard case .success = result, publication.isPublished else {
+                publication.ended()
+                publisher.unpublishVideo(publication: box.id)
+                continue
+            }
+            publication.moved(to: publisher, id: box.id)
+            publications[box.id] = publication
+        }
+    }
+
     /// The publications to a participant who left, or all of them when the room closed, end.
     func endPublications(to participantID: String? = nil) {
         for (id, publication) in publications where participantID == nil || publication.participant.id == participantID {

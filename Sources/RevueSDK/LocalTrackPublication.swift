@@ -14,7 +14,9 @@ public final class LocalTrackPublication {
     /// False once `unpublish()` ran or the participant left.
     public private(set) var isPublished = true
 
-    let id: Int
+    /// Its id in the publisher that sends it, and that publisher (both change when the room
+    /// reconnects: `moved(to:id:)`).
+    private(set) var id: Int
     private weak var publisher: RoomPublisher?
 
     init(id: Int, participant: RemoteParticipant, options: VideoPublishOptions, publisher: RoomPublisher) {
@@ -89,6 +91,12 @@ public final class LocalTrackPublication {
         guard isPublished else { return }
         ended()
         publisher?.unpublishVideo(publication: id)
+    }
+
+    /// Sent by a new publisher now, under a new id (after a reconnection).
+    func moved(to publisher: RoomPublisher, id: Int) {
+        self.publisher = publisher
+        self.id = id
     }
 
     /// Marks it unpublished (its participant left, or the room closed).

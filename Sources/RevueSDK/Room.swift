@@ -33,6 +33,8 @@ public final class Room {
         case message(ServerEnvelope)
         case stopped(String)
         case data(DataMessage)
+        /// The signalling connection was lost: the room reconnects (Room+Reconnect.swift).
+        case lost(String)
     }
 
     /// The room's id, as given to `createRoom`.
@@ -47,9 +49,9 @@ public final class Room {
     /// This client once joined; nil before.
     public private(set) var localParticipant: LocalParticipant?
     /// Everyone else in the room, by id.
-    public private(set) var participants: [String: RemoteParticipant] = [:]
+    public internal(set) var participants: [String: RemoteParticipant] = [:]
     /// The session the join entered.
-    public private(set) var sessionId: String?
+    public internal(set) var sessionId: String?
     var presenterId: String?
     var activeSpeakerId: String?
 
@@ -63,12 +65,18 @@ public final class Room {
     var sentCamera: (any CameraSource)?
     /// The media relays to other rooms, by destination room id (`requestMediaRelay`).
     var relays: [String: MediaRelay] = [:]
-    private var inbound: AsyncStream<Inbound>.Continuation?
-    private var pending: [RequestID: CheckedContinuation<ServerMessage, Never>] = [:]
+    var inbound: AsyncStream<Inbound>.Continuation?
+    var pending: [RequestID: CheckedContinuation<ServerMessage, Never>] = [:]
     /// Set by `leave()` during a join: the join then leaves and returns without throwing.
     private var leaveDuringJoin = false
-    /// The running join's, so `leave()` can withdraw it.
-    private var joinCancellation: JoinCancellation?
+    /// The running join's (or reconnection's), so `leave()` can withdraw it.
+    var joinCancellation: JoinCancellation?
+    /// This membership's secret for coming back after a lost connection (`JoinRequest.resumeKey`):
+    /// made at each join, sent with it and with every reconnection attempt.
+    var resumeKey = ""
+    /// How long a lost connection is retried before the room is left with 1102
+    /// WEBSOCKET_CONNECTION_ATTEMPTS_EXHAUSTED.
+    var reconnectWindow: Duration = .seconds(30)
     /// Set by `end()`: the publisher stopping is the end, not a lost connection.
     private var ending = false
     /// How long a request waits for its reply before it fails with 4000: the protocol answers
@@ -139,7 +147,7 @@ public final class Room {
         for entry in listeners { if let listener = entry.listener { event(listener) } }
     }
 
-    private func setState(_ next: RoomState) {
+    func setState(_ next: RoomState) {
         guard next != state else { return }
         // How many rooms are joined or joining, for the pre-call test's "before createRoom or
         // after you leave" rule.
@@ -193,11 +201,12 @@ public final class Room {
         // Simulcast is offered once too: the layers of createRoom's camera track when it asks for
         // them (`multiStream`, VP8); a room joined without one sends one layer.
         configuration.simulcast = settings.customCameraTrack.map(Room.simulcastLayers(of:)) ?? []
-        configuration.onMessage = { continuation.yield(.message($0)) }
-        configuration.onStopped = { continuation.yield(.stopped($0)) }
         configuration.dataChannel = settings.mode != .SIGNALLING_ONLY
-        configuration.onData = { continuation.yield(.data($0)) }
         configuration.stopsWithMedia = false
+        resumeKey = Self.newResumeKey()
+        configuration.resumeKey = resumeKey
+        configuration.signalingKeepalive = Self.signalingKeepalive
+        Self.wire(&configuration, to: continuation)
         // Receiving is the seed's SEND_AND_RECV and RECV_ONLY; SIGNALLING_ONLY has no media.
         configuration.receives = settings.mode != .SIGNALLING_ONLY
         let cancellation = JoinCancellation()
@@ -248,11 +257,7 @@ public final class Room {
         // Those already in: their streams that are on, as events, so a listener sees the room.
         for info in joined.participants {
             guard let participant = participants[info.participantID] else { continue }
-            for kind in Signaling.StreamKind.allCases where info.media[kind] {
-                if let stream = participant.enable(StreamKind(kind), remote: made.remoteTrack(participantID: participant.id, kind: kind)) {
-                    emit { $0.onStreamEnabled(stream, forParticipant: participant) }
-                }
-            }
+            enableStreams(of: participant, as: info, from: made)
         }
         consume(stream)
         if sends && (settings.micEnabled || settings.camEnabled) {
@@ -299,7 +304,8 @@ public final class Room {
         return VideoSDKError.ERROR_UNABLE_TO_JOIN_ROOM.with("\(error)")
     }
 
-    /// Leaves the room; the others see `participantLeft` (1101). During a join it cancels it.
+    /// Leaves the room; the others see `participantLeft` (1101). During a join it cancels it,
+    /// and while reconnecting it stops trying.
     /// - Throws: 3054 once left or ended, 3035 before any join. Neither goes to `onError`.
     public func leave() async throws(VideoSDKError) {
         switch state {
@@ -309,7 +315,10 @@ public final class Room {
             leaveDuringJoin = true
             joinCancellation?.cancel()
             return
-        case .CONNECTED, .RECONNECTING: break
+        case .RECONNECTING:
+            // The seed: leave works while reconnecting. The attempt under way is withdrawn.
+            joinCancellation?.cancel()
+        case .CONNECTED: break
         }
         setState(.CLOSING)
         if let publisher { await Self.offMain { publisher.leave() } }
@@ -354,9 +363,7 @@ public final class Room {
         configuration.participantID = local.id
         configuration.camera = nil
         configuration.microphone = nil
-        configuration.onMessage = { continuation.yield(.message($0)) }
-        configuration.onStopped = { continuation.yield(.stopped($0)) }
-        configuration.onData = { continuation.yield(.data($0)) }
+        Self.wire(&configuration, to: continuation)
         configuration.cancellation = nil
         let ready = configuration
         let made: RoomPublisher
@@ -395,11 +402,7 @@ public final class Room {
             let participant = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode), room: self)
             participants[info.participantID] = participant
             emit { $0.onParticipantJoined(participant) }
-            for kind in Signaling.StreamKind.allCases where info.media[kind] {
-                if let stream = participant.enable(StreamKind(kind), remote: made.remoteTrack(participantID: participant.id, kind: kind)) {
-                    emit { $0.onStreamEnabled(stream, forParticipant: participant) }
-                }
-            }
+            enableStreams(of: participant, as: info, from: made)
         }
         presenterId = joined.presenterID
         activeSpeakerId = joined.activeSpeakerID
@@ -408,8 +411,7 @@ public final class Room {
             emit { $0.onWhiteboardStopped() }
         }
         consume(stream)
-        if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
-        if micOn { made.setMicrophone(sentMicrophone) }
+        resendLocalMedia(on: made)
         if camOn || micOn {
             do {
                 try await reportMedia()
@@ -419,9 +421,34 @@ public final class Room {
         }
     }
 
+    /// A remote participant's streams that are on (`info.media`), with what `made` receives of
+    /// them, as `onStreamEnabled` events.
+    func enableStreams(of participant: RemoteParticipant, as info: ParticipantInfo, from made: RoomPublisher) {
+        for kind in Signaling.StreamKind.allCases where info.media[kind] {
+            if let stream = participant.enable(StreamKind(kind), remote: made.remoteTrack(participantID: participant.id, kind: kind)) {
+                emit { $0.onStreamEnabled(stream, forParticipant: participant) }
+            }
+        }
+    }
+
+    /// The camera and microphone that are on, sent through a new publisher (after `switchTo`
+    /// or a reconnection).
+    func resendLocalMedia(on made: RoomPublisher) {
+        if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
+        if micOn { made.setMicrophone(sentMicrophone) }
+    }
+
+    /// Points a publisher's callbacks at `continuation`, the room's stream of what it hands over.
+    nonisolated static func wire(_ configuration: inout RoomPublisher.Configuration, to continuation: AsyncStream<Inbound>.Continuation) {
+        configuration.onMessage = { continuation.yield(.message($0)) }
+        configuration.onStopped = { continuation.yield(.stopped($0)) }
+        configuration.onData = { continuation.yield(.data($0)) }
+        configuration.onConnectionLost = { continuation.yield(.lost($0)) }
+    }
+
     /// Out of the room, whatever the cause: the devices closed, the publisher stopped, every
     /// waiting call answered, CLOSED and `onRoomLeft`.
-    private func close(reason: LeaveReason) {
+    func close(reason: LeaveReason) {
         guard state != .CLOSED else { return }
         let publisher = self.publisher
         self.publisher = nil
@@ -487,6 +514,10 @@ public final class Room {
         case .data(let message):
             guard state == .CONNECTED else { return }
             emit { $0.onDataReceived(message) }
+        case .lost(let why):
+            // While leaving or ending, the publisher's `stopped` that follows closes the room.
+            guard state == .CONNECTED else { return }
+            reconnect(because: why)
         case .message(let envelope):
             // Messages still buffered when the room closed are not events any more.
             guard state != .CLOSED else { return }
@@ -526,6 +557,8 @@ public final class Room {
             emit { $0.onSpeakerChanged(participantId: participantID) }
         case .whiteboardStarted(let path):
             let url = roomServerURL(path)
+            // A rejoin is told of the board again: not a new one.
+            guard url != whiteboardURL else { return }
             whiteboardURL = url
             emit { $0.onWhiteboardStarted(url: url) }
         case .whiteboardStopped:

@@ -153,6 +153,9 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             case .rejoined(let joined):
                 rejoined(joined.participants.map { ParticipantDescription(id: $0.participantID, name: $0.name, encrypted: $0.encrypted) }, at: at)
                 continue
+            case .lost:
+                // Lost before the rejoin window was set (right after the join): the room is gone.
+                message = .roomLeft(reason: .websocketDisconnected)
             }
             switch message {
             case .participantJoined(let info):

@@ -93,6 +93,16 @@ public final class RoomPublisher: @unchecked Sendable {
         /// key removed later leaves the last one in use). A receiving publisher decrypts the
         /// others' encrypted frames with them, and decodes none it has no key for.
         public var e2eeKeys: (@Sendable () -> E2EEKeys?)?
+        /// Sent with the join (`JoinRequest.resumeKey`): a later publisher joining with the same
+        /// participant id and key takes this one's place after a lost connection.
+        public var resumeKey: String?
+        /// Ping the server after this many seconds of silence and count the connection lost
+        /// when as long again passes without an answer; nil relies on the server's keepalive.
+        public var signalingKeepalive: Double?
+        /// Called once, on the media thread, when the signalling connection is lost (not closed
+        /// by the server): the publisher stops, without the `roomLeft` it otherwise hands
+        /// `onMessage`, so the owner can reconnect with a new publisher (the SDK does).
+        public var onConnectionLost: (@Sendable (String) -> Void)?
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
                     camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,
@@ -311,8 +321,9 @@ public final class RoomPublisher: @unchecked Sendable {
         signaling = try RoomSignaling(url: configuration.signalingURL,
                                       join: JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.participantName,
                                                         participantID: configuration.participantID, mode: configuration.mode,
-                                                        encrypted: key != nil),
-                                      timeout: configuration.joinTimeout, logger: logger, cancellation: configuration.cancellation)
+                                                        encrypted: key != nil, resumeKey: configuration.resumeKey),
+                                      timeout: configuration.joinTimeout, logger: logger, cancellation: configuration.cancellation,
+                                      keepalive: configuration.signalingKeepalive)
         joined = signaling.joined
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID
@@ -574,8 +585,23 @@ public final class RoomPublisher: @unchecked Sendable {
     }
 
     private func handleSignalling(now: Double) {
-        // A publisher does not rejoin (its window is 0): a lost connection ends it with roomLeft.
-        for case .message(let envelope) in signaling.drain() {
+        // A publisher does not rejoin (its window is 0): a lost connection ends it, with a
+        // roomLeft (1001) for the owner unless the owner reconnects itself.
+        for inbound in signaling.drain() {
+            let envelope: ServerEnvelope
+            switch inbound {
+            case .message(let message):
+                envelope = message
+            case .lost(let why):
+                if let lost = configuration.onConnectionLost {
+                    lost(why)
+                    stop(because: "lost the signalling connection: \(why)")
+                    continue
+                }
+                envelope = ServerEnvelope(.roomLeft(reason: .websocketDisconnected))
+            case .rejoined:
+                continue
+            }
             // The owner hears a message before the publisher acts on it, so a `roomLeft` reaches
             // it ahead of the `onStopped` it causes, with the server's reason.
             configuration.onMessage?(envelope)

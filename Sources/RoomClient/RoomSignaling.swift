@@ -19,6 +19,9 @@ final class RoomSignaling: @unchecked Sendable {
         case message(ServerEnvelope)
         /// Joined again after losing the connection: the server's new answer to the join.
         case rejoined(JoinedRoom)
+        /// The connection was lost, and this reader does not rejoin (its window is 0): the
+        /// owner decides (a publisher stops; the SDK reconnects with a new one). Why, for logs.
+        case lost(String)
     }
 
     /// The server's answer to the first join.
@@ -41,6 +44,7 @@ final class RoomSignaling: @unchecked Sendable {
     private var window: Double = 0
     private var reader: Thread?
     private let logger: Logger
+    private let socketConfiguration: WebSocketConnection.Configuration
 
     /// How long the reader keeps trying to join again after the connection is lost (a network
     /// blip, a proxy that dropped the socket) before it queues `roomLeft`; 0 gives up at once.
@@ -51,15 +55,27 @@ final class RoomSignaling: @unchecked Sendable {
 
     /// Connects and joins; returns once the server has answered the join (`joined`), or throws its
     /// refusal. Messages that came before `joined` are kept for the first `drain()`.
-    init(url: String, join request: JoinRequest, timeout: Double, logger: Logger, cancellation: JoinCancellation? = nil) throws {
+    /// `keepalive`: after this many seconds without a byte from the server, a ping; as long
+    /// again without an answer and the connection counts as lost. Without it, a network that
+    /// silently drops packets is noticed only when the server's own keepalive closes the socket.
+    init(url: String, join request: JoinRequest, timeout: Double, logger: Logger, cancellation: JoinCancellation? = nil,
+         keepalive: Double? = nil) throws
+    {
         self.logger = logger
         self.url = url
         self.request = request
+        var configuration = WebSocketClient.defaultConfiguration
+        if let keepalive {
+            configuration.pingInterval = keepalive
+            configuration.pongTimeout = keepalive
+        }
+        socketConfiguration = configuration
         let descriptor = revue_eventfd()
         guard descriptor >= 0 else { throw RoomJoinError(message: "eventfd failed") }
         var early: [ServerEnvelope] = []
         do {
-            (socket, joined) = try Self.join(url: url, request: request, timeout: timeout, early: &early, cancellation: cancellation)
+            (socket, joined) = try Self.join(url: url, request: request, timeout: timeout, early: &early, cancellation: cancellation,
+                                             configuration: configuration)
         } catch {
             close(descriptor)
             throw error
@@ -84,9 +100,10 @@ final class RoomSignaling: @unchecked Sendable {
     /// Opens a connection and sends the join; the socket and the server's answer. Messages that
     /// come before `joined` go to `early`.
     private static func join(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope],
-                             cancellation: JoinCancellation? = nil) throws -> (WebSocketClient, JoinedRoom)
+                             cancellation: JoinCancellation? = nil,
+                             configuration: WebSocketConnection.Configuration) throws -> (WebSocketClient, JoinedRoom)
     {
-        let socket = try WebSocketClient(url: url, timeout: timeout)
+        let socket = try WebSocketClient(url: url, timeout: timeout, configuration: configuration)
         do {
             try socket.send(text: ClientEnvelope(.join(request), id: .number(1)).text)
             let deadline = Date().addingTimeInterval(timeout)
@@ -203,7 +220,7 @@ final class RoomSignaling: @unchecked Sendable {
                 let window = rejoinWindow
                 guard window > 0 else {
                     logger.warning("the signalling connection ended", ["error": .string("\(error)")])
-                    queue(.message(ServerEnvelope(.roomLeft(reason: .websocketDisconnected))))
+                    queue(.lost("\(error)"))
                     return
                 }
                 logger.warning("lost the signalling connection; rejoining", ["error": .string("\(error)")])
@@ -228,7 +245,7 @@ final class RoomSignaling: @unchecked Sendable {
             attempt += 1
             var early: [ServerEnvelope] = []
             do {
-                let (fresh, present) = try Self.join(url: url, request: request, timeout: 5, early: &early)
+                let (fresh, present) = try Self.join(url: url, request: request, timeout: 5, early: &early, configuration: socketConfiguration)
                 lock.lock()
                 let leaving = closed || self.leaving
                 let old = socket

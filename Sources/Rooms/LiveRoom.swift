@@ -1,3 +1,4 @@
+import Crypto
 import JobSpec
 import Signaling
 
@@ -29,6 +30,8 @@ struct LiveRoom: Sendable {
         var hidden = false
         /// Its media is end-to-end encrypted (its join said so): told to everyone with its info.
         var encrypted = false
+        /// The secret its join carried: a join with the same id and key is it coming back.
+        var resumeKey: String?
 
         var info: ParticipantInfo {
             ParticipantInfo(participantID: id, name: name, mode: mode, metaData: metaData, media: media, pinState: pinState, encrypted: encrypted)
@@ -45,6 +48,7 @@ struct LiveRoom: Sendable {
         var permissions: Set<TokenClaims.Permission>
         var metaData: JSONValue?
         var encrypted: Bool
+        var resumeKey: String?
         /// The `join`'s id: its reply (`joined`, or an error when denied) answers it.
         var requestID: RequestID?
         var askedAt: Double
@@ -60,6 +64,26 @@ struct LiveRoom: Sendable {
     var whiteboardID: String?
     /// This session's finished stays, by participant (a rejoin adds to them).
     var pastStays: [String: [TimeLogEntry]] = [:]
+    /// The resume keys of members whose connection was lost, by participant id, with when:
+    /// one that comes back with its key within `RoomRegistry.resumeWindow` is let in again
+    /// without asking for entry (it was admitted already).
+    var lostMemberships: [String: LostMembership] = [:]
+
+    struct LostMembership: Sendable, Hashable {
+        var resumeKey: String
+        var lostAt: Double
+    }
+
+    /// Whether a join with `key` for `participantID` is that member coming back: the key of
+    /// the member in the room now, or of one whose connection was lost within the window.
+    func resumes(_ participantID: String, key: String, now: Double) -> Bool {
+        // Compared in constant time: the key is the one secret that lets a connection take a
+        // member's place.
+        let matches = { (held: String) in HMACSHA256.constantTimeEqual(Array(held.utf8), Array(key.utf8)) }
+        if let index = memberIndex(participantID) { return members[index].resumeKey.map(matches) == true }
+        guard let lost = lostMemberships[participantID] else { return false }
+        return matches(lost.resumeKey) && now - lost.lostAt <= RoomRegistry.resumeWindow
+    }
 
     init(settings: RoomSettings) {
         self.settings = settings

@@ -245,7 +245,8 @@ extension RoomRegistry {
         switch decision {
         case .allowed:
             admit(LiveRoom.Member(id: waiter.id, name: waiter.name, connection: waiter.connection, mode: waiter.mode,
-                                  permissions: waiter.permissions, metaData: waiter.metaData, joinedAt: now, encrypted: waiter.encrypted),
+                                  permissions: waiter.permissions, metaData: waiter.metaData, joinedAt: now, encrypted: waiter.encrypted,
+                                  resumeKey: waiter.resumeKey),
                   roomID: roomID, requestID: waiter.requestID, now: now, into: &actions)
         case .denied:
             actions.append(Self.refusal(.unableToJoinRoom, "\(me.name) denied the request to enter", to: waiter.connection, id: waiter.requestID))

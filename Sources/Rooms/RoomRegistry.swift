@@ -142,19 +142,25 @@ public struct RoomRegistry: Sendable {
         var actions: [RoomAction] = []
         // A recorder is hidden when its token says so (only the server can sign that) and it asks.
         let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
+        // A client coming back after a lost connection, with the key its first join gave
+        // (docs/SIGNALING.md "Reconnecting"): it was admitted already, so it does not ask again.
+        let resumes = request.resumeKey.map { key in rooms[roomID]?.resumes(admitted.participantID, key: key, now: now) == true } ?? false
         if let live = rooms[roomID], live.memberIndex(admitted.participantID) != nil || live.waiterIndex(admitted.participantID) != nil {
-            // A recorder that rejoins after a network blip replaces its old self, whose socket
-            // the server may not have seen die yet.
-            let recorderRejoins = hidden && live.memberIndex(admitted.participantID).map { live.members[$0].hidden } == true
-            switch recorderRejoins ? .replaceExisting : configuration.duplicatePolicy {
+            // A recorder that rejoins after a network blip, or a client with its membership's
+            // key, replaces its old self, whose socket the server may not have seen die yet.
+            let old = live.memberIndex(admitted.participantID).map { live.members[$0] }
+            let recorderRejoins = hidden && old?.hidden == true
+            switch recorderRejoins || resumes ? .replaceExisting : configuration.duplicatePolicy {
             case .refuseNew:
                 return Self.refuseJoin(SignalingError(.duplicateParticipant, "participant \(admitted.participantID) is already in room \(roomID)"),
                                        connection: connection, id: requestID)
             case .replaceExisting:
-                if live.memberIndex(admitted.participantID) != nil {
-                    // The new connection is a member when the broadcasts go out: it is not told of its own predecessor.
-                    removeMember(admitted.participantID, roomID: roomID, reason: .duplicateParticipant, tellThem: true, replyID: nil,
-                                 endSessionIfEmpty: false, except: connection, now: now, into: &actions)
+                if old != nil {
+                    // The new connection is a member when the broadcasts go out: it is not told
+                    // of its own predecessor. The others hear a resumed client's old self leave
+                    // as what it was, a lost connection (1001).
+                    removeMember(admitted.participantID, roomID: roomID, reason: resumes && !recorderRejoins ? .websocketDisconnected : .duplicateParticipant,
+                                 tellThem: true, replyID: nil, endSessionIfEmpty: false, except: connection, now: now, into: &actions)
                 } else {
                     dropWaiter(admitted.participantID, roomID: roomID, reason: .duplicateParticipant, now: now, into: &actions)
                 }
@@ -168,10 +174,11 @@ public struct RoomRegistry: Sendable {
         current.settings = admitted.room
         rooms[roomID] = current
         let name = request.name.isEmpty ? admitted.participantID : request.name
-        if admitted.permissions.contains(.askJoin) {
+        rooms[roomID]?.lostMemberships[admitted.participantID] = nil
+        if admitted.permissions.contains(.askJoin) && !resumes {
             rooms[roomID]?.waiting.append(LiveRoom.Waiter(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
                                                           permissions: admitted.permissions, metaData: request.metaData,
-                                                          encrypted: request.encrypted, requestID: requestID, askedAt: now))
+                                                          encrypted: request.encrypted, resumeKey: request.resumeKey, requestID: requestID, askedAt: now))
             seats[connection] = Seat(roomID: roomID, participantID: admitted.participantID, waiting: true)
             actions.append(.send(connection, ServerEnvelope(.waitingForEntry)))
             for admitter in current.admitters {
@@ -181,7 +188,7 @@ public struct RoomRegistry: Sendable {
         }
         admit(LiveRoom.Member(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
                               permissions: admitted.permissions, metaData: request.metaData, joinedAt: now, hidden: hidden,
-                              encrypted: request.encrypted),
+                              encrypted: request.encrypted, resumeKey: request.resumeKey),
               roomID: roomID, requestID: requestID, now: now, into: &actions)
         return actions
     }
@@ -283,11 +290,18 @@ public struct RoomRegistry: Sendable {
         if seat.waiting {
             dropWaiter(seat.participantID, roomID: seat.roomID, reason: nil, now: now, into: &actions)
         } else {
+            if let room = rooms[seat.roomID], let index = room.memberIndex(seat.participantID), let key = room.members[index].resumeKey {
+                rooms[seat.roomID]?.lostMemberships[seat.participantID] = LiveRoom.LostMembership(resumeKey: key, lostAt: now)
+            }
             removeMember(seat.participantID, roomID: seat.roomID, reason: .websocketDisconnected, tellThem: false, replyID: nil,
                          endSessionIfEmpty: true, now: now, into: &actions)
         }
         return actions
     }
+
+    /// How long after losing its connection a member may come back with its resume key and
+    /// skip asking for entry: longer than the SDK keeps trying (30 s).
+    public static let resumeWindow: Double = 60
 
     /// Takes a member out: their stay ends, the room is told, the session ends if they were the
     /// last. `tellThem`: their connection is still open, so they get `roomLeft` and a close.

@@ -16,11 +16,22 @@ public struct JoinRequest: Sendable, Hashable {
     /// The participant's media is end-to-end encrypted (docs/E2EE.md): receivers need its key
     /// to decode it, and one without shows a placeholder, not undecodable pictures.
     public var encrypted: Bool
+    /// A secret the client chose for this membership (docs/SIGNALING.md "Reconnecting"): a later
+    /// join with the same participant id and the same key is this client coming back after a
+    /// lost connection. It takes its old self's place even while the server still holds that
+    /// one, and is let in again without asking for entry. The first join sends it too.
+    public var resumeKey: String?
+
+    /// Letters, digits, `-` and `_`, 16 to 64 of them: long enough not to be guessed.
+    public static func isValidResumeKey(_ key: String) -> Bool {
+        (16...64).contains(key.utf8.count) && key.utf8.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
 
     public init(token: String, roomID: String, name: String = "", participantID: String? = nil, mode: ParticipantMode = .sendAndReceive,
-                metaData: JSONValue? = nil, encrypted: Bool = false)
+                metaData: JSONValue? = nil, encrypted: Bool = false, resumeKey: String? = nil)
     {
         self.encrypted = encrypted
+        self.resumeKey = resumeKey
         self.token = token
         self.roomID = roomID
         self.name = name
@@ -34,6 +45,7 @@ public struct JoinRequest: Sendable, Hashable {
         if let participantID { fields["participantId"] = .string(participantID) }
         if let metaData { fields["metaData"] = metaData }
         if encrypted { fields["e2ee"] = .bool(true) }
+        if let resumeKey { fields["resumeKey"] = .string(resumeKey) }
         return fields
     }
 
@@ -49,5 +61,16 @@ public struct JoinRequest: Sendable, Hashable {
         mode = try reader.optionalValue("mode", as: ParticipantMode.self) ?? .sendAndReceive
         metaData = try reader.optionalJSON("metaData", maxBytes: SignalingProtocol.maximumMetaDataBytes)
         encrypted = try reader.optionalBool("e2ee") ?? false
+        resumeKey = try reader.optionalString("resumeKey", maxLength: 64)
+        if let resumeKey, !Self.isValidResumeKey(resumeKey) {
+            throw reader.failure("resumeKey must be 16 to 64 letters, digits, - or _")
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

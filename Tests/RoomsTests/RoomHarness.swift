@@ -39,11 +39,11 @@ struct RoomHarness {
     @discardableResult
     mutating func join(_ participantID: String?, _ permissions: [TokenClaims.Permission] = [.allowJoin], mode: ParticipantMode = .sendAndReceive,
                        name: String = "", id: RequestID? = .number(1), claims: TokenClaims? = nil,
-                       token: Result<TokenClaims, SignalingError>? = nil, room: RoomSettings?? = .none) -> ConnectionID
+                       token: Result<TokenClaims, SignalingError>? = nil, room: RoomSettings?? = .none, resumeKey: String? = nil) -> ConnectionID
     {
         let connection = newConnection()
         let request = JoinRequest(token: "t", roomID: "room-1", name: name.isEmpty ? (participantID ?? "") : name, participantID: participantID,
-                                  mode: mode)
+                                  mode: mode, resumeKey: resumeKey)
         let settings: RoomSettings? = room ?? self.room
         let result = token ?? .success(claims ?? Self.claims(permissions))
         carry(registry.join(connection: connection, request: request, requestID: id, claims: result, room: settings, now: now))

@@ -2,13 +2,17 @@ import Foundation
 
 /// A TCP proxy on loopback in front of a server port, for network faults a test cannot cause for
 /// real: `cut(for:)` drops every open connection (as a NAT or load balancer that forgot them
-/// would) and refuses new ones until the time is up.
+/// would) and refuses new ones until the time is up; `freeze(for:)` stops carrying the open
+/// ones' bytes for good without closing them (a network that drops every packet: neither end
+/// hears of a close) and refuses new ones meanwhile.
 public final class TCPProxy: @unchecked Sendable {
     public let port: Int
     private let upstreamPort: Int
     private let listener: Int32
     private let lock = NSLock()
     private var pairs: [(client: Int32, server: Int32)] = []
+    /// Connections `freeze` took out of service: open, never read or written again.
+    private var frozen: [(client: Int32, server: Int32)] = []
     private var refuseUntil = Date.distantPast
     private var running = true
     private let finished = DispatchSemaphore(value: 0)
@@ -45,7 +49,7 @@ public final class TCPProxy: @unchecked Sendable {
     deinit {
         lock.withLock { running = false }
         _ = finished.wait(timeout: .now() + 2)
-        for pair in pairs {
+        for pair in pairs + frozen {
             close(pair.client)
             close(pair.server)
         }
@@ -61,6 +65,17 @@ public final class TCPProxy: @unchecked Sendable {
                 shutdown(pair.server, Int32(SHUT_RDWR))
             }
             connectionsCut += pairs.count
+        }
+    }
+
+    /// Stops carrying every open connection's bytes, for good, leaving both ends open, and
+    /// refuses new connections for `seconds`.
+    public func freeze(for seconds: Double) {
+        lock.withLock {
+            refuseUntil = Date().addingTimeInterval(seconds)
+            frozen += pairs
+            connectionsCut += pairs.count
+            pairs.removeAll()
         }
     }
 
