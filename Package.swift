@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "SFU", dependencies: ["RTP"]),
         // End-to-end encrypted frames (SFrame, RFC 9605): encrypted before packetization by the
         // sender, forwarded unread by the SFU, decrypted after assembly by a receiver with the key.
-        .target(name: "FrameCrypto", dependencies: ["Crypto", "JobSpec"]),
+        .target(name: "FrameCrypto", dependencies: ["Crypto", "JobSpec", "MediaSource"]),
 
         // MARK: Media: decode
         .target(name: "Media"),

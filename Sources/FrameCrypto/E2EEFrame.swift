@@ -11,8 +11,10 @@
 /// ```
 ///
 /// - The clear prefix is VP8's payload header (RFC 7741 §4.3: 10 bytes of a keyframe, with the
-///   start code and the size; 3 of an interframe), or Opus's TOC byte (RFC 6716 §3.1). Other
-///   codecs are not encrypted yet (H.264's NAL units would need their own rule).
+///   start code and the size; 3 of an interframe), or Opus's TOC byte (RFC 6716 §3.1).
+/// - H.264 is sealed per slice NAL unit instead (`AnnexB`): each is an E2EE frame whose clear
+///   prefix is its NAL header byte, escaped against start codes after that byte; the SPS, PPS
+///   and other NAL units that are not slices stay as they are.
 /// - The SFrame header (§4.3) holds the stream's key ID and the frame counter; its length is H.
 /// - The AEAD's additional data is the header followed by the clear prefix (§4.4.3's
 ///   "metadata"), so neither can be changed without the frame failing to authenticate.
@@ -21,6 +23,8 @@ public enum E2EEFrame {
     public enum Codec: Sendable, Equatable {
         case vp8
         case opus
+        /// Sealed per slice NAL unit (`AnnexB`).
+        case h264
     }
 
     /// Bytes after the ciphertext that are not the tag: header length and prefix length.
@@ -33,7 +37,8 @@ public enum E2EEFrame {
             // RFC 7741 §4.3: P (bit 0 of the first byte) is 0 on a keyframe.
             guard let first = frame.first else { return 0 }
             return min(frame.count, first & 0x01 == 0 ? 10 : 3)
-        case .opus:
+        case .opus, .h264:
+            // H.264: each sealed NAL unit keeps its header byte.
             return min(frame.count, 1)
         }
     }

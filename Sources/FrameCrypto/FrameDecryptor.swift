@@ -25,7 +25,25 @@ public final class FrameDecryptor {
         derived.removeAll()
     }
 
-    /// The frame as it was before `FrameEncryptor.encrypt`.
+    /// The frame as it was before `FrameEncryptor.encrypt` of `codec`. An H.264 frame's slice
+    /// NAL units must each open (one that was sent in the clear does not); its other units pass.
+    public func decrypt(_ frame: [UInt8], from participantID: String, codec: E2EEFrame.Codec) throws(E2EEError) -> [UInt8] {
+        guard codec == .h264 else { return try decrypt(frame, from: participantID) }
+        var clear: [UInt8] = []
+        clear.reserveCapacity(frame.count)
+        for unit in AnnexB.units(of: frame) {
+            clear += AnnexB.startCode
+            guard let header = unit.first, AnnexB.isSlice(header) else {
+                clear += unit
+                continue
+            }
+            clear += try decrypt([header] + AnnexB.unescape(unit.dropFirst()), from: participantID)
+        }
+        return clear
+    }
+
+    /// The frame as it was before `FrameEncryptor.encrypt`, for VP8 and Opus (a frame sealed
+    /// whole).
     public func decrypt(_ frame: [UInt8], from participantID: String) throws(E2EEError) -> [UInt8] {
         guard frame.count >= E2EEFrame.trailerLength + 1 + AESGCM.tagLength else { throw .malformed("\(frame.count) bytes") }
         let headerLength = Int(frame[frame.count - 1])

@@ -22,9 +22,26 @@ public final class FrameEncryptor {
         }
     }
 
-    /// The encrypted frame.
+    /// The encrypted frame. H.264 (an Annex B access unit) comes out as Annex B again, each
+    /// slice NAL unit sealed on its own with the next counter.
     public func encrypt(_ frame: [UInt8]) throws(E2EEError) -> [UInt8] {
-        let prefixLength = E2EEFrame.clearPrefixLength(of: frame, codec: codec)
+        guard codec == .h264 else { return try seal(frame, prefixLength: E2EEFrame.clearPrefixLength(of: frame, codec: codec)) }
+        var sealed: [UInt8] = []
+        sealed.reserveCapacity(frame.count + 64)
+        for unit in AnnexB.units(of: frame) {
+            sealed += AnnexB.startCode
+            guard let header = unit.first, AnnexB.isSlice(header) else {
+                sealed += unit
+                continue
+            }
+            let unitSealed = try seal(Array(unit), prefixLength: 1)
+            sealed.append(header)
+            sealed += AnnexB.escape(unitSealed.dropFirst())
+        }
+        return sealed
+    }
+
+    private func seal(_ frame: [UInt8], prefixLength: Int) throws(E2EEError) -> [UInt8] {
         let header = SFrameHeader(keyID: keyID, counter: counter).bytes
         let prefix = frame[..<prefixLength]
         let sealed: [UInt8]

@@ -56,7 +56,7 @@ final class E2EEGate {
         guard encrypted[participantID] == true, let decryptor else { return frame }
         do {
             var clear = frame
-            clear.data = try decryptor.decrypt(frame.data, from: participantID)
+            clear.data = try decryptor.decrypt(frame.data, from: participantID, codec: frame.track.codec.e2eeCodec)
             return clear
         } catch {
             framesRefused += 1

@@ -302,7 +302,7 @@ final class MediaReceiver: @unchecked Sendable {
         } else {
             decryptor = FrameDecryptor(keys: current)
         }
-        guard let decryptor, let clear = try? decryptor.decrypt(frame.data, from: participantID) else { return nil }
+        guard let decryptor, let clear = try? decryptor.decrypt(frame.data, from: participantID, codec: frame.track.codec.e2eeCodec) else { return nil }
         var opened = frame
         opened.data = clear
         return opened

@@ -1,3 +1,4 @@
+import FrameCrypto
 import SDP
 
 /// The video codec a `RoomPublisher` sends, chosen in its configuration: VP8 (libvpx, RFC 7741)
@@ -8,6 +9,14 @@ public enum PublishedVideoCodec: String, Sendable, Equatable, CaseIterable {
 
     /// The codec the send path packetizes.
     var sendCodec: SendTrack.Codec {
+        switch self {
+        case .vp8: .vp8
+        case .h264: .h264
+        }
+    }
+
+    /// How its frames are sealed end to end (docs/E2EE.md): VP8 whole, H.264 per slice NAL unit.
+    var e2eeCodec: E2EEFrame.Codec {
         switch self {
         case .vp8: .vp8
         case .h264: .h264

@@ -87,7 +87,7 @@ public final class RoomPublisher: @unchecked Sendable {
         public var joinTimeout: Double
         /// The end-to-end encryption keys (docs/E2EE.md), read before each frame so a changed
         /// key applies at once. This participant's own frames are encrypted with the shared
-        /// key or its own (VP8 and Opus only; each stream starts again with a new key ID when
+        /// key or its own (VP8, H.264 and Opus; each stream starts again with a new key ID when
         /// the key changes): when there is one at join, the join tells the room this
         /// participant's media is encrypted, and from then on nothing is sent in the clear (a
         /// key removed later leaves the last one in use). A receiving publisher decrypts the
@@ -293,9 +293,6 @@ public final class RoomPublisher: @unchecked Sendable {
     /// is refused or does not come in time, or an encoder cannot start.
     public init(configuration: Configuration) throws {
         let key = configuration.e2eeKeys?()?.key(for: configuration.participantID ?? "")
-        if key != nil && configuration.videoCodec == .h264 && configuration.offers.contains(.video) {
-            throw RoomJoinError(message: "end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")
-        }
         let simulcast = configuration.videoCodec == .vp8 ? Array(configuration.simulcast.prefix(3)) : []
         guard Set(simulcast.map(\.rid)).count == simulcast.count, simulcast.allSatisfy({ RID.isValidID($0.rid) }) else {
             throw RoomJoinError(message: "each simulcast layer needs its own RID of letters, digits, - and _ (RFC 8851 §10)")
@@ -693,8 +690,6 @@ public final class RoomPublisher: @unchecked Sendable {
                     completion(.failure(DirectedVideoError("\(problem.field) \(problem.reason)")))
                 } else if configuration.mode != .sendAndReceive || (source == nil && !configuration.offers.contains(.video)) {
                     completion(.failure(DirectedVideoError("this participant offers no camera (mode \(configuration.mode.rawValue))")))
-                } else if e2eeKey != nil, case .h264 = settings.codec {
-                    completion(.failure(DirectedVideoError("end-to-end encryption covers VP8 and Opus; H.264 frames are not encrypted yet (docs/E2EE.md)")))
                 } else {
                     let section = newSection(kind: source == nil ? .video : .share, for: to, codec: settings.codec.published)
                     directed[id] = DirectedPublication(id: id, participantID: to, source: source, settings: settings, section: section)
@@ -702,11 +697,6 @@ public final class RoomPublisher: @unchecked Sendable {
                 }
             case .update(let id, let settings):
                 guard let publication = directed[id], settings.problem == nil else { continue }
-                if e2eeKey != nil, case .h264 = settings.codec {
-                    logger.warning("a publication stays VP8: H.264 frames are not end-to-end encrypted yet",
-                                   ["participantId": .string(publication.participantID ?? "the room")])
-                    continue
-                }
                 if settings.codec.published != publication.section.codec {
                     publication.section.isActive = false
                     publication.section = newSection(kind: publication.section.kind, for: publication.participantID, codec: settings.codec.published)
@@ -828,7 +818,7 @@ public final class RoomPublisher: @unchecked Sendable {
             else { continue }
             do {
                 guard let frame = try publication.encode(picture, format: format),
-                      let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8)
+                      let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.e2eeCodec)
                 else { continue }
                 sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
             } catch {
@@ -854,7 +844,7 @@ public final class RoomPublisher: @unchecked Sendable {
                 guard publication.takes(mediaTime: mediaTime, cameraRate: rate) else { continue }
                 do {
                     guard let frame = try publication.encode(source.frame(index), format: source.format),
-                          let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8)
+                          let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.e2eeCodec)
                     else { continue }
                     sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
                 } catch {
@@ -1082,7 +1072,7 @@ public final class RoomPublisher: @unchecked Sendable {
                         guard let frame = try layer.encoder.encode(layer.scaler?.scale(picture) ?? picture, forceKeyframe: layer.keyframeWanted)
                         else { continue }
                         if frame.isKeyframe { layer.keyframeWanted = false }
-                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: .vp8) else { continue }
+                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: configuration.videoCodec.e2eeCodec) else { continue }
                         sender.send(frame: data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
                     } catch {
                         logger.error("a picture did not encode", ["error": .string("\(error)"), "rid": .string(layer.rid ?? "")])

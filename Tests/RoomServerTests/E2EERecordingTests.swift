@@ -7,12 +7,13 @@ import TestSupport
 import Testing
 
 /// End-to-end encryption through a live room (docs/E2EE.md): a publisher with a key encrypts
-/// each VP8 and Opus frame before packetization and says so at join; the SFU forwards what it
-/// cannot decrypt; the recorder records the picture and the tone only when the job has the
+/// each VP8 or H.264 and Opus frame before packetization and says so at join; the SFU forwards
+/// what it cannot decrypt; the recorder records the picture and the tone only when the job has the
 /// room's key, and without it shows the placeholder and no sound, never undecodable pictures.
 extension BrowserRoomTests {
     @Suite struct E2EERecordingTests {
-        @Test func anEncryptedPublisherIsRecordedOnlyWithTheRoomsKey() throws {
+        @Test(arguments: PublishedVideoCodec.allCases)
+        func anEncryptedPublisherIsRecordedOnlyWithTheRoomsKey(codec: PublishedVideoCodec) throws {
             let server = try RoomServerHarness()
             server.startWorker()
             defer { server.stopWorker() }
@@ -22,6 +23,7 @@ extension BrowserRoomTests {
                                                             camera: try TestPatternCamera(name: "Sealed Green", rgb: 0x20B040),
                                                             microphone: ToneMicrophone(frequency: 660))
             configuration.e2eeKeys = { E2EEKeys(sharedKey: "the room's secret") }
+            configuration.videoCodec = codec
             let publisher = try RoomPublisher(configuration: configuration)
             defer { publisher.leave() }
             #expect(publisher.waitUntilPublishing(timeout: 15), "\(publisher.failure ?? "") \(publisher.currentStatistics)")
@@ -57,7 +59,7 @@ extension BrowserRoomTests {
             #expect(Goertzel.prominence(of: middle, frequency: 660) > 10)
             // The key never reaches a log.
             #expect(!server.attemptLog(keyed).contains("the room's secret"))
-            print("measured: E2EE publisher \(publisher.currentStatistics.videoFramesEncoded) frames sent encrypted; "
+            print("measured: E2EE \(codec.encodingName) publisher \(publisher.currentStatistics.videoFramesEncoded) frames sent encrypted; "
                 + "recorded without the key: tile \(placeholder); with it: tile \(tile)")
         }
     }

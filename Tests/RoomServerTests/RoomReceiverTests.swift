@@ -90,11 +90,12 @@ extension BrowserRoomTests {
             #expect(watcher.failure == nil)
         }
 
-        /// End-to-end encryption between clients (docs/E2EE.md): one publisher encrypts with the
-        /// room's shared key; the SFU forwards what it cannot read; a receiver with the key
+        /// End-to-end encryption between clients (docs/E2EE.md), in VP8 and in H.264: one
+        /// publisher encrypts with the room's shared key; the SFU forwards what it cannot read; a receiver with the key
         /// decodes its pictures and sound, one with the wrong key or none decodes nothing (its
         /// frames are counted as undecryptable, never handed to a decoder).
-        @Test func onlyAReceiverWithTheKeySeesAnEncryptedPublisher() throws {
+        @Test(arguments: PublishedVideoCodec.allCases)
+        func onlyAReceiverWithTheKeySeesAnEncryptedPublisher(codec: PublishedVideoCodec) throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()
             let url = "ws://127.0.0.1:\(server.port)/v2/rtc"
@@ -103,6 +104,7 @@ extension BrowserRoomTests {
                                                       camera: try TestPatternCamera(name: "Sealed", rgb: 0x20B040, format: small),
                                                       microphone: ToneMicrophone(frequency: 660))
             sending.e2eeKeys = { E2EEKeys(sharedKey: "room key") }
+            sending.videoCodec = codec
             let sealed = try RoomPublisher(configuration: sending)
             defer { sealed.leave() }
             func receiver(_ name: String, keys: E2EEKeys?) throws -> RoomPublisher {
@@ -129,7 +131,7 @@ extension BrowserRoomTests {
             }
             for (watcher, name) in [(keyed, "with the key"), (wrong, "with the wrong key"), (none, "without a key")] {
                 let (video, audio) = counts(watcher)
-                print("measured: E2EE receiver \(name): video \(video?.framesDecoded ?? 0) decoded, \(video?.framesUndecryptable ?? 0) undecryptable; "
+                print("measured: E2EE \(codec.encodingName) receiver \(name): video \(video?.framesDecoded ?? 0) decoded, \(video?.framesUndecryptable ?? 0) undecryptable; "
                     + "audio \(audio?.samplesDecoded ?? 0) samples decoded, \(audio?.framesUndecryptable ?? 0) frames undecryptable")
             }
             #expect(settled)
