@@ -1,6 +1,8 @@
 import Foundation
+import JobSpec
 import Media
 @testable import RevueSDK
+import RoomClient
 import Synchronization
 import TestSupport
 import Testing
@@ -98,6 +100,75 @@ extension RevueSDKTests {
             #expect(handlerSaw.count > 0 && handlerSaw.count <= video.statistics.framesDecoded && (160...640).contains(handlerWidth), "\(handlerSaw)")
             #expect(sdkAudio.codec == "opus" && sdkAudio.decodeErrors == 0 && sdkAudio.samplesConcealed < sdkAudio.samplesDecoded / 5, "\(sdkAudio)")
 
+            try await bot.leave()
+            #expect(log.errors.isEmpty, "\(log.errors)")
+        }
+
+        /// End-to-end encryption between the SDK and Chromium (docs/E2EE.md): the join page,
+        /// given the room's key in its fragment, seals what it sends and opens what the SDK
+        /// sends through Insertable Streams, in Revue's frame format; the SDK, with the same key
+        /// in its key provider, does the same. Each decodes the other; a receiver without the key
+        /// decodes none of Chromium's frames, so Chromium did encrypt.
+        @Test func anEncryptingSDKParticipantAndAnEncryptingChromiumSeeEachOther() async throws {
+            let key = "the-room-secret"
+            let provider = BaseKeyProvider()
+            try provider.setSharedKey(key)
+            VideoSDK.setKeyProvider(provider)
+            defer { VideoSDK.removeKeyProvider() }
+            let server = try RoomServerHarness()
+            let roomId = try server.makeRoom()
+            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED)
+            let bot = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Bot", micEnabled: true, camEnabled: true,
+                                              customCameraTrack: camera, signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc")
+            let log = EventLog()
+            bot.addEventListener(log)
+            try await bot.join()
+            #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
+            // A receiver below the SDK with no key at all.
+            var blindConfiguration = RoomPublisher.Configuration(signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc", roomID: roomId,
+                                                                 token: try server.token(), participantName: "Blind", camera: nil, microphone: nil)
+            blindConfiguration.receives = true
+            let blind = try RoomPublisher(configuration: blindConfiguration)
+            defer { blind.leave() }
+
+            let media = try TemporaryDirectory(prefix: "sdk-e2ee-browser")
+            let green = try FakeMedia(colour: "0x20B040", tone: 660, in: media, name: "green")
+            let chromium = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments(video: green.video, audio: green.audio))
+            // The key goes in the fragment: the browser never sends it to the server.
+            let page = try chromium.open(server.joinURL(room: roomId, token: try server.token(), name: "Browser") + "#e2ee=" + key)
+            #expect(await log.wait(timeout: 30) { $0.contains("streamEnabled Browser VIDEO") && $0.contains("streamEnabled Browser AUDIO") },
+                    "\(log.events)")
+            let browser = try #require(bot.participants.values.first { $0.displayName == "Browser" })
+            let video = try #require(browser.stream(of: .VIDEO)?.remoteVideoTrack)
+            let audio = try #require(browser.stream(of: .AUDIO)?.remoteAudioTrack)
+            func pageE2EE() throws -> [String: Int] {
+                (try page.evaluate("JSON.stringify(window.revue ? window.revue.e2ee : {})") as? String).flatMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }?.compactMapValues { $0 as? Int } ?? [:]
+            }
+            var chromiumFigures: [String: [String: Any]] = [:]
+            var sealing: [String: Int] = [:]
+            let blindVideo = { blind.remoteTrack(participantID: browser.id, kind: .video)?.statistics }
+            let bothDecode = try await Self.wait(40) {
+                chromiumFigures = try Self.inbound(page)
+                sealing = try pageE2EE()
+                let seen = chromiumFigures["video"]?["framesDecoded"] as? Int ?? 0
+                return seen >= 30 && video.statistics.framesDecoded >= 30 && audio.statistics.samplesDecoded >= 48_000
+                    && (blindVideo()?.framesUndecryptable ?? 0) >= 15
+            }
+            let sdkVideo = video.statistics, sdkAudio = audio.statistics
+            let chromiumVideo = chromiumFigures["video"] ?? [:]
+            print("measured: E2EE with Chromium: the page sealed \(sealing["sealed"] ?? 0) frames, opened \(sealing["opened"] ?? 0), "
+                + "\(sealing["undecryptable"] ?? 0) did not open; Chromium decoded \(chromiumVideo["framesDecoded"] ?? 0) of the SDK's frames "
+                + "\(chromiumVideo["frameWidth"] ?? 0)x\(chromiumVideo["frameHeight"] ?? 0); the SDK decoded \(sdkVideo.framesDecoded) of Chromium's "
+                + "\(sdkVideo.frameWidth)x\(sdkVideo.frameHeight) (\(sdkVideo.framesUndecryptable) undecryptable) and \(sdkAudio.samplesDecoded) samples; "
+                + "without the key: \(blindVideo()?.framesDecoded ?? -1) decoded, \(blindVideo()?.framesUndecryptable ?? -1) undecryptable")
+            let errors = String(describing: try? page.evaluate("JSON.stringify(window.revue.errors)"))
+            #expect(bothDecode, "Chromium \(chromiumFigures) \(sealing) errors \(errors); SDK \(sdkVideo) \(sdkAudio); blind \(String(describing: blindVideo()))")
+            #expect(chromiumVideo["frameWidth"] as? Int == 320 && (sealing["opened"] ?? 0) >= 30 && sealing["undecryptable"] == 0, "\(chromiumVideo) \(sealing)")
+            #expect((sealing["sealed"] ?? 0) >= 30)
+            #expect(sdkVideo.framesUndecryptable == 0 && sdkVideo.decodeErrors == 0, "\(sdkVideo) \(sdkAudio)")
+            #expect(blindVideo()?.framesDecoded == 0 && blindVideo()?.decodeErrors == 0, "\(String(describing: blindVideo()))")
             try await bot.leave()
             #expect(log.errors.isEmpty, "\(log.errors)")
         }
