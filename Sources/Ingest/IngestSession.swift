@@ -50,6 +50,10 @@ public enum IngestEvent: Sendable, Equatable {
 public struct IngestSession: Sendable {
     public private(set) var clock: MediaClock
     private var receivers: [UInt32: TrackReceiver] = [:]
+    /// The tracks' RTX streams (RFC 4588), by RTX SSRC: whose retransmissions they carry.
+    private var retransmissions: [UInt32: (mediaSSRC: UInt32, payloadType: UInt8)] = [:]
+    /// RTX packets with nothing to retransmit (padding a sender probes the path with).
+    public private(set) var rtxPaddingPackets = 0
     /// Counters for datagrams that were not usable.
     public private(set) var unknownSSRCPackets = 0
     public private(set) var malformedRTP = 0
@@ -95,6 +99,8 @@ public struct IngestSession: Sendable {
     public mutating func add(_ track: TrackInfo) {
         guard receivers[track.ssrc]?.info != track else { return }
         receivers[track.ssrc] = TrackReceiver(info: track)
+        retransmissions = retransmissions.filter { $0.value.mediaSSRC != track.ssrc }
+        if let rtxSSRC = track.rtxSSRC, let payloadType = track.rtxPayloadType { retransmissions[rtxSSRC] = (track.ssrc, payloadType) }
         clock.register(ssrc: track.ssrc, participant: track.participantID, clockRate: track.clockRate)
     }
 
@@ -104,6 +110,7 @@ public struct IngestSession: Sendable {
         guard var receiver = receivers[ssrc] else { return [] }
         let actions = receiver.flush()
         receivers[ssrc] = nil
+        retransmissions = retransmissions.filter { $0.value.mediaSSRC != ssrc }
         // The clock keeps the stream's mapping: the released frames still need it below.
         var events: [IngestEvent] = []
         for entry in held where entry.track.ssrc == ssrc {
@@ -131,7 +138,7 @@ public struct IngestSession: Sendable {
         if RTPPacket.looksLikeRTCP(datagram) {
             return receiveRTCP(datagram, arrival: arrival)
         }
-        let packet: RTPPacket
+        var packet: RTPPacket
         do {
             packet = try RTPPacket(parsing: datagram)
         } catch {
@@ -139,13 +146,32 @@ public struct IngestSession: Sendable {
             lastMalformedReason = "RTP: \(error)"
             return []
         }
+        var retransmitted = false
+        if receivers[packet.ssrc] == nil, let rtx = retransmissions[packet.ssrc], let media = receivers[rtx.mediaSSRC] {
+            guard packet.payloadType == rtx.payloadType else {
+                unknownSSRCPackets += 1
+                return []
+            }
+            // RFC 4588 §4: the payload starts with the original sequence number; nothing after
+            // it is padding, which a sender probes the path's bandwidth with.
+            guard packet.payload.count > 2 else {
+                rtxPaddingPackets += 1
+                return []
+            }
+            packet = RTPPacket(marker: packet.marker, payloadType: media.info.payloadType,
+                               sequenceNumber: UInt16(packet.payload[0]) << 8 | UInt16(packet.payload[1]), timestamp: packet.timestamp,
+                               ssrc: rtx.mediaSSRC, csrcs: packet.csrcs, headerExtension: packet.headerExtension,
+                               payload: Array(packet.payload.dropFirst(2)))
+            retransmitted = true
+        }
         guard var receiver = receivers[packet.ssrc] else {
             unknownSSRCPackets += 1
             return []
         }
         let timestamp = receiver.unwrappedTimestamp(packet)
-        clock.observePacket(ssrc: packet.ssrc, timestamp: timestamp, arrival: arrival)
-        let actions = receiver.receive(packet, timestamp: timestamp, arrival: arrival)
+        // A retransmission's late arrival is no sample of the stream's delay.
+        if !retransmitted { clock.observePacket(ssrc: packet.ssrc, timestamp: timestamp, arrival: arrival) }
+        let actions = receiver.receive(packet, timestamp: timestamp, arrival: arrival, retransmitted: retransmitted)
         receivers[packet.ssrc] = receiver
         var events: [IngestEvent] = []
         if joinedParticipants.insert(receiver.info.participantID).inserted {
@@ -185,7 +211,8 @@ public struct IngestSession: Sendable {
         return TrackStatistics(
             buffer: receiver.buffer.statistics, malformedPackets: receiver.malformedPackets,
             lastMalformedReason: receiver.lastMalformedReason, wrongPayloadType: receiver.wrongPayloadType,
-            bytesReceived: receiver.bytesReceived, firstArrival: receiver.firstArrival, lastArrival: receiver.lastArrival,
+            bytesReceived: receiver.bytesReceived, retransmittedPackets: receiver.retransmittedPackets,
+            firstArrival: receiver.firstArrival, lastArrival: receiver.lastArrival,
             senderReports: clock.senderReports(ssrc: ssrc), leastDelay: clock.leastDelay(ssrc: ssrc),
             ended: receiver.ended)
     }
@@ -314,6 +341,8 @@ public struct TrackStatistics: Sendable, Equatable {
     public var lastMalformedReason: String?
     public var wrongPayloadType: Int
     public var bytesReceived: Int
+    /// Packets that came again on the track's RTX stream (RFC 4588) after a NACK.
+    public var retransmittedPackets: Int
     public var firstArrival: Double?
     public var lastArrival: Double?
     public var senderReports: Int

@@ -40,6 +40,13 @@ public struct ReceptionStatistics: Sendable {
         lastTransit = transit
     }
 
+    /// A packet that came again (RTX, RFC 4588): received, but not a sample of the jitter.
+    public mutating func observeRetransmission(sequence: Int64) {
+        guard base != nil else { return }
+        highest = max(highest, sequence)
+        received += 1
+    }
+
     public mutating func observeSenderReport(_ ntp: NTPTimestamp, arrival: Double) {
         lastSenderReport = (ntp.middle32, arrival)
     }

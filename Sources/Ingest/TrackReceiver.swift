@@ -13,10 +13,15 @@ public struct TrackInfo: Sendable, Equatable {
     public var payloadType: UInt8
     public var clockRate: Int
     public var channels: Int
+    /// Its RTX stream and payload type (RFC 4588), when it has one: retransmissions come there.
+    public var rtxSSRC: UInt32?
+    public var rtxPayloadType: UInt8?
 
     public init(ssrc: UInt32, participantID: String, kind: Kind, codec: Codec, payloadType: UInt8, clockRate: Int,
-                channels: Int = 1)
+                channels: Int = 1, rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil)
     {
+        self.rtxSSRC = rtxSSRC
+        self.rtxPayloadType = rtxPayloadType
         self.ssrc = ssrc
         self.participantID = participantID
         self.kind = kind
@@ -29,7 +34,8 @@ public struct TrackInfo: Sendable, Equatable {
     /// A published track of a participant.
     public init(_ track: TrackDescription, participantID: String) {
         self.init(ssrc: track.ssrc, participantID: participantID, kind: track.kind, codec: track.codec,
-                  payloadType: track.payloadType, clockRate: track.clockRate, channels: track.channels)
+                  payloadType: track.payloadType, clockRate: track.clockRate, channels: track.channels,
+                  rtxSSRC: track.rtxSSRC, rtxPayloadType: track.rtxPayloadType)
     }
 }
 
@@ -44,6 +50,8 @@ struct TrackReceiver: Sendable {
     private(set) var lastMalformedReason: String?
     private(set) var wrongPayloadType = 0
     private(set) var bytesReceived = 0
+    /// Packets that came again on the RTX stream (RFC 4588) after a NACK.
+    private(set) var retransmittedPackets = 0
     private(set) var firstArrival: Double?
     private(set) var lastArrival: Double?
     private(set) var ended = false
@@ -65,7 +73,9 @@ struct TrackReceiver: Sendable {
         timestamps.unwrap(packet.timestamp)
     }
 
-    mutating func receive(_ packet: RTPPacket, timestamp: Int64, arrival: Double) -> [JitterBuffer.Action] {
+    /// `retransmitted`: it came on the RTX stream, unwrapped (its late arrival says nothing about
+    /// the path's jitter).
+    mutating func receive(_ packet: RTPPacket, timestamp: Int64, arrival: Double, retransmitted: Bool = false) -> [JitterBuffer.Action] {
         firstArrival = firstArrival ?? arrival
         lastArrival = arrival
         bytesReceived += packet.payload.count
@@ -74,7 +84,12 @@ struct TrackReceiver: Sendable {
             return []
         }
         let sequence = sequences.unwrap(packet.sequenceNumber)
-        reception.observe(sequence: sequence, timestamp: timestamp, arrival: arrival)
+        if retransmitted {
+            retransmittedPackets += 1
+            reception.observeRetransmission(sequence: sequence)
+        } else {
+            reception.observe(sequence: sequence, timestamp: timestamp, arrival: arrival)
+        }
         let payload: DepacketizedPayload
         do {
             payload = try depacketizer.depacketize(packet.payload)

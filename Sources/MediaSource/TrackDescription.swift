@@ -8,8 +8,16 @@ public struct TrackDescription: Sendable, Codable, Equatable {
     public var payloadType: UInt8
     public var clockRate: Int
     public var channels: Int
+    /// The RTX stream (RFC 4588) retransmissions of this one come on, when the offer paired one
+    /// (`a=ssrc-group:FID`), and its payload type (`apt` names this track's).
+    public var rtxSSRC: UInt32?
+    public var rtxPayloadType: UInt8?
 
-    public init(kind: TrackKind, ssrc: UInt32, codec: TrackCodec, payloadType: UInt8, clockRate: Int, channels: Int = 1) {
+    public init(kind: TrackKind, ssrc: UInt32, codec: TrackCodec, payloadType: UInt8, clockRate: Int, channels: Int = 1,
+                rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil)
+    {
+        self.rtxSSRC = rtxSSRC
+        self.rtxPayloadType = rtxPayloadType
         self.kind = kind
         self.ssrc = ssrc
         self.codec = codec

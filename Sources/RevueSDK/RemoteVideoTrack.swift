@@ -22,6 +22,9 @@ public final class RemoteVideoTrack: Sendable {
         public var keyframesReceived: Int
         public var packetsReceived: Int
         public var packetsLost: Int
+        /// Packets that came again (RTX, RFC 4588) after this client asked for them (NACK), and
+        /// so were not lost.
+        public var packetsRetransmitted: Int
         public var decodeErrors: Int
         /// Keyframe requests (RTCP PLI) this client sent: one when the track starts, and after loss.
         public var keyframeRequests: Int
@@ -41,7 +44,7 @@ public final class RemoteVideoTrack: Sendable {
         return Statistics(codec: counted.codec, ssrc: counted.ssrc, framesDecoded: counted.framesDecoded, frameWidth: counted.frameWidth,
                           frameHeight: counted.frameHeight, framesReceived: counted.framesReceived,
                           keyframesReceived: counted.keyframesReceived, packetsReceived: counted.packetsReceived,
-                          packetsLost: counted.packetsLost, decodeErrors: counted.decodeErrors, keyframeRequests: counted.keyframeRequests,
+                          packetsLost: counted.packetsLost, packetsRetransmitted: counted.packetsRetransmitted, decodeErrors: counted.decodeErrors, keyframeRequests: counted.keyframeRequests,
                           framesUndecryptable: counted.framesUndecryptable)
     }
 

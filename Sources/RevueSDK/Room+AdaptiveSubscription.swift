@@ -41,7 +41,10 @@ extension Room {
                 continue
             }
             let counted = video.statistics
-            let sample = AdaptiveSubscription.Sample(packetsReceived: counted.packetsReceived, packetsLost: counted.packetsLost)
+            // The path's loss before repair: a packet that came again on RTX was lost on the way
+            // too (and counts among those received).
+            let sample = AdaptiveSubscription.Sample(packetsReceived: counted.packetsReceived,
+                                                     packetsLost: counted.packetsLost + counted.packetsRetransmitted)
             if let quality = adaptive.update(participant.id, sample, now: now) {
                 do {
                     try await participant.setQuality(quality)

@@ -337,6 +337,7 @@ final class MediaReceiver: @unchecked Sendable {
         sink.update {
             $0.packetsReceived = counted.buffer.packetsReceived
             $0.packetsLost = counted.buffer.packetsLost
+            $0.packetsRetransmitted = counted.retransmittedPackets
         }
     }
 }

@@ -20,6 +20,9 @@ public final class RemoteTrack: @unchecked Sendable {
         /// RTP packets received, and declared lost by the jitter buffer.
         public var packetsReceived = 0
         public var packetsLost = 0
+        /// Packets that came again on the track's RTX stream (RFC 4588) after this client's NACK,
+        /// and so were not lost.
+        public var packetsRetransmitted = 0
         /// Whole encoded frames the jitter buffer released to the decoder.
         public var framesReceived = 0
         public var framesDecoded = 0

@@ -20,7 +20,8 @@ public struct SubscribedTrack: Sendable, Equatable {
     /// What an answered subscriber offer sends now, by SSRC: every accepted audio or video
     /// section the server sends in (recvonly on this side), with an msid (RFC 8830 §2) and a
     /// codec Revue decodes. The SSRC is the section's first announced stream, the media one
-    /// (RFC 5576 §4.2: an RTX SSRC follows it in the FID group). An inactive section (a track
+    /// (RFC 5576 §4.2: an RTX SSRC follows it in the FID group, and with an agreed RTX payload
+    /// type the track takes its retransmissions from there). An inactive section (a track
     /// that has gone, kept for the m-line order, RFC 8829 §5.2.2) sends nothing and is left out.
     public static func tracks(in negotiation: Negotiation) -> [UInt32: SubscribedTrack] {
         var tracks: [UInt32: SubscribedTrack] = [:]
@@ -34,7 +35,9 @@ public struct SubscribedTrack: Sendable, Equatable {
             tracks[stream.ssrc] = SubscribedTrack(
                 participantID: participantID,
                 track: TrackDescription(kind: kind, ssrc: stream.ssrc, codec: trackCodec, payloadType: codec.payloadType,
-                                        clockRate: Int(codec.clockRate), channels: Int(codec.channels ?? 1)))
+                                        clockRate: Int(codec.clockRate), channels: Int(codec.channels ?? 1),
+                                        rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC,
+                                        rtxPayloadType: stream.rtxSSRC == nil ? nil : codec.rtxPayloadType))
         }
         return tracks
     }
