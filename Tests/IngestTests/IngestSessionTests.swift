@@ -67,11 +67,42 @@ import Testing
         #expect(events.contains(.sendNack(ssrc: 10, sequenceNumbers: [0, 1])))
     }
 
+    /// RFC 4588: a packet lost on the media stream comes again on the track's RTX stream (its
+    /// own SSRC and payload type, the original sequence number first in the payload) and fills
+    /// the gap before it is declared lost; padding and a wrong payload type change nothing.
+    @Test func aRetransmissionOnTheRTXStreamFillsTheGap() throws {
+        let audio = TrackInfo(ssrc: 10, participantID: "a", kind: .audio, codec: .opus, payloadType: 111, clockRate: 48_000,
+                              rtxSSRC: 20, rtxPayloadType: 112)
+        var session = IngestSession(tracks: [audio], reportWait: 0)
+        #expect(Self.frames(session.receive(try Self.opus(1), arrival: 0)).count == 1)
+        // 2 is lost; 3 waits behind it and a NACK asks for it.
+        #expect(Self.frames(session.receive(try Self.opus(3), arrival: 0.02)).isEmpty)
+        #expect(session.poll(at: 0.08).contains(.sendNack(ssrc: 10, sequenceNumbers: [2])))
+        let padding = try RTPPacket(payloadType: 112, sequenceNumber: 500, timestamp: 1920, ssrc: 20, payload: [0, 2]).marshal()
+        #expect(session.receive(padding, arrival: 0.085).isEmpty)
+        let wrongType = try RTPPacket(payloadType: 111, sequenceNumber: 501, timestamp: 1920, ssrc: 20, payload: [0, 2, 0xF8, 0x01]).marshal()
+        #expect(session.receive(wrongType, arrival: 0.086).isEmpty)
+        let retransmission = try RTPPacket(payloadType: 112, sequenceNumber: 502, timestamp: 1920, ssrc: 20, payload: [0, 2, 0xF8, 0x01]).marshal()
+        let frames = Self.frames(session.receive(retransmission, arrival: 0.09))
+        #expect(frames.map(\.rtpTimestamp) == [1920, 2880], "2 from the RTX stream, then 3 that waited for it")
+        #expect(frames.allSatisfy { $0.track.ssrc == 10 && $0.data == [0xF8, 0x01] })
+        let counted = try #require(session.statistics(ssrc: 10))
+        #expect(counted.retransmittedPackets == 1 && counted.buffer.packetsLost == 0 && counted.wrongPayloadType == 0, "\(counted)")
+        #expect(session.rtxPaddingPackets == 1 && session.unknownSSRCPackets == 1)
+        // Once the track goes, its RTX stream is unknown too.
+        _ = session.remove(ssrc: 10)
+        #expect(session.receive(retransmission, arrival: 0.2).isEmpty && session.unknownSSRCPackets == 2)
+    }
+
     /// Random datagrams, and mutations of valid ones, through the whole receive path.
     @Test func randomDatagramsNeverCrashTheSession() throws {
-        var session = IngestSession(tracks: Self.tracks)
+        var tracks = Self.tracks
+        tracks[1].rtxSSRC = 12
+        tracks[1].rtxPayloadType = 97
+        var session = IngestSession(tracks: tracks)
         var generator = SeededGenerator(seed: 21)
         let seeds = [try Self.opus(1),
+                     try RTPPacket(payloadType: 97, sequenceNumber: 7, timestamp: 9, ssrc: 12, payload: [0, 5, 0x90, 0x80, 0x80, 0x00]).marshal(),
                      try RTPPacket(marker: true, payloadType: 96, sequenceNumber: 5, timestamp: 9, ssrc: 11,
                                    payload: [0x90, 0x80, 0x80, 0x00, 0x10, 0x39, 0x00]).marshal(),
                      try RTCPPacket.senderReport(RTCPSenderReport(ssrc: 11, ntpTimestamp: NTPTimestamp(seconds: 1, fraction: 2),
