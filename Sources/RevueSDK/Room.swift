@@ -119,6 +119,24 @@ public final class Room {
         self.settings = settings
     }
 
+    /// A room let go of while joined leaves, rather than stay in the room until the server's
+    /// keepalive notices (no events: nobody is listening to it any more). On the main actor,
+    /// as everything else of the room.
+    isolated deinit {
+        guard [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(state) else { return }
+        VideoSDK.state.with { $0.roomsIn -= 1 }
+        joinCancellation?.cancel()
+        adaptiveTask?.cancel()
+        inbound?.finish()
+        if let publisher { Thread { publisher.leave() }.start() }
+        for publisher in relays.values.map(\.publisher) { Thread { publisher.leave(reason: .removePeerMediaRelayStop) }.start() }
+        // Its tracks end, so their devices close.
+        for track in [cameraTrack, microphoneTrack, shareTrack] {
+            track?.publishing(false)
+            track?.end(nil)
+        }
+    }
+
     /// The room this client joined last (the publish-options page's `Room.shared`); before any
     /// join, a room that was never joined, whose `localParticipant` is nil.
     public static var shared: Room { latest ?? unjoined }

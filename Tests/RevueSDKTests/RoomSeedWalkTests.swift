@@ -116,6 +116,21 @@ extension RevueSDKTests {
             #expect(roomLog.events.last == "error 4003")
         }
 
+        /// A room the app lets go of while joined leaves: the others hear a leave (1101) at once,
+        /// not a lost connection when the server's keepalive gives up.
+        @Test func aRoomLetGoOfWhileJoinedLeaves() async throws {
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            var ann: Room? = try self.room("Ann", mic: true).0
+            try await ann?.join()
+            #expect(await bobLog.wait(for: "streamEnabled Ann AUDIO"), "\(bobLog.events)")
+            weak let watched = ann
+            ann = nil
+            #expect(watched == nil, "nothing else holds the room")
+            #expect(await bobLog.wait(for: "participantLeft Ann 1101"), "\(bobLog.events)")
+            try await bob.leave()
+        }
+
         /// join() while joining is 3055 (an ask_join guest's join runs until the host answers),
         /// once joined 3054; leave() before any join is 3035.
         @Test func joinAndLeaveRefuseOutOfOrderCalls() async throws {
