@@ -147,9 +147,14 @@ extension Room {
 
     // MARK: Mode, pausing, entry
 
-    /// Changes this participant's mode. Leaving SEND_AND_RECV turns the camera and the
-    /// microphone off (the room hears `streamDisabled`). - Throws: 3065, 3035 (also to
-    /// `onError`), 3054 for the same mode, the server's refusal (also to `onError`).
+    /// Changes this participant's mode. Leaving SEND_AND_RECV stops the screen share and the
+    /// publications to one participant and turns the camera and the microphone off (the room
+    /// hears `streamDisabled`); coming back turns on those that were on when it left, or, the
+    /// first time, those `createRoom` asked for (`micEnabled`, `camEnabled`), each with its
+    /// `onStreamEnabled` (a failure to `onError`). A room joined without media (RECV_ONLY or
+    /// SIGNALLING_ONLY) offered no microphone or camera, so it turns nothing on.
+    /// - Throws: 3065, 3035 (also to `onError`), 3054 for the same mode, the server's refusal
+    ///   (also to `onError`).
     public func changeMode(_ mode: Mode) async throws(VideoSDKError) {
         do {
             try checkJoined()
@@ -165,11 +170,34 @@ extension Room {
             report(error)
             throw error
         }
-        if mode != .SEND_AND_RECV {
+        let from = local.mode
+        if from == .SEND_AND_RECV {
+            sentBeforeModeChange = (mic: micOn, cam: camOn)
+            releaseScreenShare()
+            local.endPublications()
             releaseCamera()
             releaseMicrophone()
         }
         local.mode = mode
+        guard mode == .SEND_AND_RECV, let publisher, publisher.configuration.offeredKinds?.isEmpty == false else { return }
+        // The server took the tracks away (and with SIGNALLING_ONLY the media connection).
+        publisher.publishAgain(newConnection: from == .SIGNALLING_ONLY)
+        let wanted = sentBeforeModeChange ?? (mic: settings.micEnabled, cam: settings.camEnabled)
+        sentBeforeModeChange = nil
+        if wanted.mic {
+            do throws(VideoSDKError) {
+                try await unmuteMic()
+            } catch {
+                report(error)
+            }
+        }
+        if wanted.cam {
+            do throws(VideoSDKError) {
+                try await enableCam()
+            } catch {
+                report(error)
+            }
+        }
     }
 
     /// Stops forwarding streams of `kind` (all when nil) to this client; `onPausedAllStreams`.

@@ -101,6 +101,8 @@ public final class Room {
     /// Adaptive subscription's state and its sampling task, while on.
     var adaptive = AdaptiveSubscription()
     var adaptiveTask: Task<Void, Never>?
+    /// What was on when this client last left SEND_AND_RECV, for `changeMode` back.
+    var sentBeforeModeChange: (mic: Bool, cam: Bool)?
     /// `setWebcamQuality`'s: what the camera sends of its track.
     var webcamQuality: VideoQuality = .high
     var microphoneTrack: CustomStreamTrack?

@@ -230,6 +230,7 @@ public final class RoomPublisher: @unchecked Sendable {
     private var outbox: [(payload: DataChannelPayload, reliable: Bool)] = []
     /// What the owner asked of the tracks for one participant, in order, under `lock`.
     private var directedRequests: [DirectedRequest] = []
+    private var publishAgainRequest: Bool?
     private var nextDirectedID = 1
 
     /// The owner's calls about tracks for one participant, for the media thread.
@@ -244,7 +245,8 @@ public final class RoomPublisher: @unchecked Sendable {
     // The media thread's own state.
     private var offer: SessionDescription?
     private var offerRequest: RequestID?
-    private let offerBuilder: ClientOfferBuilder
+    private var offerBuilder: ClientOfferBuilder
+    /// `publishAgain`'s request, for the media thread: whether on a new connection.
     private let audioSSRC = UInt32.random(in: 1...UInt32.max)
     /// The video streams the offer names: one, or a simulcast layer's RID and SSRCs each.
     private let videoStreams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)]
@@ -497,6 +499,15 @@ public final class RoomPublisher: @unchecked Sendable {
         signaling.wakeUp()
     }
 
+    /// Offers the microphone and camera sections again, after a mode change back to
+    /// SEND_AND_RECV: the server took their tracks away when the participant stopped sending.
+    /// `newConnection`: the server closed this participant's media too (SIGNALLING_ONLY), so
+    /// the offer goes on a new connection, with fresh ICE credentials.
+    public func publishAgain(newConnection: Bool) {
+        lock.withLock { publishAgainRequest = newConnection || publishAgainRequest == true }
+        signaling.wakeUp()
+    }
+
     /// Encodes the publication's next picture as a keyframe.
     public func requestKeyframe(publication id: Int) {
         lock.withLock { directedRequests.append(.keyframe(id: id)) }
@@ -725,6 +736,34 @@ public final class RoomPublisher: @unchecked Sendable {
         return section
     }
 
+    /// `publishAgain`, on the media thread.
+    private func publishAgainIfAsked() {
+        guard let newConnection = lock.withLock({ defer { publishAgainRequest = nil }; return publishAgainRequest }) else { return }
+        guard newConnection else {
+            renegotiationNeeded = true
+            return
+        }
+        // Everything of the old connection goes; the first offer on the new one starts it all
+        // again, as the join's did.
+        link.reset(reason: "the media starts again")
+        offerBuilder.transport = link.transport
+        sender = nil
+        dataChannels = nil
+        dataAccepted = false
+        tracks = []
+        encryptors = [:]
+        answeredAt = nil
+        offerOutstanding = false
+        renegotiationNeeded = false
+        nextVideoFrame = 0
+        nextAudioFrame = 0
+        do {
+            try sendOffer()
+        } catch {
+            stop(because: "the offer to publish again could not be made: \(error)")
+        }
+    }
+
     /// Sends a new offer when the sections changed, once the first answer is in and no other
     /// offer is waiting for one (one offer at a time: RFC 8829 §4.1.8's "stable" state).
     private func renegotiateIfNeeded() {
@@ -903,6 +942,7 @@ public final class RoomPublisher: @unchecked Sendable {
             handleSignalling(now: now)
             takeSources(now: now)
             takeDirectedRequests()
+            publishAgainIfAsked()
             renegotiateIfNeeded()
             link.poll(now: now)
             if sender == nil, link.isConnected { startMedia(now: now) }

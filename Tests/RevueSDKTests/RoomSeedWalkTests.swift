@@ -651,6 +651,49 @@ extension RevueSDKTests {
             try await room.leave()
         }
 
+        /// The seed: switching back to SEND_AND_RECV turns the microphone and camera back on if
+        /// they were on before; the others receive them again. From RECV_ONLY the publisher
+        /// connection stays and offers its sections again; from SIGNALLING_ONLY the server closed
+        /// the media, so a new connection starts.
+        @Test func changeModeBackToSendAndReceiveTurnsTheDevicesBackOn() async throws {
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            let (ann, annLog) = try self.room("Ann", mic: true, cam: true, camera: try await Self.smallCamera())
+            try await ann.join()
+            #expect(await annLog.wait(for: "streamEnabled local VIDEO"), "\(annLog.events)")
+            #expect(await bobLog.wait(for: "streamEnabled Ann VIDEO"), "\(bobLog.events)")
+            func decodedByBob() -> Int {
+                bob.participants.values.first { $0.displayName == "Ann" }?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0
+            }
+            func bobDecodes(moreThan frames: Int) async -> Bool {
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    if decodedByBob() > frames { return true }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return false
+            }
+            #expect(await bobDecodes(moreThan: 5))
+            for away in [Mode.RECV_ONLY, .SIGNALLING_ONLY] {
+                let mark = annLog.events.count
+                let bobMark = bobLog.events.count
+                try await ann.changeMode(away)
+                #expect(await bobLog.wait { $0.dropFirst(bobMark).contains("streamDisabled Ann VIDEO") }, "\(bobLog.since(bobMark))")
+                #expect(ann.localParticipant?.streams.isEmpty == true, "\(annLog.since(mark))")
+                let decodedWhileAway = decodedByBob()
+                let back = annLog.events.count
+                try await ann.changeMode(.SEND_AND_RECV)
+                #expect(await annLog.wait { $0.dropFirst(back).contains("streamEnabled local VIDEO") && $0.dropFirst(back).contains("streamEnabled local AUDIO") },
+                        "after \(away.rawValue): \(annLog.since(back))")
+                #expect(await bobLog.wait { $0.dropFirst(bobMark).contains("streamEnabled Ann VIDEO") }, "\(bobLog.since(bobMark))")
+                #expect(await bobDecodes(moreThan: decodedWhileAway + 5), "after \(away.rawValue), Bob decodes Ann's camera again")
+                #expect(ann.localParticipant?.mode == .SEND_AND_RECV)
+            }
+            #expect(annLog.errors.isEmpty && bobLog.errors.isEmpty, "\(annLog.errors) \(bobLog.errors)")
+            try await ann.leave()
+            try await bob.leave()
+        }
+
         // MARK: end
 
         /// end(): everyone leaves with 1006 ROOM_CLOSE, this client too.
