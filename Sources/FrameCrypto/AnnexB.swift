@@ -1,8 +1,9 @@
 /// H.264 byte streams as Revue's end-to-end encryption handles them (ITU-T H.264 Annex B: NAL
 /// units after start codes). An H.264 frame is not sealed whole, as a VP8 one is: the RTP
 /// packetizer (RFC 6184) and the SFU find NAL units by their start codes and read each one's
-/// header byte, so each slice NAL unit is sealed on its own, its header byte in the clear, and
-/// the sealed bytes are escaped as the standard escapes a NAL unit's payload (§7.4.1,
+/// header byte, so each slice NAL unit is sealed on its own, its header byte and the slice
+/// header's first byte in the clear (a receiver finds where a picture starts from
+/// first_mb_in_slice), and the sealed bytes after the NAL header are escaped as the standard escapes a NAL unit's payload (§7.4.1,
 /// emulation_prevention_three_byte), so that no start code appears inside them.
 enum AnnexB {
     static let startCode: [UInt8] = [0, 0, 0, 1]

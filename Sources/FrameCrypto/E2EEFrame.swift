@@ -13,7 +13,8 @@
 /// - The clear prefix is VP8's payload header (RFC 7741 §4.3: 10 bytes of a keyframe, with the
 ///   start code and the size; 3 of an interframe), or Opus's TOC byte (RFC 6716 §3.1).
 /// - H.264 is sealed per slice NAL unit instead (`AnnexB`): each is an E2EE frame whose clear
-///   prefix is its NAL header byte, escaped against start codes after that byte; the SPS, PPS
+///   prefix is its NAL header byte and the slice header's first byte, escaped against start
+///   codes after the NAL header; the SPS, PPS
 ///   and other NAL units that are not slices stay as they are.
 /// - The SFrame header (§4.3) holds the stream's key ID and the frame counter; its length is H.
 /// - The AEAD's additional data is the header followed by the clear prefix (§4.4.3's
@@ -37,9 +38,11 @@ public enum E2EEFrame {
             // RFC 7741 §4.3: P (bit 0 of the first byte) is 0 on a keyframe.
             guard let first = frame.first else { return 0 }
             return min(frame.count, first & 0x01 == 0 ? 10 : 3)
-        case .opus, .h264:
-            // H.264: each sealed NAL unit keeps its header byte.
+        case .opus:
             return min(frame.count, 1)
+        case .h264:
+            // Each sealed slice NAL unit keeps its header and the slice header's first byte.
+            return min(frame.count, 2)
         }
     }
 }

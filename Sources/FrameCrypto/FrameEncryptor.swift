@@ -34,7 +34,9 @@ public final class FrameEncryptor {
                 sealed += unit
                 continue
             }
-            let unitSealed = try seal(Array(unit), prefixLength: 1)
+            // The NAL header and the slice header's first byte (first_mb_in_slice starts there)
+            // stay clear: receivers tell where a picture starts from them.
+            let unitSealed = try seal(Array(unit), prefixLength: E2EEFrame.clearPrefixLength(of: Array(unit), codec: .h264))
             sealed.append(header)
             sealed += AnnexB.escape(unitSealed.dropFirst())
         }

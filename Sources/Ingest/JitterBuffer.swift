@@ -145,6 +145,9 @@ public struct JitterBuffer: Sendable {
         self.configuration = configuration
     }
 
+    /// Whether `sequence` is awaited: found missing, and neither arrived nor declared lost yet.
+    public func isMissing(_ sequence: Int64) -> Bool { missing[sequence] != nil }
+
     /// Adds a packet that arrived at `now`, and returns what can happen as a result.
     public mutating func insert(_ packet: Packet, at now: Double) -> [Action] {
         statistics.packetsReceived += 1

@@ -50,7 +50,8 @@ struct TrackReceiver: Sendable {
     private(set) var lastMalformedReason: String?
     private(set) var wrongPayloadType = 0
     private(set) var bytesReceived = 0
-    /// Packets that came again on the RTX stream (RFC 4588) after a NACK.
+    /// Packets that came again on the RTX stream (RFC 4588) after a NACK and filled a gap
+    /// (duplicates, and those that came after being declared lost, are not counted).
     private(set) var retransmittedPackets = 0
     private(set) var firstArrival: Double?
     private(set) var lastArrival: Double?
@@ -85,8 +86,12 @@ struct TrackReceiver: Sendable {
         }
         let sequence = sequences.unwrap(packet.sequenceNumber)
         if retransmitted {
-            retransmittedPackets += 1
-            reception.observeRetransmission(sequence: sequence)
+            // Counted when it fills a gap; one whose original came after all, or that was
+            // declared lost already, the buffer counts as a duplicate or late.
+            if buffer.isMissing(sequence) {
+                retransmittedPackets += 1
+                reception.observeRetransmission(sequence: sequence)
+            }
         } else {
             reception.observe(sequence: sequence, timestamp: timestamp, arrival: arrival)
         }

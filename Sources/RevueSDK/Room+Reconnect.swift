@@ -70,7 +70,8 @@ extension Room {
             let (stream, continuation) = AsyncStream<Inbound>.makeStream()
             var attempt = configuration
             Self.wire(&attempt, to: continuation)
-            attempt.joinTimeout = 5
+            // Each attempt ends inside the window.
+            attempt.joinTimeout = max(1, min(5, Double((deadline - clock.now).components.seconds)))
             let ready = attempt
             do {
                 let made = try await Self.offMain { try RoomPublisher(configuration: ready) }
@@ -136,8 +137,18 @@ extension Room {
             emit { $0.onPresenterChanged(participantId: joined.presenterID) }
         }
         activeSpeakerId = joined.activeSpeakerID
+        // The server starts every subscription at the top layer again.
+        adaptive = AdaptiveSubscription()
         setState(.CONNECTED)
         consume(stream)
+        // The join asks for the mode of the first join; a mode changed since is asked again
+        // (the devices were released when it changed, so nothing is sent meanwhile).
+        if let local = localParticipant, Mode(joined.mode) != local.mode {
+            if case .error(let code, let message) = (try? await request(.changeMode(local.mode.signaling))) ?? .ack {
+                report(VideoSDKError(code, "the mode \(local.mode.rawValue) was not taken back after reconnecting: \(message)"))
+            }
+            guard publisher === made, state == .CONNECTED else { return }
+        }
         resendLocalMedia(on: made)
         if shareOn, let source = shareSource {
             let settings = Room.shareSettings(shareTrack?.screenShareConfig ?? .h720p_15fps)
@@ -147,6 +158,7 @@ extension Room {
             let result: Result<Void, DirectedVideoError> = await withCheckedContinuation { continuation in
                 box.id = made.publishShare(source: source, settings: settings) { continuation.resume(returning: $0) }
             }
+            guard publisher === made else { return }
             switch result {
             case .success:
                 // Turned off while the server answered: it goes with it.
@@ -158,6 +170,7 @@ extension Room {
                 break
             }
         }
+        guard publisher === made else { return }
         await localParticipant?.republish(on: made)
         guard publisher === made, state == .CONNECTED else { return }
         if camOn || micOn || shareOn {

@@ -394,10 +394,12 @@ public final class Room {
             throw VideoSDKError.SWITCH_ROOM_FAILED.with("\(roomId) refused the join: \(Self.joinError(error).message)")
         }
         guard state == .CONNECTED, publisher === old else {
-            // Left (or switched elsewhere) meanwhile.
+            // Left, switched elsewhere or lost the connection meanwhile: this switch did not happen.
+            let reconnecting = state == .RECONNECTING
             continuation.finish()
             await Self.offMain { made.leave() }
-            return
+            throw reconnecting ? VideoSDKError.ERROR_ROOM_RECONNECTING
+                : VideoSDKError.SWITCH_ROOM_FAILED.with("the room was left or switched while joining \(roomId)")
         }
         // What belonged to the old room ends there.
         releaseScreenShare()

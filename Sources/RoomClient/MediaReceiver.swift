@@ -295,8 +295,11 @@ final class MediaReceiver: @unchecked Sendable {
     /// the shared key or theirs), itself otherwise; nil when it does not decrypt.
     private func opened(_ frame: EncodedFrame) -> EncodedFrame? {
         let participantID = frame.track.participantID
-        guard lock.withLock({ encrypted.contains(participantID) }) else { return frame }
-        guard let current = keys?(), current.key(for: participantID) != nil else { return nil }
+        let current = keys?()
+        // With a shared key the room is encrypted: a participant the server says does not
+        // encrypt is opened too, so a server cannot slip clear media in.
+        guard lock.withLock({ encrypted.contains(participantID) }) || current?.sharedKey != nil else { return frame }
+        guard let current, current.key(for: participantID) != nil else { return nil }
         if let decryptor, decryptor.keys == current {
             // The same keys: their derived keys and replay counters carry on.
         } else {

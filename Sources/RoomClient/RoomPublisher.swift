@@ -231,6 +231,8 @@ public final class RoomPublisher: @unchecked Sendable {
     /// What the owner asked of the tracks for one participant, in order, under `lock`.
     private var directedRequests: [DirectedRequest] = []
     private var publishAgainRequest: Bool?
+    /// The media thread has returned: requests are answered at once, not queued.
+    private var mediaThreadEnded = false
     private var nextDirectedID = 1
 
     /// The owner's calls about tracks for one participant, for the media thread.
@@ -482,12 +484,19 @@ public final class RoomPublisher: @unchecked Sendable {
     private func enqueuePublish(to participantID: String?, source: (any CameraSource)?, settings: DirectedVideo,
                                 completion: @escaping @Sendable (Result<Void, DirectedVideoError>) -> Void) -> Int
     {
-        let id = lock.withLock {
+        let (id, running) = lock.withLock {
             defer { nextDirectedID += 1 }
-            directedRequests.append(.publish(id: nextDirectedID, to: participantID, source: source, settings: settings, completion: completion))
-            return nextDirectedID
+            // Once stopped, the media thread takes no more requests: this one is answered here.
+            if !mediaThreadEnded {
+                directedRequests.append(.publish(id: nextDirectedID, to: participantID, source: source, settings: settings, completion: completion))
+            }
+            return (nextDirectedID, !mediaThreadEnded)
         }
-        signaling.wakeUp()
+        if running {
+            signaling.wakeUp()
+        } else {
+            completion(.failure(DirectedVideoError("the publisher has stopped: \(failure ?? "it left the room")")))
+        }
         return id
     }
 
@@ -965,6 +974,18 @@ public final class RoomPublisher: @unchecked Sendable {
         signaling.leave(reason: lock.withLock { leaveReason })
         receiver?.stop(reason: "left the room")
         link.close(reason: "left the room")
+        // Whoever waits for a track for one participant hears that it will not come (a room
+        // that reconnects carries on without this publisher).
+        let requests = lock.withLock {
+            mediaThreadEnded = true
+            defer { directedRequests.removeAll() }
+            return directedRequests
+        }
+        let why = "the publisher has stopped: \(failure ?? "it left the room")"
+        for case .publish(_, _, _, _, let completion) in requests { completion(.failure(DirectedVideoError(why))) }
+        refuseSections(offeredSections + waitingSections, because: why)
+        offeredSections = []
+        waitingSections = []
         publish()
     }
 

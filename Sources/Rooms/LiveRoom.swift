@@ -1,4 +1,3 @@
-import Crypto
 import JobSpec
 import Signaling
 
@@ -64,25 +63,11 @@ struct LiveRoom: Sendable {
     var whiteboardID: String?
     /// This session's finished stays, by participant (a rejoin adds to them).
     var pastStays: [String: [TimeLogEntry]] = [:]
-    /// The resume keys of members whose connection was lost, by participant id, with when:
-    /// one that comes back with its key within `RoomRegistry.resumeWindow` is let in again
-    /// without asking for entry (it was admitted already).
-    var lostMemberships: [String: LostMembership] = [:]
-
-    struct LostMembership: Sendable, Hashable {
-        var resumeKey: String
-        var lostAt: Double
-    }
-
-    /// Whether a join with `key` for `participantID` is that member coming back: the key of
-    /// the member in the room now, or of one whose connection was lost within the window.
-    func resumes(_ participantID: String, key: String, now: Double) -> Bool {
-        // Compared in constant time: the key is the one secret that lets a connection take a
-        // member's place.
-        let matches = { (held: String) in HMACSHA256.constantTimeEqual(Array(held.utf8), Array(key.utf8)) }
-        if let index = memberIndex(participantID) { return members[index].resumeKey.map(matches) == true }
-        guard let lost = lostMemberships[participantID] else { return false }
-        return matches(lost.resumeKey) && now - lost.lostAt <= RoomRegistry.resumeWindow
+    /// Whether a join with `key` for `participantID` is the member in the room now coming back
+    /// on a new connection (its join gave that key).
+    func memberResumes(_ participantID: String, key: String) -> Bool {
+        guard let index = memberIndex(participantID), let held = members[index].resumeKey else { return false }
+        return LostMemberships.matches(held, key)
     }
 
     init(settings: RoomSettings) {

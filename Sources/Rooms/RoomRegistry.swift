@@ -56,6 +56,8 @@ public struct RoomRegistry: Sendable {
     public let configuration: Configuration
     var rooms: [String: LiveRoom] = [:]
     var seats: [ConnectionID: Seat] = [:]
+    /// Members whose connection was lost, who may come back with their resume key.
+    var lostMemberships = LostMemberships()
     /// The running jobs' latest states per room, for those who join while they run.
     var jobStates: [String: [JobKind: ServerMessage]] = [:]
     let makeID: @Sendable (IdentifierKind) -> String
@@ -144,7 +146,10 @@ public struct RoomRegistry: Sendable {
         let hidden = (try? claims.get())?.recorder == true && request.metaData?["recorder"]?.boolValue == true
         // A client coming back after a lost connection, with the key its first join gave
         // (docs/SIGNALING.md "Reconnecting"): it was admitted already, so it does not ask again.
-        let resumes = request.resumeKey.map { key in rooms[roomID]?.resumes(admitted.participantID, key: key, now: now) == true } ?? false
+        let resumes = request.resumeKey.map { key in
+            rooms[roomID]?.memberResumes(admitted.participantID, key: key) == true
+                || lostMemberships.takeBack(roomID: roomID, participantID: admitted.participantID, key: key, now: now)
+        } ?? false
         if let live = rooms[roomID], live.memberIndex(admitted.participantID) != nil || live.waiterIndex(admitted.participantID) != nil {
             // A recorder that rejoins after a network blip, or a client with its membership's
             // key, replaces its old self, whose socket the server may not have seen die yet.
@@ -174,7 +179,6 @@ public struct RoomRegistry: Sendable {
         current.settings = admitted.room
         rooms[roomID] = current
         let name = request.name.isEmpty ? admitted.participantID : request.name
-        rooms[roomID]?.lostMemberships[admitted.participantID] = nil
         if admitted.permissions.contains(.askJoin) && !resumes {
             rooms[roomID]?.waiting.append(LiveRoom.Waiter(id: admitted.participantID, name: name, connection: connection, mode: request.mode,
                                                           permissions: admitted.permissions, metaData: request.metaData,
@@ -291,7 +295,7 @@ public struct RoomRegistry: Sendable {
             dropWaiter(seat.participantID, roomID: seat.roomID, reason: nil, now: now, into: &actions)
         } else {
             if let room = rooms[seat.roomID], let index = room.memberIndex(seat.participantID), let key = room.members[index].resumeKey {
-                rooms[seat.roomID]?.lostMemberships[seat.participantID] = LiveRoom.LostMembership(resumeKey: key, lostAt: now)
+                lostMemberships.lost(roomID: seat.roomID, participantID: seat.participantID, resumeKey: key, now: now)
             }
             removeMember(seat.participantID, roomID: seat.roomID, reason: .websocketDisconnected, tellThem: false, replyID: nil,
                          endSessionIfEmpty: true, now: now, into: &actions)

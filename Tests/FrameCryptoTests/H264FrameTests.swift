@@ -38,6 +38,7 @@ import Testing
         #expect(Array(after[0]) == Array(before[0]) && Array(after[1]) == Array(before[1]) && Array(after[2]) == Array(before[2]),
                 "SPS, PPS and SEI are as they were")
         #expect(Array(after[3]) != Array(before[3]), "the slice is sealed")
+        #expect(after[3].prefix(2).elementsEqual(before[3].prefix(2)), "its NAL header and first slice header byte stay clear")
         #expect(after[3].count > before[3].count + 16, "a tag and a header: \(before[3].count) → \(after[3].count)")
         // No 00 00 0x (x ≤ 3) in the sealed unit: a decoder and a packetizer read it as one unit.
         let body = Array(after[3])
@@ -82,10 +83,15 @@ import Testing
 
     @Test func randomAndDamagedFramesNeverCrashTheDecryptor() throws {
         var generator = SeededGenerator(seed: 264)
-        let sealed = try FrameEncryptor(baseKey: "k", codec: .h264).encrypt(Self.accessUnit(sliceBytes: 200, seed: 3))
-        let decryptor = FrameDecryptor(keys: E2EEKeys(sharedKey: "k"))
+        let original = Self.accessUnit(sliceBytes: 200, seed: 3)
+        let originalSlices = AnnexB.units(of: original).filter { $0.first.map(AnnexB.isSlice) == true }.map(Array.init)
+        let sealed = try FrameEncryptor(baseKey: "k", codec: .h264).encrypt(original)
+        let sliceStart = try #require(AnnexB.units(of: sealed).last.map { $0.startIndex })
         var openedWithASlice = 0
+        var damagedSlicesOpened = 0
         for round in 0..<5000 {
+            // A decryptor of its own each round, so a damaged copy meets AES, not the replay check.
+            let decryptor = FrameDecryptor(keys: E2EEKeys(sharedKey: "k"))
             var bytes: [UInt8]
             if round % 2 == 0 {
                 bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
@@ -94,9 +100,20 @@ import Testing
                 }
             } else {
                 bytes = sealed
+                var damagedSlice = false
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    let index = Int.random(in: 0..<bytes.count, using: &generator)
+                    let value = UInt8.random(in: 0...255, using: &generator)
+                    if index >= sliceStart && bytes[index] != value { damagedSlice = true }
+                    bytes[index] = value
                 }
+                // A damaged slice either fails, or (its NAL header made another type, so it is no
+                // slice any more) is passed on as a unit a decoder ignores: never another picture.
+                if damagedSlice, let opened = try? decryptor.decrypt(bytes, from: "ann", codec: .h264) {
+                    let slices = AnnexB.units(of: opened).filter { $0.first.map(AnnexB.isSlice) == true }.map(Array.init)
+                    if !slices.isEmpty && slices != originalSlices { damagedSlicesOpened += 1 }
+                }
+                continue
             }
             let opened = (try? decryptor.decrypt(bytes, from: "ann", codec: .h264)) != nil
             // Random bytes with a slice unit never authenticate (a frame of SPS, PPS or other
@@ -106,5 +123,6 @@ import Testing
             }
         }
         #expect(openedWithASlice == 0)
+        #expect(damagedSlicesOpened == 0, "a changed byte of a sealed slice never makes another picture")
     }
 }

@@ -78,8 +78,11 @@ import Testing
         // 2 is lost; 3 waits behind it and a NACK asks for it.
         #expect(Self.frames(session.receive(try Self.opus(3), arrival: 0.02)).isEmpty)
         #expect(session.poll(at: 0.08).contains(.sendNack(ssrc: 10, sequenceNumbers: [2])))
-        let padding = try RTPPacket(payloadType: 112, sequenceNumber: 500, timestamp: 1920, ssrc: 20, payload: [0, 2]).marshal()
-        #expect(session.receive(padding, arrival: 0.085).isEmpty)
+        // Padding as senders probe with: the P bit and no payload, or an OSN and nothing after it.
+        let padding = try RTPPacket(payloadType: 112, sequenceNumber: 499, timestamp: 1920, ssrc: 20, payload: [], paddingLength: 16).marshal()
+        #expect(session.receive(padding, arrival: 0.084).isEmpty)
+        let bare = try RTPPacket(payloadType: 112, sequenceNumber: 500, timestamp: 1920, ssrc: 20, payload: [0, 2]).marshal()
+        #expect(session.receive(bare, arrival: 0.085).isEmpty)
         let wrongType = try RTPPacket(payloadType: 111, sequenceNumber: 501, timestamp: 1920, ssrc: 20, payload: [0, 2, 0xF8, 0x01]).marshal()
         #expect(session.receive(wrongType, arrival: 0.086).isEmpty)
         let retransmission = try RTPPacket(payloadType: 112, sequenceNumber: 502, timestamp: 1920, ssrc: 20, payload: [0, 2, 0xF8, 0x01]).marshal()
@@ -88,7 +91,11 @@ import Testing
         #expect(frames.allSatisfy { $0.track.ssrc == 10 && $0.data == [0xF8, 0x01] })
         let counted = try #require(session.statistics(ssrc: 10))
         #expect(counted.retransmittedPackets == 1 && counted.buffer.packetsLost == 0 && counted.wrongPayloadType == 0, "\(counted)")
-        #expect(session.rtxPaddingPackets == 1 && session.unknownSSRCPackets == 1)
+        #expect(session.rtxPaddingPackets == 2 && session.unknownSSRCPackets == 1)
+        // The same packet again on RTX fills nothing: a duplicate, not a retransmission.
+        let again = try RTPPacket(payloadType: 112, sequenceNumber: 503, timestamp: 1920, ssrc: 20, payload: [0, 2, 0xF8, 0x01]).marshal()
+        #expect(Self.frames(session.receive(again, arrival: 0.1)).isEmpty)
+        #expect(session.statistics(ssrc: 10)?.retransmittedPackets == 1 && session.statistics(ssrc: 10)?.buffer.packetsDuplicated == 1)
         // Once the track goes, its RTX stream is unknown too.
         _ = session.remove(ssrc: 10)
         #expect(session.receive(retransmission, arrival: 0.2).isEmpty && session.unknownSSRCPackets == 2)

@@ -77,4 +77,23 @@ import Testing
         let stranger = other.join("guest", [.askJoin], resumeKey: "resume-fedcba9876543210")
         #expect(other.take(stranger) == [.waitingForEntry])
     }
+
+    /// A guest left alone in the room (the host has gone) whose connection breaks ends the
+    /// session with it; coming back in time, it is still let in as admitted.
+    @Test func aGuestAloneComesBackAfterItsSessionEnded() {
+        var room = RoomHarness()
+        let host = room.join("host", [.allowJoin])
+        let guest = room.join("guest", [.askJoin], resumeKey: Self.key)
+        room.send(.respondEntry(participantID: "guest", decision: .allowed), from: host)
+        room.send(.leave, from: host)
+        room.carry(room.registry.disconnected(connection: guest, now: room.now))
+        #expect(room.registry.activeParticipants(roomID: "room-1").isEmpty, "the room is empty")
+        room.now += 5
+        let back = room.join("guest", [.askJoin], resumeKey: Self.key)
+        #expect(room.take(back).map(\.type) == ["joined"])
+        // The key is used up: a second connection with it after another loss is a new stay's.
+        room.carry(room.registry.disconnected(connection: back, now: room.now))
+        let again = room.join("guest", [.askJoin], resumeKey: Self.key)
+        #expect(room.take(again).map(\.type) == ["joined"], "lost again, it is remembered again")
+    }
 }

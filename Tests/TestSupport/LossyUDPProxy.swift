@@ -20,8 +20,10 @@ public final class LossyUDPProxy: @unchecked Sendable {
     private var held: [SocketAddress: [UInt8]] = [:]
     private var running = true
     private var thread: Thread?
-    public private(set) var dropped = 0
-    public private(set) var reordered = 0
+    /// Counters: written on the proxy's thread, read through the lock.
+    private var counts = (dropped: 0, reordered: 0, droppedDown: 0, policed: 0)
+    public var dropped: Int { lock.withLock { counts.dropped } }
+    public var reordered: Int { lock.withLock { counts.reordered } }
     /// Clients in the order they were first seen.
     private var order: [SocketAddress] = []
     /// Clients whose every datagram, both ways, is dropped until this time (a link that is down).
@@ -31,7 +33,7 @@ public final class LossyUDPProxy: @unchecked Sendable {
     private var limit: Int?
     private var queue: [(due: Date, socket: UDPSocket, bytes: [UInt8])] = []
     private var lastDue = Date.distantPast
-    public private(set) var policed = 0
+    public var policed: Int { lock.withLock { counts.policed } }
     public static let bottleneckQueue = 0.25
 
     /// Percent of the server's RTP to the clients that is dropped (a lossy downlink); 0 by default.
@@ -40,7 +42,7 @@ public final class LossyUDPProxy: @unchecked Sendable {
         set { lock.withLock { downlinkDrop = newValue } }
     }
     private var downlinkDrop: UInt64 = 0
-    public private(set) var droppedDown = 0
+    public var droppedDown: Int { lock.withLock { counts.droppedDown } }
 
     /// Bits a second the clients' RTP may use upstream; nil lifts the limit.
     public var bitrateLimit: Int? {
@@ -114,7 +116,7 @@ public final class LossyUDPProxy: @unchecked Sendable {
                     for index in 0..<batch.count {
                         let bytes = Array(batch.datagram(index).bytes)
                         if downDrop > 0, DatagramClass(bytes) == .rtp, generator.next() % 100 < downDrop {
-                            droppedDown += 1
+                            lock.withLock { counts.droppedDown += 1 }
                             continue
                         }
                         front.send(bytes, to: entry.key)
@@ -152,14 +154,14 @@ public final class LossyUDPProxy: @unchecked Sendable {
         }
         let roll = generator.next() % 100
         if roll < dropPercent {
-            dropped += 1
+            lock.withLock { counts.dropped += 1 }
             return
         }
         if let limit = bitrateLimit {
             // The packet leaves when the link has carried those before it.
             let start = max(Date(), lastDue)
             guard start.timeIntervalSinceNow < Self.bottleneckQueue else {
-                policed += 1
+                lock.withLock { counts.policed += 1 }
                 return
             }
             lastDue = start.addingTimeInterval(Double(datagram.count * 8) / Double(limit))
@@ -173,7 +175,7 @@ public final class LossyUDPProxy: @unchecked Sendable {
             return
         }
         if roll < dropPercent + reorderPercent {
-            reordered += 1
+            lock.withLock { counts.reordered += 1 }
             held[client] = datagram
             return
         }
