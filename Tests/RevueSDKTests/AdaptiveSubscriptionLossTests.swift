@@ -1,9 +1,7 @@
 import Foundation
-import Net
 @testable import RevueSDK
 import TestSupport
 import Testing
-import Transport
 
 /// Adaptive subscription against a real lossy path: a UDP proxy in front of the room server's
 /// media drops 8 % of the RTP it carries to the clients (over adaptive subscription's 5 %, under
@@ -13,36 +11,17 @@ import Transport
 extension RevueSDKTests {
     @MainActor @Suite struct AdaptiveSubscriptionLossTests {
         @Test func lossOnTheWayToTheViewerLowersItsLayerAndACleanPathRaisesIt() async throws {
-            let serverPort = try UInt16(UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0)).localAddress.port)
-            let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 0, reorderPercent: 0, seed: 7)
-            let server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
-            proxy.start()
+            let lossy = try LossyRoomServer(seed: 7)
+            let proxy = lossy.proxy
             defer { proxy.stop() }
-            let roomId = try server.makeRoom()
-            let url = "ws://127.0.0.1:\(server.port)/v2/rtc"
             let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h360p_w640p, multiStream: true, maxLayer: .MAX_LAYER_3,
                                                                   bitrateMode: .BANDWIDTH_OPTIMIZED)
-            let sender = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Layers", micEnabled: false, camEnabled: true,
-                                                 customCameraTrack: camera, signalingURL: url)
-            let senderLog = EventLog()
-            sender.addEventListener(senderLog)
-            try await sender.join()
-            let viewer = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Viewer", micEnabled: false,
-                                                 camEnabled: false, signalingURL: url)
-            let viewerLog = EventLog()
-            viewer.addEventListener(viewerLog)
-            try await viewer.join()
+            let (sender, senderLog) = try await lossy.join("Layers", camera: camera)
+            let (viewer, viewerLog) = try await lossy.join("Viewer")
             #expect(await viewerLog.wait(for: "streamEnabled Layers VIDEO"), "\(viewerLog.events)")
             let publisher = try #require(viewer.participants.values.first { $0.displayName == "Layers" })
             let video = try #require(publisher.stream(of: .VIDEO)?.remoteVideoTrack)
-            func until(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
-                let deadline = Date().addingTimeInterval(timeout)
-                while Date() < deadline {
-                    if condition() { return true }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-                return condition()
-            }
+            let until = RevueSDKTests.waitUntil
             #expect(await until(20) { video.statistics.frameWidth == 640 && video.statistics.framesDecoded > 10 }, "\(video.statistics)")
             try await viewer.enableAdaptiveSubscription()
             // A clean path asks for nothing.

@@ -26,16 +26,6 @@ extension RevueSDKTests {
             return (room, log)
         }
 
-        /// Waits (polling) until `condition` holds; false after `timeout` seconds.
-        static func waitUntil(_ timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if condition() { return true }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return condition()
-        }
-
         /// The frames a receiver got (`RemoteTrack.setFrameObserver`), as they came.
         final class FrameLog: @unchecked Sendable {
             private let lock = NSLock()
@@ -91,12 +81,8 @@ extension RevueSDKTests {
             // ffmpeg's testsrc2 (motion and detail everywhere), so a bitrate target can be met:
             // the SDK's test pattern is mostly flat and encodes far below any target.
             let directory = try TemporaryDirectory(prefix: "publish-options")
-            let clip = directory.file("testsrc2.y4m")
-            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=4", "-pix_fmt", "yuv420p", clip])
-            #expect(made.status == 0, "\(made.standardError)")
-            let device = try VideoSDK.addFileCamera(path: clip, label: "testsrc2")
-            defer { VideoSDK.removeDevice(deviceId: device.deviceId) }
-            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, cameraId: device.deviceId)
+            let (camera, device) = try await RevueSDKTests.testsrc2Camera(in: directory, rate: 30, seconds: 4)
+            defer { VideoSDK.removeDevice(deviceId: device) }
             let (cam, camLog) = try room("Cam", cam: true, camera: camera)
             try await cam.join()
             #expect(Room.shared === cam, "Room.shared is the room joined last")
@@ -104,7 +90,7 @@ extension RevueSDKTests {
             #expect(await ceeLog.wait(for: "streamEnabled Cam VIDEO"), "\(ceeLog.events)")
             let beeVideo = try #require(bee.participants.values.first { $0.displayName == "Cam" }?.stream(of: .VIDEO)?.remoteVideoTrack)
             let ceeVideo = try #require(cee.participants.values.first { $0.displayName == "Cam" }?.stream(of: .VIDEO)?.remoteVideoTrack)
-            #expect(await Self.waitUntil { beeVideo.statistics.framesDecoded > 0 && ceeVideo.statistics.framesDecoded > 0 })
+            #expect(await RevueSDKTests.waitUntil { beeVideo.statistics.framesDecoded > 0 && ceeVideo.statistics.framesDecoded > 0 })
             let roomSSRCs = (beeVideo.statistics.ssrc, ceeVideo.statistics.ssrc)
 
             // As the seed's examples: Room.shared's local participant publishes to each.
@@ -115,7 +101,7 @@ extension RevueSDKTests {
             #expect(beePublication.videoPublishOptions == VideoPublishOptions(codec: .vp8AllKeyframe, maxFps: 15))
             let cbr = Vp8Encoding(maxBitrate: 200_000, cpuUsed: 8, quantizerMin: 4, quantizerMax: 56, keyframeInterval: 300, rateControlMode: .cbr)
             let ceePublication = try await local.publishCamera(to: toCee, options: VideoPublishOptions(codec: .vp8(cbr), maxFps: 15))
-            #expect(await Self.waitUntil {
+            #expect(await RevueSDKTests.waitUntil {
                 beeVideo.statistics.ssrc != roomSSRCs.0 && ceeVideo.statistics.ssrc != roomSSRCs.1
                     && beeVideo.statistics.framesDecoded > 30 && ceeVideo.statistics.framesDecoded > 30
             }, "bee \(beeVideo.statistics), cee \(ceeVideo.statistics)")
@@ -167,9 +153,9 @@ extension RevueSDKTests {
             #expect(throws: RoomError.codecNotSupported(codec: .vp8)) { try beePublication.setH264Encoding(H264Encoding(maxBitrate: 500_000)) }
             #expect(throws: RoomError.invalidParameter(name: "maxFps", reason: "must be 1 to 60, not 0")) { try beePublication.setMaxFps(0) }
             try beePublication.setCodec(.h264(H264Encoding(maxBitrate: 300_000)))
-            #expect(await Self.waitUntil { beeVideo.statistics.codec == "H264" && beeVideo.statistics.framesDecoded > 0 }, "\(beeVideo.statistics)")
+            #expect(await RevueSDKTests.waitUntil { beeVideo.statistics.codec == "H264" && beeVideo.statistics.framesDecoded > 0 }, "\(beeVideo.statistics)")
             let h264Decoded = beeVideo.statistics.framesDecoded
-            #expect(await Self.waitUntil { beeVideo.statistics.framesDecoded > h264Decoded + 10 }, "\(beeVideo.statistics)")
+            #expect(await RevueSDKTests.waitUntil { beeVideo.statistics.framesDecoded > h264Decoded + 10 }, "\(beeVideo.statistics)")
             #expect(ceeVideo.statistics.codec == "VP8")
             #expect(throws: RoomError.codecNotSupported(codec: .h264)) { try beePublication.setVp8Encoding(.highQuality) }
             #expect(throws: RoomError.invalidParameter(name: "maxBitrate", reason: "must be above 0, not 0")) {
@@ -180,7 +166,7 @@ extension RevueSDKTests {
             // Unpublished, Bee gets the room's camera again and the publication's calls throw.
             let directed = beeVideo.statistics.ssrc
             beePublication.unpublish()
-            #expect(await Self.waitUntil { beeVideo.statistics.ssrc != directed && beeVideo.statistics.codec == "VP8" }, "\(beeVideo.statistics)")
+            #expect(await RevueSDKTests.waitUntil { beeVideo.statistics.ssrc != directed && beeVideo.statistics.codec == "VP8" }, "\(beeVideo.statistics)")
             #expect(throws: RoomError.trackNotPublished) { try beePublication.setMaxFps(10) }
             #expect(throws: RoomError.trackNotPublished) { try beePublication.requestKeyframe() }
             #expect(ceePublication.isPublished)

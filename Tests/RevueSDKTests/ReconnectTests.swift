@@ -37,15 +37,6 @@ extension RevueSDKTests {
             try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED)
         }
 
-        static func waitUntil(_ timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if condition() { return true }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return condition()
-        }
-
         /// Frames decoded so far of `who`'s camera, as `room` receives it (the stream of now).
         static func decoded(_ room: Room, of who: String) -> Int {
             room.participants.values.first { $0.displayName == who }?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0
@@ -55,12 +46,8 @@ extension RevueSDKTests {
             // Bob's camera is a file: a device opens one track at a time, as a real camera does,
             // so the two cannot share the synthetic one.
             let directory = try TemporaryDirectory(prefix: "reconnect")
-            let clip = directory.file("bob.y4m")
-            let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=2", "-pix_fmt", "yuv420p", clip])
-            #expect(made.status == 0, "\(made.standardError)")
-            let device = try VideoSDK.addFileCamera(path: clip, label: "Bob's clip")
-            defer { VideoSDK.removeDevice(deviceId: device.deviceId) }
-            let bobCamera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, cameraId: device.deviceId)
+            let (bobCamera, device) = try await RevueSDKTests.testsrc2Camera(in: directory, rate: 15, seconds: 2)
+            defer { VideoSDK.removeDevice(deviceId: device) }
             let (bob, bobLog) = try room("Bob", throughProxy: false, cam: true, camera: bobCamera)
             try await bob.join()
             let (ann, annLog) = try room("Ann", throughProxy: true, mic: true, cam: true, camera: try await Self.smallCamera())
@@ -68,10 +55,10 @@ extension RevueSDKTests {
             #expect(await annLog.wait(for: "streamEnabled local VIDEO"), "\(annLog.events)")
             #expect(await annLog.wait(for: "streamEnabled Bob VIDEO"), "\(annLog.events)")
             #expect(await bobLog.wait(for: "streamEnabled Ann VIDEO"), "\(bobLog.events)")
-            #expect(await Self.waitUntil { Self.decoded(bob, of: "Ann") > 10 && Self.decoded(ann, of: "Bob") > 10 })
+            #expect(await RevueSDKTests.waitUntil(30) { Self.decoded(bob, of: "Ann") > 10 && Self.decoded(ann, of: "Bob") > 10 })
             let toBob = try #require(ann.participants.values.first { $0.displayName == "Bob" })
             let publication = try await #require(ann.localParticipant).publishCamera(to: toBob)
-            #expect(await Self.waitUntil { (publication.statistics?.framesEncoded ?? 0) > 5 }, "\(String(describing: publication.statistics))")
+            #expect(await RevueSDKTests.waitUntil(30) { (publication.statistics?.framesEncoded ?? 0) > 5 }, "\(String(describing: publication.statistics))")
             let annID = ann.localParticipant?.id
             let session = ann.sessionId
             let before = annLog.events.count
@@ -98,12 +85,12 @@ extension RevueSDKTests {
             #expect(bobLog.since(bobBefore).starts(with: ["participantLeft Ann 1001", "participantJoined Ann"]), "\(bobLog.since(bobBefore))")
             #expect(proxy.connectionsCut == 1)
             // The media flows again both ways, and the publication to Bob is sent again.
-            #expect(await Self.waitUntil { Self.decoded(bob, of: "Ann") > 10 && Self.decoded(ann, of: "Bob") > 10 },
+            #expect(await RevueSDKTests.waitUntil(30) { Self.decoded(bob, of: "Ann") > 10 && Self.decoded(ann, of: "Bob") > 10 },
                     "Bob decoded \(Self.decoded(bob, of: "Ann")), Ann decoded \(Self.decoded(ann, of: "Bob"))")
             #expect(publication.isPublished)
-            #expect(await Self.waitUntil { (publication.statistics?.framesEncoded ?? 0) > 5 }, "\(String(describing: publication.statistics))")
+            #expect(await RevueSDKTests.waitUntil(30) { (publication.statistics?.framesEncoded ?? 0) > 5 }, "\(String(describing: publication.statistics))")
             let bobsAnn = try #require(bob.participants.values.first { $0.displayName == "Ann" }?.stream(of: .VIDEO)?.remoteVideoTrack)
-            #expect(await Self.waitUntil { bobsAnn.statistics.keyframesReceived > 5 && bobsAnn.statistics.keyframesReceived == bobsAnn.statistics.framesReceived },
+            #expect(await RevueSDKTests.waitUntil(30) { bobsAnn.statistics.keyframesReceived > 5 && bobsAnn.statistics.keyframesReceived == bobsAnn.statistics.framesReceived },
                     "Bob receives Ann's publication to him (vp8AllKeyframe) again: \(bobsAnn.statistics)")
             try await ann.muteMic()
             #expect(annLog.errors.isEmpty && bobLog.errors.isEmpty, "\(annLog.errors) \(bobLog.errors)")
@@ -117,7 +104,7 @@ extension RevueSDKTests {
             print("measured: reconnect after a broken connection: back in after \(String(format: "%.1f", Date().timeIntervalSince(brokenAt))) s")
             #expect(annLog.since(broken) == ["state RECONNECTING", "streamDisabled Bob VIDEO", "streamEnabled Bob VIDEO", "state CONNECTED"],
                     "\(annLog.since(broken))")
-            #expect(await Self.waitUntil { Self.decoded(bob, of: "Ann") > 10 }, "Bob decoded \(Self.decoded(bob, of: "Ann"))")
+            #expect(await RevueSDKTests.waitUntil(30) { Self.decoded(bob, of: "Ann") > 10 }, "Bob decoded \(Self.decoded(bob, of: "Ann"))")
 
             // Silent again, and leave() while reconnecting: out at once, with 1101.
             let second = annLog.events.count

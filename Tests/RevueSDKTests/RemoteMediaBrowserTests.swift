@@ -40,15 +40,21 @@ extension RevueSDKTests {
             return byKind
         }
 
-        @Test func anSDKParticipantAndChromiumSeeAndHearEachOther() async throws {
-            let server = try RoomServerHarness()
-            let roomId = try server.makeRoom()
+        /// "Bot": the SDK's small test pattern and its tone, joined.
+        static func joinBot(_ server: RoomServerHarness, roomId: String) async throws -> (Room, EventLog) {
             let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED)
             let bot = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Bot", micEnabled: true, camEnabled: true,
                                               customCameraTrack: camera, signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc")
             let log = EventLog()
             bot.addEventListener(log)
             try await bot.join()
+            return (bot, log)
+        }
+
+        @Test func anSDKParticipantAndChromiumSeeAndHearEachOther() async throws {
+            let server = try RoomServerHarness()
+            let roomId = try server.makeRoom()
+            let (bot, log) = try await Self.joinBot(server, roomId: roomId)
             #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
 
             let media = try TemporaryDirectory(prefix: "sdk-remote-media")
@@ -117,12 +123,7 @@ extension RevueSDKTests {
             defer { VideoSDK.removeKeyProvider() }
             let server = try RoomServerHarness()
             let roomId = try server.makeRoom()
-            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED)
-            let bot = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Bot", micEnabled: true, camEnabled: true,
-                                              customCameraTrack: camera, signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc")
-            let log = EventLog()
-            bot.addEventListener(log)
-            try await bot.join()
+            let (bot, log) = try await Self.joinBot(server, roomId: roomId)
             #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
             // A receiver below the SDK with no key at all.
             var blindConfiguration = RoomPublisher.Configuration(signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc", roomID: roomId,

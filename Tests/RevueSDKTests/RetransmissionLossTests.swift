@@ -1,9 +1,7 @@
 import Foundation
-import Net
 @testable import RevueSDK
 import TestSupport
 import Testing
-import Transport
 
 /// Retransmissions on a lossy path to the viewer (RFC 4585 NACK, RFC 4588 RTX): a UDP proxy in
 /// front of the room server's media drops 8 % of the RTP it carries to the clients. The
@@ -12,32 +10,15 @@ import Transport
 extension RevueSDKTests {
     @MainActor @Suite struct RetransmissionLossTests {
         @Test func packetsDroppedOnTheWayToTheViewerComeAgainOnRTX() async throws {
-            let serverPort = try UInt16(UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0)).localAddress.port)
-            let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 0, reorderPercent: 0, seed: 11)
-            let server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
-            proxy.start()
+            let lossy = try LossyRoomServer(seed: 11)
+            let proxy = lossy.proxy
             defer { proxy.stop() }
-            let roomId = try server.makeRoom()
-            let url = "ws://127.0.0.1:\(server.port)/v2/rtc"
             let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h360p_w640p, multiStream: false)
-            let sender = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Sender", micEnabled: false,
-                                                 camEnabled: true, customCameraTrack: camera, signalingURL: url)
-            try await sender.join()
-            let viewer = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Viewer", micEnabled: false,
-                                                 camEnabled: false, signalingURL: url)
-            let log = EventLog()
-            viewer.addEventListener(log)
-            try await viewer.join()
+            let (sender, _) = try await lossy.join("Sender", camera: camera)
+            let (viewer, log) = try await lossy.join("Viewer")
             #expect(await log.wait(for: "streamEnabled Sender VIDEO"), "\(log.events)")
             let video = try #require(viewer.participants.values.first { $0.displayName == "Sender" }?.stream(of: .VIDEO)?.remoteVideoTrack)
-            func until(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
-                let deadline = Date().addingTimeInterval(timeout)
-                while Date() < deadline {
-                    if condition() { return true }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-                return condition()
-            }
+            let until = RevueSDKTests.waitUntil
             #expect(await until(20) { video.statistics.framesDecoded > 10 }, "\(video.statistics)")
             let before = video.statistics
             let droppedBefore = proxy.droppedDown
