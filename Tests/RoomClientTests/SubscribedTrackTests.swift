@@ -34,8 +34,10 @@ import Testing
         #expect(tracks.keys.sorted() == [101, 202, 303], "the RTX SSRC and the data channel are not tracks")
         #expect(tracks[101] == SubscribedTrack(participantID: "alice", track: TrackDescription(kind: .audio, ssrc: 101, codec: .opus, payloadType: 111,
                                                                                                   clockRate: 48000, channels: 2)))
+        // Its RTX stream (the FID group's second SSRC, the rtx payload type) carries its
+        // retransmissions.
         #expect(tracks[202] == SubscribedTrack(participantID: "alice", track: TrackDescription(kind: .video, ssrc: 202, codec: .vp8, payloadType: 96,
-                                                                                                  clockRate: 90000)))
+                                                                                                  clockRate: 90000, rtxSSRC: 203, rtxPayloadType: 97)))
         // "<id>-share" is the participant's screen share.
         #expect(tracks[303] == SubscribedTrack(participantID: "bob", track: TrackDescription(kind: .share, ssrc: 303, codec: .h264, payloadType: 102,
                                                                                                 clockRate: 90000)))
