@@ -204,7 +204,9 @@ extension SCTPTests {
             #expect(link.run(timeout: 1000, step: 1) { link.clientEvents.contains(.associationDown(.cannotStart)) })
             // Nine INITs (Max.Init.Retransmits 8), then an ABORT.
             #expect(link.clientPackets.map { $0[12] } == [UInt8](repeating: 0x01, count: 9) + [0x06])
-            #expect(link.now > 200)
+            // Well over a minute of doubling timeouts. Not an exact figure: usrsctp's timer clock
+            // is the process's, and associations of tests running beside this one move it too.
+            #expect(link.now > 100)
         }
 
         private func collectStart(_ link: SCTPTestLink) {

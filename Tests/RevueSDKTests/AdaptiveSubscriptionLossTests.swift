@@ -30,8 +30,9 @@ extension RevueSDKTests {
 
             proxy.downlinkDropPercent = 8
             let lossyAt = Date()
-            #expect(await until(20) { viewer.adaptive.quality(of: publisher.id) != .high && video.statistics.frameWidth < 640 },
-                    "asked \(viewer.adaptive.quality(of: publisher.id)), \(video.statistics)")
+            // Bounds for a loaded machine (the whole suite beside it): a quiet one takes seconds.
+            #expect(await until(45) { viewer.adaptive.quality(of: publisher.id) != .high }, "asked \(viewer.adaptive.quality(of: publisher.id)), \(video.statistics)")
+            #expect(await until(30) { video.statistics.frameWidth < 640 }, "asked \(viewer.adaptive.quality(of: publisher.id)), \(video.statistics)")
             let lowered = Date().timeIntervalSince(lossyAt)
             let smallest = video.statistics.frameWidth
             // Another stretch or two of loss (the lowest layer may carry too few packets a
@@ -43,7 +44,7 @@ extension RevueSDKTests {
 
             proxy.downlinkDropPercent = 0
             let cleanAt = Date()
-            #expect(await until(40) { viewer.adaptive.quality(of: publisher.id) == .high && video.statistics.frameWidth == 640 },
+            #expect(await until(60) { viewer.adaptive.quality(of: publisher.id) == .high && video.statistics.frameWidth == 640 },
                     "asked \(viewer.adaptive.quality(of: publisher.id)), \(video.statistics)")
             print("measured: adaptive subscription on a clean path again: back to the top layer (640 wide) after "
                 + String(format: "%.1f", Date().timeIntervalSince(cleanAt)) + " s")
