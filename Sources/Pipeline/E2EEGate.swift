@@ -9,6 +9,11 @@ import MediaSource
 /// from the job's `config.e2ee`: with it, each frame is decrypted after assembly and before
 /// decoding; without it, they join with no tracks, so their tile is the camera-off placeholder
 /// and their sound is left out, never undecodable pictures or noise.
+///
+/// The server's word that someone does *not* encrypt is not trusted where the job has a key for
+/// them (the room's shared key, or theirs): their frames must open with it, so a server cannot
+/// slip clear media into an encrypted recording. Only those the job has no key for are taken at
+/// the server's word.
 final class E2EEGate {
     private let decryptor: FrameDecryptor?
     /// Participants whose media is encrypted, and whether the job has their key.
@@ -29,11 +34,11 @@ final class E2EEGate {
     func admit(_ event: RoomEvent) -> RoomEvent? {
         switch event {
         case .join(var participant):
-            guard participant.encrypted else {
+            let keyed = decryptor?.keys.key(for: participant.id) != nil
+            guard participant.encrypted || keyed else {
                 encrypted[participant.id] = nil
                 return event
             }
-            let keyed = decryptor?.keys.key(for: participant.id) != nil
             encrypted[participant.id] = keyed
             if !keyed {
                 logger.warning("a participant's media is end-to-end encrypted and this job has no key for it: their tile is the placeholder",

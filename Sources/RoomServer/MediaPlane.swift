@@ -83,6 +83,13 @@ final class MediaPlane {
         let isWHIP: Bool
         var publisher: Publisher?
         var subscriber: Subscriber?
+        /// Data channel messages for a channel of this member's that has not opened yet, by
+        /// label: a participant who has joined but is still connecting gets what the others
+        /// sent meanwhile, in order, once its channel opens (at most `maxHeldMessages` a
+        /// label; later ones are dropped).
+        var heldMessages: [String: [String]] = [:]
+        /// Labels whose held messages overflowed (warned once).
+        var heldOverflow: Set<String> = []
 
         init(key: Key, connection: ConnectionID, mode: ParticipantMode, isWHIP: Bool) {
             self.key = key
@@ -97,6 +104,9 @@ final class MediaPlane {
     static let subscriberExtensions = HeaderExtensionIDs(mid: 1, absSendTime: 3, audioLevel: 2)
     /// The seeds' limit for `send()` (3072 beyond it), with room for the sender's id around it.
     static let maxDataMessage = 15 * 1024 + 512
+    /// How many messages a label holds for a member whose channel is not open yet (about
+    /// 1 MiB at the largest message size).
+    static let maxHeldMessages = 64
 
     let rtc: RTCServer
     /// Sends a signalling message (any thread; the gateway queues it).
@@ -605,6 +615,10 @@ final class MediaPlane {
                 rtc.sendApplicationData(packet, to: connection)
             case .event(.opened(let channel)):
                 publisher.channels[channel.label] = channel.id
+                if let member = members.values.first(where: { $0.publisher === publisher }),
+                   let held = member.heldMessages.removeValue(forKey: channel.label) {
+                    for message in held { deliver(message, on: channel.label, to: publisher) }
+                }
             case .event(.closed(let id)):
                 publisher.channels = publisher.channels.filter { $0.value != id }
             case .event(.message(let channelID, let payload)):
@@ -627,14 +641,30 @@ final class MediaPlane {
         case .binary(let value): text = String(decoding: value, as: UTF8.self)
         }
         let message = JSONValue.object(["from": .string(senderMember.key.participantID), "text": .string(text)]).text
-        let now = EventLoop.now()
         for member in members.values where member.key.roomID == senderMember.key.roomID && member.key != senderMember.key {
-            guard let publisher = member.publisher, let association = publisher.sctp, let channel = publisher.channels[label],
-                  let connection = publisher.connection
-            else { continue }
-            if let actions = try? association.send(.text(message), on: channel, now: now) {
-                perform(actions, on: publisher, connection: connection)
+            if let publisher = member.publisher, publisher.channels[label] != nil {
+                deliver(message, on: label, to: publisher)
+            } else if member.mode != .signallingOnly && !member.isWHIP {
+                // Joined, still connecting: hold the message until the channel opens. A
+                // SIGNALLING_ONLY member has no media connection and a WHIP publisher no data
+                // channels, so nothing is held for them.
+                var held = member.heldMessages[label, default: []]
+                if held.count < MediaPlane.maxHeldMessages {
+                    held.append(message)
+                    member.heldMessages[label] = held
+                } else if member.heldOverflow.insert(label).inserted {
+                    logger.warning("data channel messages dropped: the channel has not opened",
+                                   ["participantId": .string(member.key.participantID), "label": .string(label)])
+                }
             }
+        }
+    }
+
+    private func deliver(_ message: String, on label: String, to publisher: Publisher) {
+        guard let association = publisher.sctp, let channel = publisher.channels[label], let connection = publisher.connection
+        else { return }
+        if let actions = try? association.send(.text(message), on: channel, now: EventLoop.now()) {
+            perform(actions, on: publisher, connection: connection)
         }
     }
 

@@ -46,4 +46,23 @@ import Testing
         #expect(gate.open(Self.frame(Self.keyframe, from: "ada")) == nil)
         #expect(gate.framesRefused == 2)
     }
+
+    /// With the room's key, the server's word that someone does not encrypt is not taken: their
+    /// clear frames are refused, and what was sealed with the key opens.
+    @Test func withTheRoomsKeyEveryParticipantsFramesMustOpen() throws {
+        let gate = E2EEGate(keys: E2EEKeys(sharedKey: "the room's key"), logger: Logger(label: "test"))
+        let carol = ParticipantDescription(id: "carol", name: "Carol", tracks: [Self.camera], encrypted: false)
+        #expect(gate.admit(.join(carol)) == .join(carol))
+        #expect(gate.open(Self.frame(Self.keyframe, from: "carol")) == nil)
+        let sealed = try FrameEncryptor(baseKey: "the room's key", codec: .vp8).encrypt(Self.keyframe)
+        #expect(gate.open(Self.frame(sealed, from: "carol"))?.data == Self.keyframe)
+        #expect(gate.framesRefused == 1)
+        // A participant key holds its owner to it too, and no one else.
+        let keyed = E2EEGate(keys: E2EEKeys(participantKeys: ["ada": "ada's key"]), logger: Logger(label: "test"))
+        let ada = ParticipantDescription(id: "ada", name: "Ada", tracks: [Self.camera], encrypted: false)
+        #expect(keyed.admit(.join(ada)) == .join(ada))
+        #expect(keyed.open(Self.frame(Self.keyframe, from: "ada")) == nil)
+        #expect(keyed.admit(.join(carol)) == .join(carol))
+        #expect(keyed.open(Self.frame(Self.keyframe, from: "carol"))?.data == Self.keyframe)
+    }
 }
