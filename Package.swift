@@ -32,6 +32,8 @@ let package = Package(
         // header needs neither, and it is on the default search path.
         .systemLibrary(name: "CUsrsctp", providers: [.apt(["libusrsctp-dev"])]),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        // ALSA's capture API: microphones on Linux (and PulseAudio or PipeWire through their ALSA plugins).
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
         // WebRTC's audio processing module (C++, never imported by Swift): the Debian package
         // behind CAudioProcessing, which wraps it in a C API. No pkgConfig: its .pc adds
         // -DWEBRTC_POSIX and -DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD, which SwiftPM refuses with a
@@ -117,7 +119,7 @@ let package = Package(
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
-        .target(name: "RoomClient", dependencies: ["CLinux", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
+        .target(name: "RoomClient", dependencies: ["CLinux", "CALSA", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
                                                   "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Decode", "LibAV", "CFFmpeg"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP"]),

@@ -93,6 +93,8 @@ enum DemoCommand: RevueCommand {
                     Console.error("error: \(person.name) could not publish: \(publisher.failure ?? "no connection in 20 s")")
                     return 1
                 }
+                // So the join page and SDK users see its camera and microphone as on.
+                publisher.announceMedia()
                 Console.print(String(format: "%@ joined and publishes (%.0f Hz)", person.name, person.tone))
             }
             let guest = try authenticator.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, expiresIn: 86_400)

@@ -22,7 +22,10 @@ enum PublishCommand: RevueCommand {
             OptionSpec("id", value: "ID", help: "The participant id to ask for (without it, the server picks one)."),
             OptionSpec("camera", value: "FILE|pattern", help: "A video file (y4m, MP4, WebM, …), or pattern for a test pattern; none publishes no video.",
                        default: "pattern"),
-            OptionSpec("mic", value: "FILE|tone", help: "A sound file (wav, or any file libavformat reads: MP3, AAC, Opus, …), or tone for a tone; none publishes no audio.", default: "tone"),
+            OptionSpec("mic", value: "FILE|tone|alsa:DEVICE",
+                       help: "A sound file (wav, or any file libavformat reads: MP3, AAC, Opus, …), tone for a tone, or alsa:DEVICE for an ALSA "
+                           + "capture device (alsa:default, alsa:pulse, a name `revue devices` lists); none publishes no audio.",
+                       default: "tone"),
             OptionSpec("codec", value: "CODEC", help: "The video codec.", default: "vp8", allowed: PublishedVideoCodec.allCases.map(\.rawValue)),
             OptionSpec("quality", value: "QUALITY",
                        help: "low: 640x360 at 15 fps, 300 kb/s; med: 640x360 at 30 fps, 600 kb/s; high: 1280x720 at 30 fps, 1.5 Mb/s "
@@ -121,6 +124,9 @@ enum PublishCommand: RevueCommand {
         guard publisher.waitUntilPublishing(timeout: 20) else {
             throw PublishError("joined room \(request.roomID) but could not publish: \(publisher.failure ?? "no connection within 20 s")")
         }
+        // Tell the room what is on, as the SDK and the join page do: their users see this bot's
+        // camera and microphone as enabled streams (onStreamEnabled) only from this report.
+        publisher.announceMedia()
         let started = Date()
         var last = (at: started, statistics: publisher.currentStatistics)
         while !StopSignal.requested && publisher.failure == nil {
@@ -164,6 +170,12 @@ enum PublishCommand: RevueCommand {
         switch request.microphone {
         case "none": return nil
         case "tone": source = ToneMicrophone(frequency: 220 + Double(colour(of: request.name) % 5) * 110, amplitude: 0.2)
+        case let device where device.hasPrefix("alsa:"):
+            do {
+                source = try ALSAMicrophone(device: String(device.dropFirst("alsa:".count)))
+            } catch {
+                throw UsageError("--mic \(request.microphone): \(error)", command: spec.name)
+            }
         default:
             do {
                 if request.microphone.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: request.microphone) {

@@ -10,6 +10,7 @@ public enum Revue {
         RecordCommand.self,
         CaptureCommand.self,
         PublishCommand.self,
+        DevicesCommand.self,
         RepairCommand.self,
         DemoCommand.self,
         ServeCommand.self,

@@ -1,3 +1,4 @@
+import RoomClient
 import Synchronization
 
 /// A camera, microphone or screen-share track made by `VideoSDK.createCameraVideoTrack()`,
@@ -104,6 +105,7 @@ public final class CustomStreamTrack: Sendable {
 
     /// Ends the track (once): the device is closed, `onEnded` is called.
     func end(_ error: VideoSDKError?) {
+        (audioTrack?.source as? ALSAMicrophone)?.stop()
         let due: (@MainActor @Sendable (VideoSDKError?) -> Void)? = state.withLock { state in
             guard !state.ended else { return nil }
             state.ended = true

@@ -10,17 +10,22 @@ struct MicrophoneDevice: Sendable {
         /// A file, looped: a 48 kHz wav through `WAVFileMicrophone`, any other sound file
         /// libavformat reads through `MediaFileMicrophone` (resampled to mono 48 kHz).
         case file(path: String)
+        /// An ALSA capture device (`ALSAMicrophone`), by the name ALSA opens it by.
+        case alsa(name: String)
     }
 
     let info: MicrophoneDeviceInfo
     let backing: Backing
 
     static let toneID = "revue-tone"
+    /// What an ALSA device's `deviceId` starts with: `alsa:default`, `alsa:pulse`, …
+    static let alsaPrefix = "alsa:"
     static let speaker = MicrophoneDevice(info: MicrophoneDeviceInfo(label: "Speaker", deviceId: MicrophoneDeviceInfo.speakerID), backing: .speaker)
     static let tone = MicrophoneDevice(info: MicrophoneDeviceInfo(label: "Tone Microphone", deviceId: toneID), backing: .tone(frequency: 440))
 
     /// Opens the microphone. - Throws: 3022 for the speaker (it is an output), 3024 when the
-    /// file cannot be read (the nearest the seeds have to a microphone that will not open).
+    /// file cannot be read or the device opened (busy, gone, or no mono 48 kHz: the nearest the
+    /// seeds have to a microphone that will not open).
     func open() throws(VideoSDKError) -> any MicrophoneSource {
         switch backing {
         case .speaker:
@@ -34,6 +39,19 @@ struct MicrophoneDevice: Sendable {
             } catch {
                 throw VideoSDKError.ERROR_MICROPHONE_IN_USE.with("\(info.label) could not be opened: \(error)")
             }
+        case .alsa(let name):
+            do {
+                return try ALSAMicrophone(device: name)
+            } catch {
+                throw VideoSDKError.ERROR_MICROPHONE_IN_USE.with("\(info.label) could not be opened: \(error)")
+            }
         }
+    }
+}
+
+extension MicrophoneDevice {
+    /// An ALSA capture device as `getMics()` lists it.
+    init(alsa device: ALSADevice) {
+        self.init(info: MicrophoneDeviceInfo(label: device.description, deviceId: Self.alsaPrefix + device.name), backing: .alsa(name: device.name))
     }
 }

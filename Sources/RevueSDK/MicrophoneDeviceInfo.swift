@@ -1,6 +1,7 @@
 /// An audio device, listed by `VideoSDK.getMics()`: `Speaker` (the output the seeds list first;
-/// on Linux the SDK plays nothing, so it only routes nothing), the synthetic tone and the file
-/// microphones an app added with `VideoSDK.addFileMicrophone(path:label:)`.
+/// on Linux the SDK plays nothing, so it only routes nothing), the synthetic tone, the ALSA
+/// capture devices (`alsa:NAME`) and the file microphones an app added with
+/// `VideoSDK.addFileMicrophone(path:label:)`.
 public final class MicrophoneDeviceInfo: DeviceInfo, @unchecked Sendable {
     /// The `deviceId` of the loudspeaker entry, as the seeds spell it.
     public static let speakerID = "Speaker"

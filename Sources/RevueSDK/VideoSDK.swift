@@ -78,9 +78,18 @@ public final class VideoSDK: Sendable {
         state.with { $0.cameras.map(\.info) }
     }
 
-    /// `Speaker` first, then the microphones, as the seed lists them.
+    /// `Speaker` first, then the microphones, as the seed lists them: the tone, the ALSA capture
+    /// devices the machine's configuration lists (looked up at each call, so a device plugged in
+    /// since shows), then the files an app added.
     public static func getMics() -> [MicrophoneDeviceInfo] {
-        state.with { $0.microphones.map(\.info) }
+        microphones().map(\.info)
+    }
+
+    static func microphones() -> [MicrophoneDevice] {
+        var listed = state.with { $0.microphones }
+        let alsa = ALSADevice.captureDevices().map(MicrophoneDevice.init(alsa:))
+        listed.insert(contentsOf: alsa, at: min(2, listed.count))
+        return listed
     }
 
     /// `getCameras()` followed by `getMics()`.
@@ -96,7 +105,8 @@ public final class VideoSDK: Sendable {
 
     /// The microphone in use. The SDK plays no sound on Linux, so it is never `Speaker`.
     public static func getSelectedAudioDevice() -> MicrophoneDeviceInfo? {
-        state.with { fields in fields.microphones.first { $0.info.deviceId == fields.selectedMicrophoneID }?.info }
+        let selected = state.with { $0.selectedMicrophoneID }
+        return microphones().first { $0.info.deviceId == selected }?.info
     }
 
     /// Adds a camera that plays a video file, looped (Revue's addition: Linux has no phone
@@ -148,7 +158,7 @@ public final class VideoSDK: Sendable {
     }
 
     static func microphone(_ deviceId: String) -> MicrophoneDevice? {
-        state.with { $0.microphones.first { $0.info.deviceId == deviceId } }
+        microphones().first { $0.info.deviceId == deviceId }
     }
 
     // MARK: Custom tracks
@@ -213,7 +223,7 @@ public final class VideoSDK: Sendable {
     static func makeMicrophoneTrack(encoderConfig: CustomMicrophoneTrackConfig, microphoneId: String?, noiseConfig: NoiseConfig?) throws(VideoSDKError)
         -> CustomStreamTrack
     {
-        let microphones = state.with { $0.microphones }.filter { !$0.info.isSpeaker }
+        let microphones = Self.microphones().filter { !$0.info.isSpeaker }
         let device: MicrophoneDevice
         if let microphoneId {
             guard let match = microphones.first(where: { $0.info.deviceId == microphoneId }) else {
@@ -233,6 +243,12 @@ public final class VideoSDK: Sendable {
         let source = try device.open()
         let track = CustomStreamTrack(kind: .microphone, audioTrack: LocalAudioTrack(source: source), microphoneConfig: encoderConfig,
                                       noiseConfig: noiseConfig, microphoneId: device.info.deviceId, deviceID: device.info.deviceId)
+        if let alsa = source as? ALSAMicrophone {
+            // An unplugged device ends the track, as a lost microphone does on a phone.
+            alsa.setFailureHandler { [weak track] error in
+                track?.end(VideoSDKError.ERROR_CUSTOM_AUDIO_TRACK_ENDED.with("\(device.info.label) stopped: \(error)"))
+            }
+        }
         state.with { $0.selectedMicrophoneID = device.info.deviceId }
         state.open(track, device: device.info.deviceId)?.end(nil)
         return track

@@ -442,6 +442,14 @@ public final class RoomPublisher: @unchecked Sendable {
         signaling.send(message)
     }
 
+    /// Tells the room what this publisher sends (`mediaState`: the configured camera and
+    /// microphone), for a publisher no SDK room drives (`revue publish`, `revue demo`): the SDK's
+    /// users and the join page see a stream as enabled (`onStreamEnabled`) only from this report.
+    @discardableResult
+    public func announceMedia() -> RequestID {
+        send(.mediaState(MediaState(mic: configuration.microphone != nil, webcam: configuration.camera != nil, screenShare: false)))
+    }
+
     /// Sends a message on the reliable (`revue`) or the unreliable channel, once they are open;
     /// the server relays it to everyone else. False when this publisher has no data channel.
     @discardableResult

@@ -1,0 +1,72 @@
+import CALSA
+import Foundation
+
+/// One open ALSA capture PCM (`snd_pcm_t`), mono 16-bit 48 kHz, interleaved, closed in deinit.
+/// ALSA converts and resamples what the device has (`snd_pcm_set_params` with soft resampling),
+/// as browsers ask it to. Used by one thread at a time: `ALSAMicrophone`'s capture thread.
+final class ALSACapturePCM: @unchecked Sendable {
+    static let sampleRate = 48_000
+    /// How much the device buffers (snd_pcm_set_params's latency: ALSA makes four periods of it).
+    static let bufferMicroseconds: UInt32 = 80_000
+
+    let device: String
+    private let pcm: OpaquePointer
+
+    /// Opens `device` (`default`, `plughw:1,0`, `pulse`, a name from the ALSA configuration) for
+    /// capture. `configuration`, in ALSA's configuration syntax, defines the device instead of
+    /// the system's and the user's files (`~/.asoundrc`): for devices an app describes itself.
+    init(device: String, configuration: String? = nil) throws(ALSAError) {
+        self.device = device
+        revue_alsa_silence()
+        var opened: OpaquePointer?
+        var status: Int32
+        if let configuration {
+            var tree: OpaquePointer?
+            status = revue_alsa_config_from_text(configuration, &tree)
+            guard status >= 0, let tree else { throw ALSAError(device: device, operation: "reading its configuration", code: status) }
+            // The PCM keeps what it needs of the tree: it is freed once the device is open.
+            defer { snd_config_delete(tree) }
+            status = snd_pcm_open_lconf(&opened, device, SND_PCM_STREAM_CAPTURE, 0, tree)
+        } else {
+            status = snd_pcm_open(&opened, device, SND_PCM_STREAM_CAPTURE, 0)
+        }
+        guard status >= 0, let opened else { throw ALSAError(device: device, operation: "opening it for capture", code: status) }
+        status = snd_pcm_set_params(opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.sampleRate), 1,
+                                    Self.bufferMicroseconds)
+        guard status >= 0 else {
+            snd_pcm_close(opened)
+            throw ALSAError(device: device, operation: "setting mono 16-bit 48 kHz", code: status)
+        }
+        pcm = opened
+    }
+
+    deinit {
+        snd_pcm_close(pcm)
+    }
+
+    /// Waits up to `milliseconds` for sound to read: false when none came (a stalled device).
+    func wait(milliseconds: Int32) throws(ALSAError) -> Bool {
+        let status = snd_pcm_wait(pcm, milliseconds)
+        if status >= 0 { return status > 0 }
+        try recover(status, operation: "waiting for sound")
+        return true
+    }
+
+    /// Reads up to `buffer.count` samples; an overrun (the reader fell behind) is recovered from
+    /// and reads nothing. Returns how many were read.
+    func read(into buffer: inout [Int16]) throws(ALSAError) -> Int {
+        let count = buffer.count
+        let status = buffer.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, snd_pcm_uframes_t(count)) }
+        if status >= 0 { return Int(status) }
+        try recover(Int32(status), operation: "reading")
+        return 0
+    }
+
+    /// Overruns and suspends are recovered from (`snd_pcm_recover`); anything else (the device
+    /// was unplugged) is the end.
+    private func recover(_ status: Int32, operation: String) throws(ALSAError) {
+        guard status == -EPIPE || status == -ESTRPIPE || status == -EINTR, snd_pcm_recover(pcm, status, 1) >= 0 else {
+            throw ALSAError(device: device, operation: operation, code: status)
+        }
+    }
+}
