@@ -220,6 +220,7 @@ enum PublishCommand: RevueCommand {
         line += String(format: "sent %.0f kb/s, ", bitrate / 1000) + "\(current.sender.packetsSent) packets, "
             + "\(current.sender.retransmissionsSent) retransmitted, \(current.sender.pliReceived + current.sender.firReceived) keyframe requests"
         if let estimate = current.sender.estimatedBitrate { line += ", REMB \(estimate / 1000) kb/s" }
+        if let estimate = current.sender.transportEstimate { line += ", TWCC \(estimate / 1000) kb/s" }
         return line
     }
 

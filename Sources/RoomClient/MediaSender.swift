@@ -17,6 +17,10 @@ import RTP
 ///   first as soon as a stream has sent a packet, then about once a second (randomised 0.5–1.5×,
 ///   §6.3.1), each with an SDES CNAME (§6.5.1) naming the participant. That NTP↔RTP mapping is
 ///   what the recorder uses to put this sender's audio and video in sync.
+/// - Transport-wide congestion control: every packet (retransmissions too) carries a
+///   transport-wide sequence number when negotiated, and the server's TWCC feedback
+///   (draft-holmer-rmcat-transport-wide-cc-extensions-01 §3.1) is matched to the send times
+///   and fed to `transportEstimator` (`SendSideBandwidthEstimator`), the sender's own estimate.
 /// - NACKs (RFC 4585 §6.2.1) are answered from a history of the last 1,024 video packets sent
 ///   within a second, as RTX (RFC 4588 §4: the original sequence number, then the payload, on the
 ///   RTX SSRC) when negotiated, else as the packet again.
@@ -40,6 +44,12 @@ public struct MediaSender: Sendable {
         public var firReceived = 0
         /// The last REMB estimate of the path (bits per second), if the server sent one.
         public var estimatedBitrate: UInt64?
+        /// The sender's own estimate from the TWCC feedback (bits per second), once one came.
+        public var transportEstimate: UInt64?
+        public var transportFeedbackReceived = 0
+        /// Times that estimate was cut because a queue was building (delay), and for loss.
+        public var transportDelayDecreases = 0
+        public var transportLossDecreases = 0
         /// Frames that could not be packetized (empty, or an Opus packet over the size limit).
         public var framesRefused = 0
         /// RTP payload bytes (the encoded frames with their payload descriptors, as sender reports
@@ -59,6 +69,9 @@ public struct MediaSender: Sendable {
     public var reportInterval: Double = 1
     private var streams: [OutgoingStream]
     private var pacer: Pacer
+    private var transportSequences = TransportSequenceHistory()
+    /// Runs on the server's TWCC feedback once set (the publisher sets it with its own rates).
+    public var transportEstimator: SendSideBandwidthEstimator?
     /// Draws the starting sequence numbers, timestamps and the reports' jitter; seeded in tests.
     private var random: any RandomNumberGenerator & Sendable
     private let maxPacketSize: Int
@@ -142,7 +155,9 @@ public struct MediaSender: Sendable {
     public mutating func poll(now: Double) -> [Action] {
         var actions: [Action] = []
         while let item = pacer.next(now: now) {
-            guard let bytes = packet(item, now: now) else { continue }
+            let transportSequence = streams[item.stream].track.transportWideCCExtensionID == nil ? nil : transportSequences.take()
+            guard let bytes = packet(item, transportSequence: transportSequence, now: now) else { continue }
+            if let transportSequence { transportSequences.sent(transportSequence, size: bytes.count, at: now) }
             let index = item.stream
             if streams[index].history != nil {
                 bytes.withUnsafeBufferPointer { streams[index].history?.store($0, sequence: item.sequence, arrival: now) }
@@ -194,7 +209,16 @@ public struct MediaSender: Sendable {
                     actions.append(.keyframeRequested(ssrc: entry.ssrc))
                 }
             case .other:
-                if let remb = try? RTCPReceiverEstimatedMaximumBitrate(packet) { statistics.estimatedBitrate = remb.bitrate }
+                if let remb = try? RTCPReceiverEstimatedMaximumBitrate(packet) {
+                    statistics.estimatedBitrate = remb.bitrate
+                } else if let feedback = try? RTCPTransportFeedback(packet), var estimator = transportEstimator {
+                    estimator.update(with: transportSequences.reports(for: feedback), now: now)
+                    transportEstimator = estimator
+                    statistics.transportFeedbackReceived += 1
+                    statistics.transportEstimate = UInt64(estimator.estimate)
+                    statistics.transportDelayDecreases = estimator.delayDecreases
+                    statistics.transportLossDecreases = estimator.lossDecreases
+                }
             default:
                 break
             }
@@ -213,7 +237,9 @@ public struct MediaSender: Sendable {
     // MARK: - Packets
 
     /// - Parameter repair: a retransmission on the RTX SSRC, which names the layer it repairs.
-    private func extensions(of track: SendTrack, audioLevel: UInt8?, now: Double, repair: Bool = false) -> RTPHeaderExtension? {
+    private func extensions(of track: SendTrack, audioLevel: UInt8?, transportSequence: UInt16?, now: Double, repair: Bool = false)
+        -> RTPHeaderExtension?
+    {
         var elements: [RTPHeaderExtension.Element] = []
         if let id = track.midExtensionID, let mid = track.mid, !mid.isEmpty {
             elements.append(.init(id: id, data: Array(mid.utf8.prefix(16))))
@@ -231,20 +257,25 @@ public struct MediaSender: Sendable {
             let value = UInt32(truncatingIfNeeded: Int64((now * 262_144).rounded(.down))) & 0xFF_FFFF
             elements.append(.init(id: id, data: [UInt8(value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]))
         }
+        if let id = track.transportWideCCExtensionID, let transportSequence {
+            // The sequence number, 16 bits big-endian (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2).
+            elements.append(.init(id: id, data: [UInt8(transportSequence >> 8), UInt8(truncatingIfNeeded: transportSequence)]))
+        }
         return elements.isEmpty ? nil : .oneByte(elements)
     }
 
     /// The header's size for a track with every extension it may carry.
     private func headerSize(of track: SendTrack) -> Int {
         RTPPacket(payloadType: track.payloadType, sequenceNumber: 0, timestamp: 0, ssrc: track.ssrc,
-                  headerExtension: extensions(of: track, audioLevel: 0, now: 0), payload: []).headerSize
+                  headerExtension: extensions(of: track, audioLevel: 0, transportSequence: 0, now: 0), payload: []).headerSize
     }
 
-    private func packet(_ item: Pacer.Item, now: Double) -> [UInt8]? {
+    private func packet(_ item: Pacer.Item, transportSequence: UInt16?, now: Double) -> [UInt8]? {
         let track = streams[item.stream].track
         let packet = RTPPacket(marker: item.marker, payloadType: track.payloadType, sequenceNumber: UInt16(truncatingIfNeeded: item.sequence),
                                timestamp: item.timestamp, ssrc: track.ssrc,
-                               headerExtension: extensions(of: track, audioLevel: item.audioLevel, now: now), payload: item.payload)
+                               headerExtension: extensions(of: track, audioLevel: item.audioLevel, transportSequence: transportSequence, now: now),
+                               payload: item.payload)
         return try? packet.marshal()
     }
 
@@ -270,8 +301,10 @@ public struct MediaSender: Sendable {
                 streams[index].rtxSequence &+= 1
                 again.payload = [UInt8(parsed.sequenceNumber >> 8), UInt8(truncatingIfNeeded: parsed.sequenceNumber)] + parsed.payload
             }
-            again.headerExtension = extensions(of: track, audioLevel: nil, now: now, repair: repair)
+            let transportSequence = track.transportWideCCExtensionID == nil ? nil : transportSequences.take()
+            again.headerExtension = extensions(of: track, audioLevel: nil, transportSequence: transportSequence, now: now, repair: repair)
             guard let bytes = try? again.marshal() else { continue }
+            if let transportSequence { transportSequences.sent(transportSequence, size: bytes.count, at: now) }
             statistics.retransmissionsSent += 1
             statistics.bytesSent += bytes.count
             actions.append(.sendRTP(bytes))

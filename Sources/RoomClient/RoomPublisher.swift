@@ -15,8 +15,8 @@ import Transport
 /// publisher connection, and sends what its sources make: VP8 (libvpx, real time) or H.264
 /// (libx264, Constrained Baseline, zero latency) and Opus (libopus, 20 ms), packetized (RFC 7741,
 /// RFC 6184, RFC 7587), paced, with sender reports, keyframes on PLI/FIR, retransmissions on
-/// NACK (`MediaSender`), and the video bitrate following the server's REMB estimate
-/// (docs/PUBLISHING.md). RevueSDK's `Room` is built on it: it switches the camera and microphone
+/// NACK (`MediaSender`), and the video bitrate following the lower of the server's REMB estimate
+/// and its own from the TWCC feedback (docs/PUBLISHING.md). RevueSDK's `Room` is built on it: it switches the camera and microphone
 /// at run time (`setCamera`, `setMicrophone`), sends the SDK's requests (`send`) and hands it
 /// every server message (`Configuration.onMessage`). The demo and the benchmarks put synthetic
 /// participants in rooms with it.
@@ -149,9 +149,9 @@ public final class RoomPublisher: @unchecked Sendable {
         /// The SDP name of the video codec the server accepted (`VP8`, `H264`); nil before the answer.
         public var videoCodec: String?
         /// The video encoder's target now (bits per second): the configured one, or lower when
-        /// the server's REMB estimate says the path takes less.
+        /// the path's estimate (REMB or TWCC, the lower) says it takes less.
         public var videoBitrate = 0
-        /// Times the target was changed for a REMB estimate.
+        /// Times the target was changed for an estimate.
         public var bitrateChanges = 0
         public var audioFramesEncoded = 0
         public var audioFramesSkipped = 0
@@ -361,16 +361,17 @@ public final class RoomPublisher: @unchecked Sendable {
         thread.start()
     }
 
-    /// What the publisher offers: Opus and the chosen video codec with their feedback (no
-    /// transport-wide CC: the publisher adapts to REMB, which the server sends either way), and
-    /// the MID, audio-level and abs-send-time extensions (abs-send-time feeds the server's REMB
-    /// estimate), and with simulcast the RID extensions that name the layers (RFC 8852 §3).
+    /// What the publisher offers: Opus and the chosen video codec with their feedback (REMB and
+    /// transport-wide CC among it: the publisher follows the lower of the server's REMB and its
+    /// own estimate from the TWCC feedback), and the MID, audio-level, abs-send-time (which feeds
+    /// the server's REMB estimate) and transport-wide sequence number extensions, and with
+    /// simulcast the RID extensions that name the layers (RFC 8852 §3).
     static func capabilities(video: PublishedVideoCodec, simulcast: Bool = false) -> Capabilities {
         let revue = Capabilities.revue
-        var uris = [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime]
+        var uris = [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime, HeaderExtension.transportWideCC]
         if simulcast { uris += [HeaderExtension.rtpStreamID, HeaderExtension.repairedRTPStreamID] }
         let extensions = revue.headerExtensions.filter { uris.contains($0.uri) }
-        return Capabilities(codecs: [.opus, video.capability], headerExtensions: extensions).withoutTransportWideCC()
+        return Capabilities(codecs: [.opus, video.capability], headerExtensions: extensions)
     }
 
     /// A copy of the counters.
@@ -665,7 +666,8 @@ public final class RoomPublisher: @unchecked Sendable {
                 tracks.append(SendTrack(codec: .opus, ssrc: audioSSRC, payloadType: opus.payloadType, mid: "0",
                                         midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                         audioLevelExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.audioLevel)),
-                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime))))
+                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                        transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC))))
             }
             let video = configuration.videoCodec
             if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
@@ -681,6 +683,7 @@ public final class RoomPublisher: @unchecked Sendable {
                                             rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
                                             midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                             absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                            transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
                                             rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
                                             repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil))
                 }
@@ -821,7 +824,8 @@ public final class RoomPublisher: @unchecked Sendable {
                 let track = SendTrack(codec: section.codec.sendCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
                                       rtxSSRC: codec.rtxPayloadType == nil ? nil : section.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
                                       mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                      absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)))
+                                      absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                      transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)))
                 section.track = track
                 tracks.append(track)
                 sender?.add(track)
@@ -1084,6 +1088,10 @@ public final class RoomPublisher: @unchecked Sendable {
     private func startMedia(now: Double) {
         sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
                              pacingBitsPerSecond: pacingRate)
+        // Starts at the pacing rate, which leaves the configured rates as they are until the
+        // TWCC feedback shows a queue building or packets lost.
+        sender?.transportEstimator = SendSideBandwidthEstimator(initial: pacingRate, minimum: RoomPublisher.minimumEstimate,
+                                                                maximum: RoomPublisher.maximumEstimate)
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
         statistics.videoBitrate = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
         if dataAccepted {
@@ -1252,12 +1260,18 @@ public final class RoomPublisher: @unchecked Sendable {
         return target
     }
 
-    /// Follows the server's REMB estimate (`videoTarget`). Simulcast layers share the target
-    /// (`SimulcastEncoding.share`): the configured sum is the most, the top layer gives way first.
+    /// The bounds of the publisher's own (TWCC) estimate, bits per second.
+    static let minimumEstimate = 30_000.0
+    static let maximumEstimate = 20_000_000.0
+
+    /// Follows the lower of the server's REMB estimate and the publisher's own from the TWCC
+    /// feedback (`videoTarget`). Simulcast layers share the target (`SimulcastEncoding.share`):
+    /// the configured sum is the most, the top layer gives way first.
     private func followEstimate() {
-        guard !videoLayers.isEmpty, let estimate = sender?.statistics.estimatedBitrate, estimate != lastEstimate else { return }
+        let estimates = [sender?.statistics.estimatedBitrate, sender?.statistics.transportEstimate].compactMap { $0 }
+        guard !videoLayers.isEmpty, let estimate = estimates.min(), estimate != lastEstimate else { return }
         lastEstimate = estimate
-        // The camera's rate (`setCamera`'s, or the configured one, or the layers'), which REMB may only lower.
+        // The camera's rate (`setCamera`'s, or the configured one, or the layers'), which an estimate may only lower.
         let configured = videoLayers.reduce(0) { $0 + $1.bitrate }
         let current = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
         guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: configuration.audioBitrate,
@@ -1268,7 +1282,9 @@ public final class RoomPublisher: @unchecked Sendable {
             for (layer, share) in zip(videoLayers, shares) where layer.encoder.bitrate != share { try layer.encoder.setBitrate(share) }
             statistics.videoBitrate = shares.reduce(0, +)
             statistics.bitrateChanges += 1
-            logger.info("video bitrate follows the server's estimate", ["estimate": .int(Int64(clamping: estimate)), "target": .int(Int64(target))])
+            logger.info("video bitrate follows the path's estimate",
+                        ["remb": .int(Int64(clamping: sender?.statistics.estimatedBitrate ?? 0)),
+                         "twcc": .int(Int64(clamping: sender?.statistics.transportEstimate ?? 0)), "target": .int(Int64(target))])
         } catch {
             logger.error("the video bitrate did not change", ["error": .string("\(error)")])
         }

@@ -29,6 +29,9 @@ public struct SendTrack: Sendable, Equatable {
     public var audioLevelExtensionID: UInt8?
     /// abs-send-time, which the SFU's REMB estimate reads.
     public var absSendTimeExtensionID: UInt8?
+    /// The transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-extensions-01
+    /// §2), which the SFU's TWCC feedback reports arrivals by.
+    public var transportWideCCExtensionID: UInt8?
     /// The simulcast layer's RID (RFC 8851), sent in rtp-stream-id on its packets and in
     /// repaired-rtp-stream-id on its retransmissions (RFC 8852 §3), which is how the SFU tells
     /// the layers apart; nil for a stream that is not a simulcast layer.
@@ -38,7 +41,7 @@ public struct SendTrack: Sendable, Equatable {
 
     public init(codec: Codec, ssrc: UInt32, payloadType: UInt8, rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil, mid: String? = nil,
                 midExtensionID: UInt8? = nil, audioLevelExtensionID: UInt8? = nil, absSendTimeExtensionID: UInt8? = nil,
-                rid: String? = nil, ridExtensionID: UInt8? = nil, repairedRIDExtensionID: UInt8? = nil)
+                transportWideCCExtensionID: UInt8? = nil, rid: String? = nil, ridExtensionID: UInt8? = nil, repairedRIDExtensionID: UInt8? = nil)
     {
         self.codec = codec
         self.ssrc = ssrc
@@ -49,6 +52,7 @@ public struct SendTrack: Sendable, Equatable {
         self.midExtensionID = midExtensionID
         self.audioLevelExtensionID = audioLevelExtensionID
         self.absSendTimeExtensionID = absSendTimeExtensionID
+        self.transportWideCCExtensionID = transportWideCCExtensionID
         self.rid = rid
         self.ridExtensionID = ridExtensionID
         self.repairedRIDExtensionID = repairedRIDExtensionID

@@ -19,7 +19,9 @@ extension RevueSDKTests {
 
         @Test func aDeviceInTheUsersConfigurationIsListedPublishedAndHeard() async throws {
             let home = try TemporaryDirectory(prefix: "alsa-home")
-            try ALSAFileDevice.writeTone(home.file("tone.raw"), frequency: 880, seconds: 60)
+            // Two minutes: the device plays from the bot's start at real time, and a loaded machine may
+            // take a while to get the listener that far.
+            try ALSAFileDevice.writeTone(home.file("tone.raw"), frequency: 880, seconds: 120)
             try ALSAFileDevice.configuration("revue_test_mic", capturing: home.file("tone.raw"), hint: "Revue test microphone")
                 .write(toFile: home.file(".asoundrc"), atomically: true, encoding: .utf8)
             var environment = ProcessInfo.processInfo.environment
@@ -34,21 +36,21 @@ extension RevueSDKTests {
 
             let server = try RoomServerHarness()
             let roomId = try server.makeRoom()
+            let viewer = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Listener", micEnabled: false,
+                                                 camEnabled: false, signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc")
+            let log = EventLog()
+            viewer.addEventListener(log)
+            try await viewer.join()
             let output = try TemporaryDirectory(prefix: "alsa-publish")
             let bot = try Subprocess(RevueBinary.path, ["publish", roomId, "--name", "ALSA Bot", "--camera", "none", "--mic", "alsa:revue_test_mic",
-                                                        "--server", server.base, "--token", try server.token(), "--seconds", "20",
+                                                        "--server", server.base, "--token", try server.token(), "--seconds", "300",
                                                         "--log-level", "warning"],
                                      environment: environment, standardOutput: .file(output.file("stdout")), standardError: .file(output.file("stderr")))
             defer {
                 bot.signal(SIGTERM)
                 _ = bot.wait(timeout: 15)
             }
-            let viewer = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Listener", micEnabled: false,
-                                                 camEnabled: false, signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc")
-            let log = EventLog()
-            viewer.addEventListener(log)
-            try await viewer.join()
-            #expect(await log.wait(timeout: 40) { $0.contains("streamEnabled ALSA Bot AUDIO") }, "\(log.events)")
+            #expect(await log.wait(timeout: 60) { $0.contains("streamEnabled ALSA Bot AUDIO") }, "\(log.events)")
             let heard = Heard()
             let botParticipant = try #require(viewer.participants.values.first { $0.displayName == "ALSA Bot" })
             botParticipant.stream(of: .AUDIO)?.remoteAudioTrack?.setSampleHandler { chunk in
@@ -57,7 +59,7 @@ extension RevueSDKTests {
                 heard.samples.withLock { $0 += stride(from: 0, to: chunk.samples.count, by: channels).map { chunk.samples[$0] } }
             }
             // Two seconds of sound, then the tone must stand out of it.
-            let deadline = Date().addingTimeInterval(40)
+            let deadline = Date().addingTimeInterval(60)
             while heard.samples.withLock({ $0.count }) < 96_000 && Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }

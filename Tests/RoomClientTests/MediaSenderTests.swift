@@ -167,6 +167,39 @@ import Testing
         #expect(sender.statistics.retransmissionsSent == 2 && sender.statistics.retransmissionsMissed == 4 && sender.statistics.nacksReceived == 3)
     }
 
+    /// Transport-wide CC: every packet of the connection (a retransmission too) carries the next
+    /// transport-wide sequence number, and the server's feedback about them reaches the
+    /// sender's own estimate.
+    @Test func packetsAreNumberedAcrossTheConnectionAndFeedbackReachesTheEstimate() throws {
+        var video = Self.video, audio = Self.audio
+        video.transportWideCCExtensionID = 4
+        audio.transportWideCCExtensionID = 4
+        var sender = MediaSender(tracks: [video, audio], cname: "cname-1", origin: 100, wallClock: Self.wallClock, pacingBitsPerSecond: 100_000_000,
+                                 random: SeededGenerator(seed: 1))
+        sender.transportEstimator = SendSideBandwidthEstimator(initial: 1_000_000, minimum: 30_000, maximum: 5_000_000)
+        sender.send(frame: Self.bytes(count: 3_000, keyframe: true), ssrc: video.ssrc, mediaTime: 0)
+        sender.send(frame: [0xF8, 1, 2, 3], ssrc: audio.ssrc, mediaTime: 0)
+        let sent = try Self.rtp(sender.poll(now: 100))
+        let number = { (packet: RTPPacket) -> UInt16? in packet.headerExtension?.element(4).map { UInt16($0[0]) << 8 | UInt16($0[1]) } }
+        #expect(sent.map(number) == [0, 1, 2, 3], "\(sent.map(number))")
+        let lost = try #require(sent.first { $0.ssrc == video.ssrc })
+        let nack = try RTCPPacket.nack(RTCPNack(senderSSRC: 9, mediaSSRC: video.ssrc, lost: [lost.sequenceNumber])).marshal()
+        let again = try Self.rtp(sender.receiveRTCP(nack, now: 100.05))
+        #expect(again.map(number) == [4], "a retransmission is numbered too")
+
+        #expect(sender.statistics.transportEstimate == nil)
+        let feedback = RTCPTransportFeedback(senderSSRC: 9, mediaSSRC: video.ssrc, baseSequenceNumber: 0, referenceTime: 1, feedbackPacketCount: 0,
+                                             packets: [.received(deltaTicks: 80), .received(deltaTicks: 4), .notReceived, .received(deltaTicks: 4),
+                                                       .received(deltaTicks: 200)])
+        #expect(try sender.receiveRTCP(feedback.marshal(), now: 100.1).isEmpty)
+        #expect(sender.statistics.transportFeedbackReceived == 1)
+        #expect(sender.statistics.transportEstimate == 1_000_000, "one feedback does not move it yet")
+        // Without the extension negotiated, nothing is numbered and nothing is estimated.
+        var plain = Self.sender()
+        plain.send(frame: Self.bytes(count: 100, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        #expect(try Self.rtp(plain.poll(now: 100)).allSatisfy { $0.headerExtension?.element(4) == nil })
+    }
+
     @Test func withoutRTXTheSamePacketGoesAgain() throws {
         var track = Self.video
         track.rtxSSRC = nil

@@ -5,10 +5,11 @@ import TestSupport
 import Testing
 import Transport
 
-/// The publisher's video bitrate follows the server's REMB estimate live (docs/PUBLISHING.md):
-/// behind a 250 kb/s bottleneck (a UDP proxy in the test, with a quarter second of queue) the
-/// server's estimate falls and the encoder's target with it, so what goes out fits the link; once
-/// the bottleneck goes, the estimate grows back and the target returns to the camera's rate.
+/// The publisher's video bitrate follows the path's estimate live (docs/PUBLISHING.md): behind a
+/// 250 kb/s bottleneck (a UDP proxy in the test, with a quarter second of queue) the server's REMB
+/// estimate falls, and so does the publisher's own from the server's TWCC feedback; the encoder's
+/// target follows the lower, so what goes out fits the link; once the bottleneck goes, both grow
+/// back and the target returns to the camera's rate.
 extension BrowserRoomTests {
     @Suite struct RembRateControlTests {
         @Test func theEncoderFollowsALowEstimateAndRecovers() throws {
@@ -33,20 +34,26 @@ extension BrowserRoomTests {
                 let now = publisher.currentStatistics
                 return now.videoBitrate <= 250_000 && (now.sender.estimatedBitrate ?? .max) <= 300_000
             }
+            // The publisher's own estimate sees the queue too, from the arrival times alone.
+            let ownEstimateFell = RoomReceiverTests.waitUntil(20) { (publisher.currentStatistics.sender.transportEstimate ?? .max) <= 350_000 }
             let low = publisher.currentStatistics
             // What goes out over the next two seconds, media and headers.
             let before = low.sender.bytesSent
             Thread.sleep(forTimeInterval: 2)
             let sent = Double(publisher.currentStatistics.sender.bytesSent - before) * 8 / 2
-            print("measured: behind a 250 kb/s bottleneck: REMB \(low.sender.estimatedBitrate ?? 0) b/s, video target \(low.videoBitrate) b/s "
+            print("measured: behind a 250 kb/s bottleneck: REMB \(low.sender.estimatedBitrate ?? 0) b/s, TWCC \(low.sender.transportEstimate ?? 0) b/s "
+                + "(\(low.sender.transportFeedbackReceived) feedbacks, \(low.sender.transportDelayDecreases) cuts for delay, "
+                + "\(low.sender.transportLossDecreases) for loss), video target \(low.videoBitrate) b/s "
                 + "(\(low.bitrateChanges) changes), sending \(Int(sent)) b/s; the proxy dropped \(proxy.policed) packets")
+            #expect(ownEstimateFell, "TWCC stayed at \(String(describing: low.sender.transportEstimate)) after \(low.sender.transportFeedbackReceived) feedbacks")
             #expect(squeezed, "the target stayed at \(low.videoBitrate) with REMB \(String(describing: low.sender.estimatedBitrate))")
             #expect(sent < 330_000, "still sending \(sent) b/s into a 250 kb/s link")
 
             proxy.bitrateLimit = nil
             let recovered = RoomReceiverTests.waitUntil(30) { publisher.currentStatistics.videoBitrate >= 500_000 }
             let back = publisher.currentStatistics
-            print("measured: bottleneck lifted: REMB \(back.sender.estimatedBitrate ?? 0) b/s, video target \(back.videoBitrate) b/s")
+            print("measured: bottleneck lifted: REMB \(back.sender.estimatedBitrate ?? 0) b/s, TWCC \(back.sender.transportEstimate ?? 0) b/s, "
+                + "video target \(back.videoBitrate) b/s")
             #expect(recovered, "the target stayed at \(back.videoBitrate) with REMB \(String(describing: back.sender.estimatedBitrate))")
             #expect(publisher.failure == nil)
         }
