@@ -58,7 +58,9 @@ final class E2EEGate {
     /// does not encrypt. Nil when it does not decrypt.
     func open(_ frame: EncodedFrame) -> EncodedFrame? {
         let participantID = frame.track.participantID
-        guard encrypted[participantID] == true, let decryptor else { return frame }
+        // Someone not announced yet is held to the key the job has for them, if any: never in
+        // the clear by default.
+        guard encrypted[participantID] ?? (decryptor?.keys.key(for: participantID) != nil), let decryptor else { return frame }
         do {
             var clear = frame
             clear.data = try decryptor.decrypt(frame.data, from: participantID, codec: frame.track.codec.e2eeCodec)

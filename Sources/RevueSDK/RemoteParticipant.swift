@@ -5,6 +5,8 @@ import Signaling
 public final class RemoteParticipant: Participant {
     /// The room this participant is in, for the calls about them (`setQuality`).
     weak var room: Room?
+    /// The layer `setQuality` chose, for asking again after a reconnection.
+    var chosenQuality: VideoQuality?
 
     init(id: String, displayName: String, mode: Mode, room: Room) {
         self.room = room
@@ -28,5 +30,6 @@ public final class RemoteParticipant: Participant {
         if case .error(let code, let message) = try await room.request(.setQuality(participantID: id, quality: layer)) {
             throw VideoSDKError(code, message)
         }
+        chosenQuality = quality
     }
 }

@@ -149,6 +149,8 @@ extension Room {
             }
             guard publisher === made, state == .CONNECTED else { return }
         }
+        await askAgainForWhatWasChosen()
+        guard publisher === made, state == .CONNECTED else { return }
         resendLocalMedia(on: made)
         if shareOn, let source = shareSource {
             let settings = Room.shareSettings(shareTrack?.screenShareConfig ?? .h720p_15fps)
@@ -178,6 +180,27 @@ extension Room {
                 try await reportMedia()
             } catch {
                 report(error)
+            }
+        }
+    }
+
+    /// The server's new member receives everything at the top layer: what `pauseAllStreams`
+    /// paused and the layers `setQuality` chose are asked for again (the server confirms a pause
+    /// as it did the first time, so `onPausedAllStreams` comes again).
+    private func askAgainForWhatWasChosen() async {
+        let paused = pausedKinds
+        let requests: [StreamKind?] = paused == Set(StreamKind.allCases) ? [nil] : paused.sorted { $0.rawValue < $1.rawValue }
+        for kind in requests where !paused.isEmpty {
+            if case .error(let code, let message) = (try? await request(.pauseAllStreams(kind: kind?.signaling))) ?? .ack {
+                report(VideoSDKError(code, "the paused streams were not paused again after reconnecting: \(message)"))
+            }
+        }
+        for participant in participants.values.sorted(by: { $0.id < $1.id }) {
+            guard let quality = participant.chosenQuality else { continue }
+            do {
+                try await participant.setQuality(quality)
+            } catch {
+                report(error.with("the layer chosen for \(participant.displayName) was not chosen again after reconnecting: \(error.message)"))
             }
         }
     }

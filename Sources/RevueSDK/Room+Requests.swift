@@ -123,8 +123,9 @@ extension Room {
 
     /// Sends `message` to everyone else on the room's data channel (`revue`, or
     /// `revue-unreliable` when `reliable` is false); they get `onDataReceived`. Someone who has
-    /// joined but whose channel is still opening gets it once it opens (the server holds up to
-    /// 64 a channel); someone who joins later does not. Returns once queued for the channel.
+    /// joined but whose channel is still opening gets a reliable message once it opens (the
+    /// server holds up to 64 for 30 s); someone who joins later does not. Returns once queued
+    /// for the channel.
     /// - Throws: 3065, 3035, 3072 over 15 KiB, 3066 for a SIGNALLING_ONLY participant (no
     ///   media connection, so no channel).
     public func send(_ message: String, reliable: Bool = true) async throws(VideoSDKError) {

@@ -98,6 +98,9 @@ public final class Room {
     /// The whiteboard's page while one is on, and whether a start or stop runs.
     var whiteboardURL: String?
     var whiteboardBusy = false
+    /// What `pauseAllStreams` paused, as the server confirmed it, for asking again after a
+    /// reconnection (the server's new member receives everything).
+    var pausedKinds: Set<StreamKind> = []
     /// Adaptive subscription's state and its sampling task, while on.
     var adaptive = AdaptiveSubscription()
     var adaptiveTask: Task<Void, Never>?
@@ -600,8 +603,10 @@ public final class Room {
         case .livestreamStateChanged(let status):
             if let state = LivestreamState(rawValue: status) { emit { $0.onLivestreamStateChanged(state: state) } }
         case .pausedAllStreams(let kind):
+            if let kind { pausedKinds.insert(StreamKind(kind)) } else { pausedKinds = Set(StreamKind.allCases) }
             emit { $0.onPausedAllStreams(kind: kind.map(StreamKind.init)) }
         case .resumedAllStreams(let kind):
+            if let kind { pausedKinds.remove(StreamKind(kind)) } else { pausedKinds = [] }
             emit { $0.onResumedAllStreams(kind: kind.map(StreamKind.init)) }
         case .entryRequested(let participantID, let name):
             let allow: @MainActor () -> Void = { [weak self] in Task { try? await self?.respondEntry(participantId: participantID, decision: .ALLOWED) } }

@@ -6,8 +6,11 @@ import Synchronization
 /// PipeWire through their ALSA plugins, `pulse` and `pipewire`). A thread of its own reads the
 /// device, 20 ms at a time, into a short queue the publisher takes from at its own pace.
 ///
-/// - A device that delivers faster than real time (a virtual one, such as ALSA's `file` plugin
-///   over `null`) is read at real time, so it neither spins nor runs ahead.
+/// - A device with no clock of its own (a virtual one, such as ALSA's `file` plugin over `null`,
+///   which answers every read at once) is read at real time, so it neither spins nor runs ahead.
+///   It is told from a card by being a quarter second ahead of real time within its first five
+///   seconds, which a card's clock (a few hundred ppm off at worst) never is; a card is never
+///   paced, so its drift cannot make the reader fall behind and overrun.
 /// - The queue holds at most `maximumQueued` samples: when the device's clock runs ahead of the
 ///   publisher's, the oldest are dropped down to `targetQueued`, so delay does not build up.
 ///   When it runs behind, the publisher gets silence until `targetQueued` has come again, rather
@@ -46,7 +49,7 @@ public final class ALSAMicrophone: MicrophoneSource, Sendable {
         capture.take(count)
     }
 
-    /// Stops reading; the device is closed within a fifth of a second.
+    /// Stops reading; the capture thread closes the device within a fifth of a second.
     public func stop() {
         capture.stopped.store(true, ordering: .relaxed)
     }
@@ -78,8 +81,11 @@ public final class ALSAMicrophone: MicrophoneSource, Sendable {
         }
 
         func run() {
+            // The device closes when reading ends, whoever still holds the microphone.
+            defer { pcm.close() }
             let clock = ContinuousClock()
             let start = clock.now
+            var clockless = false
             var block = [Int16](repeating: 0, count: 960)
             logger.info("capturing", ["device": .string(pcm.device)])
             while !stopped.load(ordering: .relaxed) {
@@ -90,10 +96,13 @@ public final class ALSAMicrophone: MicrophoneSource, Sendable {
                     guard count > 0 else { continue }
                     push(block.prefix(count).map { Float($0) / 32_768 })
                     let total = captured.add(count, ordering: .relaxed).newValue
-                    // Ahead of real time by more than 100 ms: a device with no clock of its own.
-                    let elapsed = start.duration(to: clock.now)
-                    let ahead = Double(total) / Double(ALSACapturePCM.sampleRate) - Self.seconds(elapsed)
-                    if ahead > 0.1 { Thread.sleep(forTimeInterval: ahead - 0.05) }
+                    let elapsed = Self.seconds(start.duration(to: clock.now))
+                    let ahead = Double(total) / Double(ALSACapturePCM.sampleRate) - elapsed
+                    if !clockless, ahead > 0.25, elapsed < 5 {
+                        clockless = true
+                        logger.info("the device has no clock of its own: read at real time", ["device": .string(pcm.device)])
+                    }
+                    if clockless, ahead > 0.1 { Thread.sleep(forTimeInterval: ahead - 0.05) }
                 } catch {
                     failure.withLock { $0 = error }
                     logger.warning("the microphone stopped", ["device": .string(pcm.device), "error": .string("\(error)")])

@@ -970,7 +970,9 @@ public final class RoomPublisher: @unchecked Sendable {
             if dataChannels != nil { runDataChannels(now: now) }
             if sender != nil {
                 capture(now: now)
-                if let actions = sender?.poll(now: now) { perform(actions) }
+                // The clock again after encoding: the send times the TWCC estimate compares with
+                // arrivals must not carry the encoder's time, which load and keyframes vary.
+                if let actions = sender?.poll(now: EventLoop.now()) { perform(actions) }
             }
             publish()
             // SCTP's timers (retransmission, heartbeats) are polled every 50 ms while it runs.

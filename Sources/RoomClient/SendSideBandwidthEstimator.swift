@@ -5,7 +5,9 @@ import Foundation
 /// server says when each packet arrived, the publisher knows when each left. The method is
 /// Google Congestion Control's (draft-ietf-rmcat-gcc-02), as libwebrtc's send side runs it:
 ///
-/// - **Delay** (§5): packets sent within 5 ms of each other form a group. From one group to the
+/// - **Delay** (§5): packets sent within 5 ms of each other form a group, and so do packets that
+///   arrive in a burst (within 5 ms of the group, sooner than they were sent apart: a receiver
+///   that stalled and then read them all at once; libwebrtc's `BelongsToBurst`). From one group to the
 ///   next, the change in one-way delay (arrival gap less send gap) is accumulated and smoothed,
 ///   and its trend over the last 20 groups (a least-squares slope, §5.3) is compared with a
 ///   threshold that adapts to the path (§5.4): a trend above it for over 10 ms is *overuse* (a
@@ -42,8 +44,16 @@ public struct SendSideBandwidthEstimator: Sendable {
         }
     }
 
-    /// Packets sent this close together (seconds) are one group (§5.2).
+    /// Packets sent this close together (seconds) are one group (§5.2); so are packets that
+    /// arrive this close after the group's last, sooner than they were sent, within a burst
+    /// of at most `maxBurst`.
     static let groupSpan = 0.005
+    static let maxBurst = 0.1
+    /// An arrival this far from the last group's (seconds) restarts the delay estimate (the
+    /// receiver's clock jumped, or a long gap): nothing before says anything about now.
+    static let arrivalJump = 3.0
+    /// At most this many arrivals are kept for the acknowledged rate.
+    static let maxArrivals = 10_000
     /// Groups in the trend's window, and its smoothing (libwebrtc's TrendlineEstimator).
     static let trendWindow = 20
     static let smoothing = 0.9
@@ -69,10 +79,11 @@ public struct SendSideBandwidthEstimator: Sendable {
     private var delayBased: Double
     private var lossBased: Double
 
-    /// A group of packets: when its last left and arrived, and its bytes.
+    /// A group of packets: when its first left and arrived, and when its last did.
     private struct Group: Sendable {
         var firstSend: Double
         var lastSend: Double
+        var firstArrival: Double
         var lastArrival: Double
     }
 
@@ -89,7 +100,7 @@ public struct SendSideBandwidthEstimator: Sendable {
     private var lastThresholdUpdate: Double?
     private var overuseTime: Double?
     private var overuseCount = 0
-    private var previousTrend = 0.0
+    private var previousSlope = 0.0
     // Rate control.
     private var lastUpdate: Double?
     private var lastDecrease: Double?
@@ -130,21 +141,49 @@ public struct SendSideBandwidthEstimator: Sendable {
 
     private mutating func add(sendTime: Double, arrivalTime: Double) {
         if var current = group {
-            if sendTime - current.firstSend <= Self.groupSpan {
+            if abs(arrivalTime - current.lastArrival) > Self.arrivalJump {
+                resetDelay()
+            } else if sendTime - current.firstSend <= Self.groupSpan || Self.belongsToBurst(sendTime, arrivalTime, current) {
                 current.lastSend = Swift.max(current.lastSend, sendTime)
                 current.lastArrival = Swift.max(current.lastArrival, arrivalTime)
                 group = current
                 return
+            } else {
+                if let previous = previousGroup {
+                    let sendDelta = current.lastSend - previous.lastSend
+                    let arrivalDelta = current.lastArrival - previous.lastArrival
+                    // A group sent before the last (reordered feedback) says nothing about the queue.
+                    if sendDelta > 0 {
+                        trend(delayDelta: (arrivalDelta - sendDelta) * 1000, sendDelta: sendDelta * 1000, arrival: current.lastArrival)
+                    }
+                }
+                previousGroup = current
             }
-            if let previous = previousGroup {
-                let sendDelta = current.lastSend - previous.lastSend
-                let arrivalDelta = current.lastArrival - previous.lastArrival
-                // A group sent before the last (reordered feedback) says nothing about the queue.
-                if sendDelta > 0 { trend(delayDelta: (arrivalDelta - sendDelta) * 1000, sendDelta: sendDelta * 1000, arrival: current.lastArrival) }
-            }
-            previousGroup = current
         }
-        group = Group(firstSend: sendTime, lastSend: sendTime, lastArrival: arrivalTime)
+        group = Group(firstSend: sendTime, lastSend: sendTime, firstArrival: arrivalTime, lastArrival: arrivalTime)
+    }
+
+    /// Arrived within 5 ms of the group's last and sooner than it was sent after it: the
+    /// receiver took a queue of packets at once (libwebrtc's `InterArrival::BelongsToBurst`).
+    private static func belongsToBurst(_ sendTime: Double, _ arrivalTime: Double, _ group: Group) -> Bool {
+        let arrivalDelta = arrivalTime - group.lastArrival
+        let sendDelta = sendTime - group.lastSend
+        return arrivalDelta - sendDelta < 0 && arrivalDelta <= groupSpan && arrivalTime - group.firstArrival < maxBurst
+    }
+
+    /// Forgets the delay's history; the rate stays as it is.
+    private mutating func resetDelay() {
+        group = nil
+        previousGroup = nil
+        accumulatedDelay = 0
+        smoothedDelay = 0
+        firstArrival = nil
+        points = []
+        deltas = 0
+        overuseTime = nil
+        overuseCount = 0
+        previousSlope = 0
+        usage = .normal
     }
 
     /// §5.3: the smoothed accumulated delay's slope over the window.
@@ -156,11 +195,10 @@ public struct SendSideBandwidthEstimator: Sendable {
         firstArrival = origin
         points.append(((arrival - origin) * 1000, smoothedDelay))
         if points.count > Self.trendWindow { points.removeFirst(points.count - Self.trendWindow) }
-        var modified = 0.0
-        if points.count == Self.trendWindow, let slope = Self.slope(points) {
-            modified = Double(Swift.min(deltas, 60)) * slope * Self.trendGain
-        }
-        detect(modified, sendDelta: sendDelta, at: arrival * 1000)
+        var slope = previousSlope
+        if points.count == Self.trendWindow, let fitted = Self.slope(points) { slope = fitted }
+        let modified = Double(Swift.min(deltas, 60)) * slope * Self.trendGain
+        detect(modified, slope: slope, sendDelta: sendDelta, at: arrival * 1000)
     }
 
     /// The least-squares slope of the points; nil when they share one x.
@@ -177,12 +215,12 @@ public struct SendSideBandwidthEstimator: Sendable {
     }
 
     /// §5.4: overuse is a trend over the threshold for more than 10 ms, and still rising.
-    private mutating func detect(_ modified: Double, sendDelta: Double, at time: Double) {
+    private mutating func detect(_ modified: Double, slope: Double, sendDelta: Double, at time: Double) {
         if modified > threshold {
             let overusing = (overuseTime ?? -sendDelta / 2) + sendDelta
             overuseTime = overusing
             overuseCount += 1
-            if overusing > 10, overuseCount > 1, modified >= previousTrend {
+            if overusing > 10, overuseCount > 1, slope >= previousSlope {
                 overuseTime = 0
                 overuseCount = 0
                 usage = .overusing
@@ -196,7 +234,7 @@ public struct SendSideBandwidthEstimator: Sendable {
             overuseCount = 0
             usage = .normal
         }
-        previousTrend = modified
+        previousSlope = slope
         adaptThreshold(modified, at: time)
     }
 
@@ -218,12 +256,15 @@ public struct SendSideBandwidthEstimator: Sendable {
 
     // MARK: - Rate
 
-    /// The rate of the bytes that arrived over the last half second of arrivals.
+    /// The rate of the bytes that arrived over the half second before the latest arrival. An
+    /// arrival time far from the others (a jump of the receiver's clock, or a hostile one) only
+    /// starts a new window: those after the latest, and those long before it, are dropped.
     private mutating func updateAcknowledged() {
-        guard let newest = arrivals.map(\.time).max() else { return }
-        arrivals.removeAll { $0.time < newest - 0.5 }
-        guard let oldest = arrivals.map(\.time).min(), newest - oldest >= 0.1 else { return }
-        acknowledgedBitrate = Double(arrivals.reduce(0) { $0 + $1.size } * 8) / (newest - oldest)
+        guard let latest = arrivals.last?.time else { return }
+        arrivals.removeAll { $0.time < latest - 0.5 || $0.time > latest }
+        if arrivals.count > Self.maxArrivals { arrivals.removeFirst(arrivals.count - Self.maxArrivals) }
+        guard let oldest = arrivals.map(\.time).min(), latest - oldest >= 0.1 else { return }
+        acknowledgedBitrate = Double(arrivals.reduce(0) { $0 + $1.size } * 8) / (latest - oldest)
     }
 
     private mutating func updateLoss(now: Double) {

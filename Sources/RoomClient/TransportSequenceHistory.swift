@@ -17,6 +17,9 @@ struct TransportSequenceHistory: Sendable {
     private var entries: [Entry?] = Array(repeating: nil, count: TransportSequenceHistory.capacity)
     /// The number the next packet gets.
     private(set) var nextSequence: Int64 = 0
+    /// The last feedback's reference time, as sent (24 bits) and counted on without wrapping:
+    /// the server's wraps every 12.4 days (2^24 × 64 ms).
+    private var lastReference: (sent: Int32, unwrapped: Int64)?
 
     /// Numbers a packet about to be sent; its size and time are recorded once it is made.
     mutating func take() -> UInt16 {
@@ -35,17 +38,34 @@ struct TransportSequenceHistory: Sendable {
     mutating func reports(for feedback: RTCPTransportFeedback) -> [SendSideBandwidthEstimator.Report] {
         guard let base = unwrap(feedback.baseSequenceNumber) else { return [] }
         var reports: [SendSideBandwidthEstimator.Report] = []
-        for (offset, arrival) in feedback.arrivalTimes.enumerated() {
+        for (offset, arrival) in arrivalTimes(of: feedback).enumerated() {
             let sequence = base + Int64(offset)
             guard sequence < nextSequence else { break }
             let index = Int(sequence % Int64(Self.capacity))
             guard var entry = entries[index], entry.sequence == sequence, !entry.reported else { continue }
             entry.reported = true
             entries[index] = entry
-            reports.append(SendSideBandwidthEstimator.Report(sendTime: entry.sendTime, arrivalTime: arrival.map { Double($0) / 1_000_000 },
-                                                             size: entry.size))
+            reports.append(SendSideBandwidthEstimator.Report(sendTime: entry.sendTime, arrivalTime: arrival, size: entry.size))
         }
         return reports
+    }
+
+    /// Each packet's arrival in seconds on the server's clock, nil when lost: the reference time
+    /// (unwrapped against the last feedback's, as a signed 24-bit step) plus the deltas.
+    private mutating func arrivalTimes(of feedback: RTCPTransportFeedback) -> [Double?] {
+        var reference = Int64(feedback.referenceTime)
+        if let last = lastReference {
+            var step = Int64((feedback.referenceTime &- last.sent) & 0xFF_FFFF)
+            if step >= 0x80_0000 { step -= 0x100_0000 }
+            reference = last.unwrapped + step
+        }
+        lastReference = (feedback.referenceTime, reference)
+        var time = reference * RTCPTransportFeedback.referenceTimeUnit
+        return feedback.packets.map { status in
+            guard case .received(let delta) = status else { return nil }
+            time += Int64(delta) * RTCPTransportFeedback.deltaUnit
+            return Double(time) / 1_000_000
+        }
     }
 
     /// The counted number of the last sent packet whose low 16 bits are `sequence`; nil when

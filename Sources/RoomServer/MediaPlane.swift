@@ -83,13 +83,14 @@ final class MediaPlane {
         let isWHIP: Bool
         var publisher: Publisher?
         var subscriber: Subscriber?
-        /// Data channel messages for a channel of this member's that has not opened yet, by
-        /// label: a participant who has joined but is still connecting gets what the others
-        /// sent meanwhile, in order, once its channel opens (at most `maxHeldMessages` a
-        /// label; later ones are dropped).
-        var heldMessages: [String: [String]] = [:]
-        /// Labels whose held messages overflowed (warned once).
-        var heldOverflow: Set<String> = []
+        /// Messages for this member's reliable (`revue`) channel while it has not opened yet: a
+        /// participant who has joined but is still connecting gets what the others sent
+        /// meanwhile, in order, once it opens. At most `maxHeldMessages` and `maxHeldBytes`, for
+        /// `heldMessageLifetime` seconds; the unreliable channel's are not held (late is lost).
+        var heldMessages: [(text: String, at: Double)] = []
+        var heldBytes = 0
+        /// Whether dropping a held message was warned about (once until the channel opens).
+        var heldOverflowed = false
 
         init(key: Key, connection: ConnectionID, mode: ParticipantMode, isWHIP: Bool) {
             self.key = key
@@ -104,9 +105,13 @@ final class MediaPlane {
     static let subscriberExtensions = HeaderExtensionIDs(mid: 1, absSendTime: 3, audioLevel: 2)
     /// The seeds' limit for `send()` (3072 beyond it), with room for the sender's id around it.
     static let maxDataMessage = 15 * 1024 + 512
-    /// How many messages a label holds for a member whose channel is not open yet (about
-    /// 1 MiB at the largest message size).
+    /// The label of the reliable channel clients open for `send()` (docs/SIGNALING.md).
+    static let reliableChannel = "revue"
+
+    /// What is held for a member whose reliable channel has not opened yet (`Member.heldMessages`).
     static let maxHeldMessages = 64
+    static let maxHeldBytes = 256 * 1024
+    static let heldMessageLifetime = 30.0
 
     let rtc: RTCServer
     /// Sends a signalling message (any thread; the gateway queues it).
@@ -615,9 +620,15 @@ final class MediaPlane {
                 rtc.sendApplicationData(packet, to: connection)
             case .event(.opened(let channel)):
                 publisher.channels[channel.label] = channel.id
-                if let member = members.values.first(where: { $0.publisher === publisher }),
-                   let held = member.heldMessages.removeValue(forKey: channel.label) {
-                    for message in held { deliver(message, on: channel.label, to: publisher) }
+                if channel.label == MediaPlane.reliableChannel, let member = members.values.first(where: { $0.publisher === publisher }) {
+                    let held = member.heldMessages
+                    member.heldMessages = []
+                    member.heldBytes = 0
+                    member.heldOverflowed = false
+                    let now = EventLoop.now()
+                    for message in held where now - message.at <= MediaPlane.heldMessageLifetime {
+                        deliver(message.text, on: channel.label, to: publisher)
+                    }
                 }
             case .event(.closed(let id)):
                 publisher.channels = publisher.channels.filter { $0.value != id }
@@ -644,17 +655,17 @@ final class MediaPlane {
         for member in members.values where member.key.roomID == senderMember.key.roomID && member.key != senderMember.key {
             if let publisher = member.publisher, publisher.channels[label] != nil {
                 deliver(message, on: label, to: publisher)
-            } else if member.mode != .signallingOnly && !member.isWHIP {
+            } else if label == MediaPlane.reliableChannel, member.mode != .signallingOnly, !member.isWHIP {
                 // Joined, still connecting: hold the message until the channel opens. A
                 // SIGNALLING_ONLY member has no media connection and a WHIP publisher no data
                 // channels, so nothing is held for them.
-                var held = member.heldMessages[label, default: []]
-                if held.count < MediaPlane.maxHeldMessages {
-                    held.append(message)
-                    member.heldMessages[label] = held
-                } else if member.heldOverflow.insert(label).inserted {
+                if member.heldMessages.count < MediaPlane.maxHeldMessages, member.heldBytes + message.utf8.count <= MediaPlane.maxHeldBytes {
+                    member.heldMessages.append((message, EventLoop.now()))
+                    member.heldBytes += message.utf8.count
+                } else if !member.heldOverflowed {
+                    member.heldOverflowed = true
                     logger.warning("data channel messages dropped: the channel has not opened",
-                                   ["participantId": .string(member.key.participantID), "label": .string(label)])
+                                   ["participantId": .string(member.key.participantID), "held": .int(Int64(member.heldMessages.count))])
                 }
             }
         }

@@ -64,5 +64,9 @@ import Testing
         #expect(keyed.open(Self.frame(Self.keyframe, from: "ada")) == nil)
         #expect(keyed.admit(.join(carol)) == .join(carol))
         #expect(keyed.open(Self.frame(Self.keyframe, from: "carol"))?.data == Self.keyframe)
+        // Frames of someone whose join was not seen are held to the key too.
+        #expect(gate.open(Self.frame(Self.keyframe, from: "dave")) == nil)
+        let sealedByDave = try FrameEncryptor(baseKey: "the room's key", codec: .vp8).encrypt(Self.keyframe)
+        #expect(gate.open(Self.frame(sealedByDave, from: "dave"))?.data == Self.keyframe)
     }
 }

@@ -190,9 +190,12 @@ import Testing
         #expect(sender.statistics.transportEstimate == nil)
         let feedback = RTCPTransportFeedback(senderSSRC: 9, mediaSSRC: video.ssrc, baseSequenceNumber: 0, referenceTime: 1, feedbackPacketCount: 0,
                                              packets: [.received(deltaTicks: 80), .received(deltaTicks: 4), .notReceived, .received(deltaTicks: 4),
-                                                       .received(deltaTicks: 200)])
+                                                       .received(deltaTicks: 600)])
         #expect(try sender.receiveRTCP(feedback.marshal(), now: 100.1).isEmpty)
         #expect(sender.statistics.transportFeedbackReceived == 1)
+        // The four that arrived (the retransmission among them), over the 152 ms they took.
+        let acknowledged = try #require(sender.transportEstimator?.acknowledgedBitrate)
+        #expect(acknowledged > 100_000, "\(acknowledged) b/s")
         #expect(sender.statistics.transportEstimate == 1_000_000, "one feedback does not move it yet")
         // Without the extension negotiated, nothing is numbered and nothing is estimated.
         var plain = Self.sender()

@@ -101,6 +101,42 @@ import Testing
         #expect(run.estimator.acknowledgedBitrate.map { abs($0 - 300_000) < 30_000 } == true, "\(String(describing: run.estimator.acknowledgedBitrate))")
     }
 
+    /// A receiver that stalls now and then (40 ms every second, then reads what queued at
+    /// once, as a busy server's loop does) on a clear path: bursts, not a queue, so no cut.
+    @Test func aStallingReceiverIsNotCongestion() {
+        var run = SendSideBandwidthEstimator(initial: 1_000_000, minimum: 30_000, maximum: 20_000_000)
+        var pending: [SendSideBandwidthEstimator.Report] = []
+        var time = 0.0, nextFeedback = 0.1
+        var random = SeededGenerator(seed: 3)
+        while time < 20 {
+            var arrival = time + 0.02 + Double.random(in: 0...0.001, using: &random)
+            // Read late while the receiver stalls, all at once when it wakes.
+            let intoSecond = arrival.truncatingRemainder(dividingBy: 1)
+            if intoSecond < 0.04 { arrival += 0.04 - intoSecond + Double(pending.count % 5) * 0.00001 }
+            pending.append(.init(sendTime: time, arrivalTime: arrival, size: 1_200))
+            time += Double(1_200 * 8) / 600_000
+            if time >= nextFeedback {
+                let due = pending.prefix { ($0.arrivalTime ?? 0) <= time }
+                pending.removeFirst(due.count)
+                run.update(with: Array(due), now: time)
+                nextFeedback = time + 0.1
+            }
+        }
+        print("measured: TWCC with the receiver stalling 40 ms a second: \(run.delayDecreases) cuts, \(Int(run.estimate)) b/s")
+        #expect(run.delayDecreases == 0)
+        #expect(run.estimate >= 1_000_000)
+    }
+
+    /// The reference time wraps (24 bits of 64 ms: every 12.4 days of the server's clock); the
+    /// arrivals carry on across it rather than jump back 12 days.
+    @Test func theReferenceTimeIsUnwrapped() throws {
+        var history = TransportSequenceHistory()
+        for index in 0..<4 { history.sent(history.take(), size: 1_000, at: Double(index) * 0.001) }
+        let before = try #require(history.reports(for: Self.feedback(base: 0, arrivals: [0, 0], reference: 0x7F_FFFF)).first?.arrivalTime)
+        let after = try #require(history.reports(for: Self.feedback(base: 2, arrivals: [0, 0], reference: -0x80_0000)).first?.arrivalTime)
+        #expect(abs(after - before - 0.064) < 1e-9, "\(before) → \(after)")
+    }
+
     /// A fifth of the packets lost on a fast path: the loss-based estimate comes down.
     @Test func heavyLossLowersTheEstimate() {
         var path = Path(capacity: 10_000_000, lossPercent: 20)
@@ -119,8 +155,8 @@ import Testing
 
     // MARK: - The sent packets' history
 
-    static func feedback(base: UInt16, arrivals: [Int16?]) -> RTCPTransportFeedback {
-        RTCPTransportFeedback(senderSSRC: 1, mediaSSRC: 2, baseSequenceNumber: base, referenceTime: 10, feedbackPacketCount: 0,
+    static func feedback(base: UInt16, arrivals: [Int16?], reference: Int32 = 10) -> RTCPTransportFeedback {
+        RTCPTransportFeedback(senderSSRC: 1, mediaSSRC: 2, baseSequenceNumber: base, referenceTime: reference, feedbackPacketCount: 0,
                               packets: arrivals.map { $0.map { .received(deltaTicks: $0) } ?? .notReceived })
     }
 
@@ -160,7 +196,8 @@ import Testing
             let arrivals: [Int16?] = (0..<count).map { _ in
                 Bool.random(using: &random) ? nil : Int16(truncatingIfNeeded: Int.random(in: -40_000..<40_000, using: &random))
             }
-            let feedback = Self.feedback(base: UInt16.random(in: 0...UInt16.max, using: &random), arrivals: arrivals)
+            let feedback = Self.feedback(base: UInt16.random(in: 0...UInt16.max, using: &random), arrivals: arrivals,
+                                         reference: Int32.random(in: -0x80_0000...0x7F_FFFF, using: &random))
             let reports = history.reports(for: feedback)
             #expect(reports.count <= count)
             estimator.update(with: reports, now: Double(round) * 0.01)
