@@ -98,6 +98,8 @@ public final class Room {
     /// The whiteboard's page while one is on, and whether a start or stop runs.
     var whiteboardURL: String?
     var whiteboardBusy = false
+    /// The last state told of each kind of job (recording, hls, livestream).
+    var lastJobStates: [String: ServerMessage] = [:]
     /// What `pauseAllStreams` paused, as the server confirmed it, for asking again after a
     /// reconnection (the server's new member receives everything).
     var pausedKinds: Set<StreamKind> = []
@@ -164,6 +166,14 @@ public final class Room {
 
     public func removeAllEventListeners() {
         listeners.removeAll()
+    }
+
+    /// Whether a job's state differs from the last one told for its kind: a rejoin is told the
+    /// running jobs' states again, which the app has heard already.
+    private func jobStateIsNew(_ message: ServerMessage, kind: String) -> Bool {
+        guard lastJobStates[kind] != message else { return false }
+        lastJobStates[kind] = message
+        return true
     }
 
     func emit(_ event: (RoomEventListener) -> Void) {
@@ -556,7 +566,7 @@ public final class Room {
         return participants[id]
     }
 
-    private func handle(_ message: ServerMessage) {
+    func handle(_ message: ServerMessage) {
         switch message {
         case .participantJoined(let info):
             let joined = RemoteParticipant(id: info.participantID, displayName: info.name, mode: Mode(info.mode), room: self)
@@ -595,13 +605,17 @@ public final class Room {
         case .pinStateChanged(let participantID, let pin, let by):
             emit { $0.onPinStateChanged(participantId: participantID, state: pin, pinnedBy: by) }
         case .recordingStateChanged(let status):
-            if let state = RecordingState(rawValue: status) { emit { $0.onRecordingStateChanged(state: state) } }
+            if let state = RecordingState(rawValue: status), jobStateIsNew(message, kind: "recording") {
+                emit { $0.onRecordingStateChanged(state: state) }
+            }
         case .hlsStateChanged(let status, let playback, let livestream):
-            if let state = HLSState(rawValue: status) {
+            if let state = HLSState(rawValue: status), jobStateIsNew(message, kind: "hls") {
                 emit { $0.onHlsStateChanged(state: state, hlsUrl: HLSUrl(playbackHlsUrl: playback, livestreamUrl: livestream)) }
             }
         case .livestreamStateChanged(let status):
-            if let state = LivestreamState(rawValue: status) { emit { $0.onLivestreamStateChanged(state: state) } }
+            if let state = LivestreamState(rawValue: status), jobStateIsNew(message, kind: "livestream") {
+                emit { $0.onLivestreamStateChanged(state: state) }
+            }
         case .pausedAllStreams(let kind):
             if let kind { pausedKinds.insert(StreamKind(kind)) } else { pausedKinds = Set(StreamKind.allCases) }
             emit { $0.onPausedAllStreams(kind: kind.map(StreamKind.init)) }

@@ -128,6 +128,22 @@ extension RevueSDKTests {
             try await bob.leave()
         }
 
+        /// A rejoin is told the running jobs' states again: the app hears each state once, and a
+        /// new state (or the same one after another) again.
+        @Test func aJobStateIsToldOnceEvenWhenTheServerRepeatsIt() throws {
+            let (ann, annLog) = try room("Ann", throughProxy: false)
+            for status in ["RECORDING_STARTING", "RECORDING_STARTED", "RECORDING_STARTED", "RECORDING_STOPPING", "RECORDING_STOPPED", "RECORDING_STARTING"] {
+                ann.handle(.recordingStateChanged(status: status))
+            }
+            ann.handle(.hlsStateChanged(status: "HLS_PLAYABLE", playbackHlsUrl: "http://a/1.m3u8", livestreamUrl: nil))
+            ann.handle(.hlsStateChanged(status: "HLS_PLAYABLE", playbackHlsUrl: "http://a/1.m3u8", livestreamUrl: nil))
+            ann.handle(.livestreamStateChanged(status: "LIVESTREAM_STARTED"))
+            ann.handle(.livestreamStateChanged(status: "LIVESTREAM_STARTED"))
+            #expect(annLog.events == ["recording RECORDING_STARTING", "recording RECORDING_STARTED", "recording RECORDING_STOPPING",
+                                      "recording RECORDING_STOPPED", "recording RECORDING_STARTING", "hls HLS_PLAYABLE", "livestream LIVESTREAM_STARTED"],
+                    "\(annLog.events)")
+        }
+
         @Test func outOfTimeTheRoomIsLeftWith1102() async throws {
             let (ann, annLog) = try room("Ann", throughProxy: true)
             try await ann.join()
