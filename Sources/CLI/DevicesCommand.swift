@@ -20,9 +20,9 @@ enum DevicesCommand: RevueCommand {
             Console.print("no ALSA capture devices (--mic tone and --mic FILE still work)")
             return 0
         }
-        let width = devices.map { $0.name.count }.max() ?? 0
+        let width = devices.map(\.id.count).max() ?? 0
         for device in devices {
-            Console.print("alsa:" + device.name + String(repeating: " ", count: width - device.name.count + 2) + device.description)
+            Console.print(device.id + String(repeating: " ", count: width - device.id.count + 2) + device.description)
         }
         return 0
     }

@@ -170,15 +170,11 @@ enum PublishCommand: RevueCommand {
         switch request.microphone {
         case "none": return nil
         case "tone": source = ToneMicrophone(frequency: 220 + Double(colour(of: request.name) % 5) * 110, amplitude: 0.2)
-        case let device where device.hasPrefix("alsa:"):
-            do {
-                source = try ALSAMicrophone(device: String(device.dropFirst("alsa:".count)))
-            } catch {
-                throw UsageError("--mic \(request.microphone): \(error)", command: spec.name)
-            }
         default:
             do {
-                if request.microphone.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: request.microphone) {
+                if let device = ALSADevice.name(fromID: request.microphone) {
+                    source = try ALSAMicrophone(device: device)
+                } else if request.microphone.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: request.microphone) {
                     source = wav
                 } else {
                     source = try MediaFileMicrophone(path: request.microphone)

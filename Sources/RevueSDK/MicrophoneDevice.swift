@@ -18,8 +18,6 @@ struct MicrophoneDevice: Sendable {
     let backing: Backing
 
     static let toneID = "revue-tone"
-    /// What an ALSA device's `deviceId` starts with: `alsa:default`, `alsa:pulse`, …
-    static let alsaPrefix = "alsa:"
     static let speaker = MicrophoneDevice(info: MicrophoneDeviceInfo(label: "Speaker", deviceId: MicrophoneDeviceInfo.speakerID), backing: .speaker)
     static let tone = MicrophoneDevice(info: MicrophoneDeviceInfo(label: "Tone Microphone", deviceId: toneID), backing: .tone(frequency: 440))
 
@@ -52,6 +50,6 @@ struct MicrophoneDevice: Sendable {
 extension MicrophoneDevice {
     /// An ALSA capture device as `getMics()` lists it.
     init(alsa device: ALSADevice) {
-        self.init(info: MicrophoneDeviceInfo(label: device.description, deviceId: Self.alsaPrefix + device.name), backing: .alsa(name: device.name))
+        self.init(info: MicrophoneDeviceInfo(label: device.description, deviceId: device.id), backing: .alsa(name: device.name))
     }
 }

@@ -9,6 +9,18 @@ public struct ALSADevice: Sendable, Equatable {
     /// The first line of its description.
     public var description: String
 
+    /// How a device is named outside ALSA: `alsa:NAME`, the SDK's `deviceId` and
+    /// `revue publish --mic`'s value.
+    public static let idPrefix = "alsa:"
+
+    /// `alsa:NAME`.
+    public var id: String { Self.idPrefix + name }
+
+    /// The device an `alsa:NAME` id names; nil for anything else.
+    public static func name(fromID id: String) -> String? {
+        id.hasPrefix(idPrefix) ? String(id.dropFirst(idPrefix.count)) : nil
+    }
+
     public init(name: String, description: String) {
         self.name = name
         self.description = description

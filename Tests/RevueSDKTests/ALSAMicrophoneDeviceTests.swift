@@ -79,8 +79,9 @@ extension RevueSDKTests {
         /// The SDK lists what the machine's configuration has (here, nothing that captures, or a
         /// real card's devices), and a device id it does not list is refused as the seed says.
         @Test func theSDKListsALSADevicesAndRefusesAnUnlistedOne() async throws {
-            let alsa = VideoSDK.getMics().filter { $0.deviceId.hasPrefix("alsa:") }
-            #expect(alsa.map(\.deviceId) == ALSADevice.captureDevices().map { "alsa:" + $0.name })
+            let alsa = VideoSDK.getMics().filter { ALSADevice.name(fromID: $0.deviceId) != nil }
+            #expect(alsa.map(\.deviceId) == ALSADevice.captureDevices().map(\.id))
+            #expect(ALSADevice.name(fromID: "alsa:plughw:1,0") == "plughw:1,0" && ALSADevice.name(fromID: "revue-tone") == nil)
             await #expect(throws: VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG) {
                 _ = try await VideoSDK.createMicrophoneAudioTrack(microphoneId: "alsa:revue_no_such_device")
             }

@@ -38,9 +38,9 @@ extension RevueSDKTests {
         var signalingURL: String { "ws://127.0.0.1:\(server.port)/v2/rtc" }
 
         init(seed: UInt64) throws {
-            let serverPort = try UInt16(UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0)).localAddress.port)
-            proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 0, reorderPercent: 0, seed: seed)
-            server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
+            proxy = try LossyUDPProxy(dropPercent: 0, reorderPercent: 0, seed: seed)
+            server = try RoomServerHarness(announcePort: proxy.port)
+            proxy.forward(toPort: server.rtcPort)
             proxy.start()
             roomId = try server.makeRoom()
         }

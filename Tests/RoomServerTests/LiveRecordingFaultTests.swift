@@ -43,9 +43,9 @@ extension BrowserRoomTests {
         }
 
         func recordThroughABlip(alsoSignalling: Bool) throws {
-            let serverPort = try LossyLinkTests().freePort()
-            let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: UInt16(serverPort)), dropPercent: 0, reorderPercent: 0, seed: 1)
-            let server = try RoomServerHarness(rtcPort: UInt16(serverPort), announcePort: proxy.port)
+            let proxy = try LossyUDPProxy(dropPercent: 0, reorderPercent: 0, seed: 1)
+            let server = try RoomServerHarness(announcePort: proxy.port)
+            proxy.forward(toPort: server.rtcPort)
             proxy.start()
             defer { proxy.stop() }
             let signalling = try TCPProxy(upstreamPort: server.port)

@@ -10,9 +10,9 @@ import Transport
 extension BrowserRoomTests {
     @Suite struct LossyLinkTests {
         @Test func lossAndReorderingAreRepairedWithoutFreezes() throws {
-            let serverPort = try UInt16(freePort())
-            let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 3, reorderPercent: 5, seed: 5)
-            let server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
+            let proxy = try LossyUDPProxy(dropPercent: 3, reorderPercent: 5, seed: 5)
+            let server = try RoomServerHarness(announcePort: proxy.port)
+            proxy.forward(toPort: server.rtcPort)
             proxy.start()
             defer { proxy.stop() }
             let room = try server.makeRoom()
@@ -50,11 +50,6 @@ extension BrowserRoomTests {
             #expect(value("revue_sfu_plis_sent_total") > 0)
             #expect(value("revue_rtc_connections") >= 3)
             #expect(value("revue_rooms_live") == 1)
-        }
-
-        func freePort() throws -> Int {
-            let socket = try UDPSocket(bind: SocketAddress(ip: .loopbackV4, port: 0))
-            return Int(socket.localAddress.port)
         }
     }
 }

@@ -19,9 +19,9 @@ extension BrowserRoomTests {
         }
 
         @Test func theEncoderFollowsALowEstimateAndRecovers() throws {
-            let serverPort = try UInt16(LossyLinkTests().freePort())
-            let proxy = try LossyUDPProxy(upstream: SocketAddress(ip: .loopbackV4, port: serverPort), dropPercent: 0, reorderPercent: 0, seed: 1)
-            let server = try RoomServerHarness(rtcPort: serverPort, announcePort: proxy.port)
+            let proxy = try LossyUDPProxy(dropPercent: 0, reorderPercent: 0, seed: 1)
+            let server = try RoomServerHarness(announcePort: proxy.port)
+            proxy.forward(toPort: server.rtcPort)
             proxy.start()
             defer { proxy.stop() }
             let room = try server.makeRoom()

@@ -11,7 +11,8 @@ import Transport
 public final class LossyUDPProxy: @unchecked Sendable {
     public let port: UInt16
     private let front: UDPSocket
-    private let upstream: SocketAddress
+    /// The server; set before `start()` (`forward(toPort:)`), read on the proxy's thread after.
+    private var upstream: SocketAddress
     private let dropPercent: UInt64
     private let reorderPercent: UInt64
     private var generator: SeededGenerator
@@ -57,6 +58,18 @@ public final class LossyUDPProxy: @unchecked Sendable {
         self.dropPercent = dropPercent
         self.reorderPercent = reorderPercent
         generator = SeededGenerator(seed: seed)
+    }
+
+    /// A proxy for a server not started yet: start the server announcing `port`, then name the
+    /// port it bound with `forward(toPort:)`, then `start()`. No port is picked ahead and freed,
+    /// so nothing else can take it in between.
+    public convenience init(dropPercent: UInt64, reorderPercent: UInt64, seed: UInt64) throws {
+        try self.init(upstream: SocketAddress(ip: .loopbackV4, port: 0), dropPercent: dropPercent, reorderPercent: reorderPercent, seed: seed)
+    }
+
+    /// The server's port on loopback; before `start()`.
+    public func forward(toPort port: UInt16) {
+        upstream = SocketAddress(ip: .loopbackV4, port: port)
     }
 
     /// The clients seen so far, oldest first.

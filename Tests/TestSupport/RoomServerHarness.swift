@@ -24,6 +24,8 @@ public final class RoomServerHarness: @unchecked Sendable {
     public let port: Int
     public let storage: TemporaryDirectory
     public var base: String { "http://127.0.0.1:\(port)" }
+    /// The port the room server's WebRTC media socket bound.
+    public var rtcPort: UInt16 { rooms.rtc.socket.localAddress.port }
 
     public init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30) throws {
         try LoopbackNamespace.require()
