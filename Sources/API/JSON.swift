@@ -23,6 +23,8 @@ enum JSON {
             return value
         } catch let error as ServiceError {
             throw error
+        } catch let error as SpecError {
+            throw .invalidParameter(error.message)
         } catch {
             throw .invalidParameter("the body is not a JSON object")
         }

@@ -41,11 +41,18 @@ public enum JSONWebToken {
         return sign(payload: Array(try encoder.encode(claims)), secret: secret)
     }
 
+    /// The longest token read at all: ample for Revue's claims, and it bounds the work of one
+    /// forged token.
+    public static let maximumLength = 8192
+
     /// Verifies the signature and returns the payload: the JSON text of the claims, for the
     /// caller to read into its own model (only a verified payload is ever read).
     public static func verify(_ token: String, secret: String) throws(Failure) -> [UInt8] {
+        // The header is read before the signature is checked: bound what an unsigned text costs.
+        guard token.utf8.count <= maximumLength else { throw .malformed("a token is at most \(maximumLength) bytes") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("expected three dot-separated parts") }
+        guard parts[0].utf8.count <= 512 else { throw .malformed("the header is over 512 bytes") }
         guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
         else { throw .malformed("the header is not base64url JSON with an alg") }
         guard header.alg == "HS256" else { throw .unsupportedAlgorithm(header.alg) }

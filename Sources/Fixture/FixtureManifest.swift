@@ -77,7 +77,7 @@ public struct FixtureManifest: Sendable, Equatable {
             self.events = events.map(\.event)
             try FixtureManifest.validate(participants: participants, events: events.map { ($0.event, $0.index) })
         } catch {
-            throw FixtureError(.badManifest(error.message == "the body is not valid JSON" ? "not valid JSON" : error.message))
+            throw FixtureError(.badManifest(error.message.replacingOccurrences(of: "the body is not valid JSON", with: "not valid JSON")))
         }
     }
 

@@ -11,12 +11,13 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses a JSON text (RFC 8259). Any top-level value is accepted.
-    public init(parsing bytes: some Collection<UInt8>) throws(SpecError) {
+    /// Parses a JSON text (RFC 8259) with `JSONParser`: linear, iterative, nested at most
+    /// `limits.maxDepth` deep, no U+0000 in strings. Any top-level value is accepted.
+    public init(parsing bytes: some Collection<UInt8>, limits: JSONParser.Limits = JSONParser.Limits()) throws(SpecError) {
         do {
-            self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            self = try JSONParser(limits: limits).parse(bytes)
         } catch {
-            throw SpecError("the body is not valid JSON")
+            throw SpecError("the body is not valid JSON: \(error)")
         }
     }
 
@@ -53,7 +54,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     /// Any Encodable model as a JSON value.
     public init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        self = try JSONParser().parse(JSONEncoder().encode(value))
     }
 }
 

@@ -36,9 +36,9 @@ public enum SignalingDecoder {
         }
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: frame)
+            value = try JSONParser().parse(frame)
         } catch {
-            throw SignalingError(.invalidParameter, "the message is not JSON")
+            throw SignalingError(.invalidParameter, "the message is not JSON: \(error)")
         }
         guard let object = value.objectValue else { throw SignalingError(.invalidParameter, "the message must be a JSON object") }
         var requestID: RequestID?
