@@ -184,6 +184,8 @@ let package = Package(
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
                                                      "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "TestSupport"]),
+        // Issue 29's hostile clients against a real `revue serve`, with a legitimate room beside them.
+        .testTarget(name: "HardeningTests", dependencies: ["RoomClient", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API", "Storage", "Crypto", "HTTP"]),
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "MediaSource", "SDP", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",

@@ -20,7 +20,8 @@ enum ServeCommand: RevueCommand {
             """,
         options: CommonOptions.database + [
             ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
-            ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.noRooms,
+            ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.rtcSetupTimeout,
+            ServiceSetup.noRooms,
             OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
         ] + CommonOptions.logging)
 
@@ -87,7 +88,8 @@ final class Services: @unchecked Sendable {
                 guard let ip = IPAddress(text) else { throw UsageError("--rtc-announce needs an IP address, not '\(text)'", command: "serve") }
                 return ip
             }
-            let server = try RoomServer(configuration: .init(rtc: .init(listen: listen, announce: announce),
+            let setupTimeout = try arguments.integer("rtc-setup-timeout", in: 1...300) ?? 20
+            let server = try RoomServer(configuration: .init(rtc: .init(listen: listen, announce: announce, setupTimeout: Double(setupTimeout)),
                                                              apiKey: configuration.authenticator.apiKey, secret: configuration.authenticator.secret,
                                                              publicURL: publicURL), pool: pool)
             rooms = server

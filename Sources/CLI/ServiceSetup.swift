@@ -31,6 +31,9 @@ enum ServiceSetup {
     static let rtcAnnounce = OptionSpec("rtc-announce", value: "IP",
                                         help: "The address written in ICE candidates, when peers reach the server at another (NAT, a public IP).",
                                         environment: "REVUE_RTC_ANNOUNCE")
+    static let rtcSetupTimeout = OptionSpec("rtc-setup-timeout", value: "SECONDS",
+                                            help: "How long a new WebRTC connection may take to finish ICE and DTLS before it is closed (1-300).",
+                                            environment: "REVUE_RTC_SETUP_TIMEOUT", default: "20")
     static let noRooms = OptionSpec("no-rooms", help: "Do not run the room server (WebRTC, signalling, WHIP, the join page).",
                                     environment: "REVUE_NO_ROOMS")
     static let migrations = OptionSpec("migrations", value: "DIR",

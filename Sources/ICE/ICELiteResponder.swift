@@ -49,6 +49,9 @@ public struct ICELiteResponder: Sendable {
     public private(set) var selectedAddress: SocketAddress?
     /// When the latest valid check arrived, on any pair.
     public private(set) var lastValidCheck: Double?
+    /// Requests answered with an error (bad USERNAME or MESSAGE-INTEGRITY, malformed): the
+    /// transport blocks a source that keeps sending them.
+    public private(set) var rejectedChecks = 0
 
     /// A responder for one peer. `remoteUfrag` comes from the peer's offer.
     public init(local: ICECredentials, remoteUfrag: String?, consentTimeout: Double = 30) {
@@ -65,6 +68,7 @@ public struct ICELiteResponder: Sendable {
         case .ignore, .response:
             return []
         case .reject(let response):
+            rejectedChecks += 1
             return [.send(response, to: address)]
         case .request(let request):
             // RFC 8445 §7.3.1.1: a lite agent cannot take the controlling role, so a peer that also

@@ -55,10 +55,23 @@ public struct JSONParser: Sendable {
 }
 
 extension JSONParser {
-    /// An open container on the stack.
-    private enum Open {
-        case array([JSONValue])
-        case object([String: JSONValue], key: String)
+    /// An open container on the stack: a class, so that each value is added in place (a
+    /// container moved in and out of an enum case can be copied whole, which makes a wide array
+    /// quadratic).
+    private final class Open {
+        let isArray: Bool
+        var elements: [JSONValue] = []
+        var members: [String: JSONValue] = [:]
+        /// The key of the member being read, in an object.
+        var key = ""
+
+        init(array: Bool) { isArray = array }
+
+        func add(_ value: JSONValue) {
+            if isArray { elements.append(value) } else { members[key] = value }
+        }
+
+        var value: JSONValue { isArray ? .array(elements) : .object(members) }
     }
 
     private struct Reader {
@@ -101,39 +114,23 @@ extension JSONParser {
             var value = try valueOrOpen()
             while true {
                 // `value` is complete: hand it to the innermost open container, or finish.
-                guard let top = stack.popLast() else {
+                guard let top = stack.last else {
                     skipWhitespace()
                     guard index == input.count else { throw fail("unexpected text after the document") }
                     return value
                 }
-                switch top {
-                case .array(var elements):
-                    elements.append(value)
-                    let next = try peek("',' or ']'")
-                    index += 1
-                    if next == UInt8(ascii: "]") {
-                        value = .array(elements)
-                    } else if next == UInt8(ascii: ",") {
-                        stack.append(.array(elements))
-                        value = try valueOrOpen()
-                    } else {
-                        index -= 1
-                        throw fail("expected ',' or ']' in an array")
-                    }
-                case .object(var members, let key):
-                    members[key] = value
-                    let next = try peek("',' or '}'")
-                    index += 1
-                    if next == UInt8(ascii: "}") {
-                        value = .object(members)
-                    } else if next == UInt8(ascii: ",") {
-                        let key = try memberKey()
-                        stack.append(.object(members, key: key))
-                        value = try valueOrOpen()
-                    } else {
-                        index -= 1
-                        throw fail("expected ',' or '}' in an object")
-                    }
+                top.add(value)
+                let next = try peek(top.isArray ? "',' or ']'" : "',' or '}'")
+                index += 1
+                if next == UInt8(ascii: top.isArray ? "]" : "}") {
+                    stack.removeLast()
+                    value = top.value
+                } else if next == UInt8(ascii: ",") {
+                    if !top.isArray { top.key = try memberKey() }
+                    value = try valueOrOpen()
+                } else {
+                    index -= 1
+                    throw fail(top.isArray ? "expected ',' or ']' in an array" : "expected ',' or '}' in an object")
                 }
             }
         }
@@ -152,7 +149,7 @@ extension JSONParser {
                         index += 1
                         return .array([])
                     }
-                    stack.append(.array([]))
+                    stack.append(Open(array: true))
                 case UInt8(ascii: "{"):
                     try checkDepth()
                     index += 1
@@ -160,8 +157,9 @@ extension JSONParser {
                         index += 1
                         return .object([:])
                     }
-                    let key = try memberKey(first: true)
-                    stack.append(.object([:], key: key))
+                    let object = Open(array: false)
+                    object.key = try memberKey(first: true)
+                    stack.append(object)
                 case UInt8(ascii: "\""):
                     return .string(try string())
                 case UInt8(ascii: "t"): return try literal("true", .bool(true))

@@ -191,7 +191,7 @@ final class MediaPlane {
         case .publishOffer(let roomID, let participantID, let connection, let mode, let sdp, let tracks, let requestID):
             guard let member = members[Key(roomID: roomID, participantID: participantID)] else { return }
             member.mode = mode
-            switch publish(member, offer: sdp, tracks: tracks, now: now) {
+            switch MediaPlane.parseOffer(sdp).flatMap({ publish(member, offer: $0, tracks: tracks, now: now) }) {
             case .success(let answer): signal(connection, ServerEnvelope(.publishAnswer(sdp: answer), id: requestID))
             case .failure(let error): signal(connection, ServerEnvelope(error: error.answering(requestID)))
             }
@@ -220,8 +220,10 @@ final class MediaPlane {
         }
     }
 
-    /// A WHIP publisher's offer: its answer, or why not.
-    func answerWHIP(roomID: String, participantID: String, connection: ConnectionID, offer: String, now: Double) -> Result<String, SignalingError> {
+    /// A WHIP publisher's offer (parsed off the loop, by `parseOffer`): its answer, or why not.
+    func answerWHIP(roomID: String, participantID: String, connection: ConnectionID, offer: SessionDescription, now: Double)
+        -> Result<String, SignalingError>
+    {
         guard let member = members[Key(roomID: roomID, participantID: participantID)] else {
             return .failure(SignalingError(.unableToJoinRoom, "the publisher is not in room \(roomID)"))
         }
@@ -230,13 +232,16 @@ final class MediaPlane {
 
     // MARK: - Publishing
 
-    private func publish(_ member: Member, offer text: String, tracks: [PublishedTrack]?, now: Double) -> Result<String, SignalingError> {
-        let offer: SessionDescription
+    /// A publisher's offer, read within `SDPLimits.publisherOffer` (any thread).
+    static func parseOffer(_ text: String) -> Result<SessionDescription, SignalingError> {
         do {
-            offer = try SessionDescription(parsing: text)
+            return .success(try SessionDescription(parsing: text, limits: .publisherOffer))
         } catch {
-            return .failure(SignalingError(.invalidParameter, "the offer is not SDP: \(error)"))
+            return .failure(SignalingError(.invalidParameter, "the offer is not SDP Revue accepts: \(error)"))
         }
+    }
+
+    private func publish(_ member: Member, offer: SessionDescription, tracks: [PublishedTrack]?, now: Double) -> Result<String, SignalingError> {
         guard let first = offer.media.first(where: { !$0.isRejected }) ?? offer.media.first,
               let remoteUfrag = offer.iceUfrag(of: first)
         else { return .failure(SignalingError(.invalidParameter, "the offer has no ICE credentials")) }
@@ -449,7 +454,10 @@ final class MediaPlane {
         let answer: SessionDescription
         let negotiation: Negotiation
         do {
-            answer = try SessionDescription(parsing: sdp)
+            // An answer has the offer's sections (RFC 8829 §5.3.1), so the offer sets its bound.
+            var limits = SDPLimits()
+            limits.maxMediaSections = max(limits.maxMediaSections, offer.media.count)
+            answer = try SessionDescription(parsing: sdp, limits: limits)
             negotiation = try subscriber.builder.negotiate(answer: answer, to: offer)
         } catch {
             return .failure(SignalingError(.invalidParameter, "the answer does not fit the offer: \(error)"))

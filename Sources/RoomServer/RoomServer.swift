@@ -6,6 +6,7 @@ import Log
 import Net
 import Postgres
 import Rooms
+import SDP
 import Signaling
 import Transport
 import WebSocket
@@ -173,9 +174,16 @@ public final class RoomServer: @unchecked Sendable {
 
     private func received(_ envelope: ClientEnvelope, from connection: ConnectionID) {
         if case .join(let request) = envelope.message {
-            // Checked on the hub's thread: the token's signature and the room's row.
+            // Checked on the hub's thread: the token's signature; the room's row only for a good token.
             let now = Date().timeIntervalSince1970
             let claims = verifier.verify(request.token, now: now)
+            guard case .success = claims else {
+                rtc.loop.post { [self] in
+                    perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: nil,
+                                          now: Date().timeIntervalSince1970))
+                }
+                return
+            }
             let settings = (try? rooms.room(request.roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
             rtc.loop.post { [self] in
                 perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
@@ -307,33 +315,46 @@ public final class RoomServer: @unchecked Sendable {
         guard let token = request.header("authorization"), !token.isEmpty else {
             return WHIPSessions.error(401, code: 4025, name: "UNAUTHORIZED_REQUEST", "the Authorization header with a Bearer token is missing")
         }
-        let offer = String(decoding: request.body, as: UTF8.self)
         let name = request.query["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "WHIP"
-        let now = Date().timeIntervalSince1970
-        let claims = verifier.verify(token, now: now)
-        let settings = (try? rooms.room(roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
+        let claims = verifier.verify(token, now: Date().timeIntervalSince1970)
+        // The room's row is read only for a good token.
+        var roomSettings: RoomSettings?
+        if case .success = claims { roomSettings = (try? rooms.room(roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:)) }
+        let settings = roomSettings
         let connection = whip.reserve()
         let joinRequest = JoinRequest(token: token, roomID: roomID, name: name, mode: .sendAndReceive)
         let result: Result<(participantID: String, sdp: String), WHIPSessions.Refusal>
         do {
-            result = try rtc.loop.sync { [self] in
-                let actions = registry.join(connection: connection, request: joinRequest, requestID: nil, claims: claims, room: settings,
-                                            now: Date().timeIntervalSince1970)
-                perform(actions)
+            // First the join, judged by the registry with its codes; then the offer, read here on
+            // the HTTP thread within the publisher's limits; then, back on the media loop, only
+            // the answer.
+            let joined: Result<LiveParticipant, WHIPSessions.Refusal> = try rtc.loop.sync { [self] in
+                perform(registry.join(connection: connection, request: joinRequest, requestID: nil, claims: claims, room: settings,
+                                      now: Date().timeIntervalSince1970))
                 if let refusal = whip.refusal(of: connection) { return .failure(refusal) }
                 guard let participant = registry.participant(connection: connection) else {
+                    perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
                     return .failure(.init(status: 403, code: 4008, name: "INVALID_PERMISSIONS", message: "the token cannot publish here"))
                 }
-                switch media.answerWHIP(roomID: participant.roomID, participantID: participant.participantID, connection: connection,
-                                        offer: offer, now: EventLoop.now()) {
-                case .success(let answer):
-                    // A WHIP client has no signalling to say what it sends: its offer says it.
-                    let state = MediaState(mic: answer.contains("m=audio"), webcam: answer.contains("m=video"), screenShare: false)
-                    perform(registry.receive(ClientEnvelope(.mediaState(state)), from: connection, now: Date().timeIntervalSince1970))
-                    return .success((participant.participantID, answer))
-                case .failure(let error):
-                    perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
-                    return .failure(.init(status: 400, code: 3073, name: "ERROR_INVALID_PARAMETER", message: "\(error)"))
+                return .success(participant)
+            }
+            switch joined {
+            case .failure(let refusal):
+                result = .failure(refusal)
+            case .success(let participant):
+                let offer = MediaPlane.parseOffer(String(decoding: request.body, as: UTF8.self))
+                result = try rtc.loop.sync { [self] in
+                    switch offer.flatMap({ media.answerWHIP(roomID: participant.roomID, participantID: participant.participantID,
+                                                            connection: connection, offer: $0, now: EventLoop.now()) }) {
+                    case .success(let answer):
+                        // A WHIP client has no signalling to say what it sends: its offer says it.
+                        let state = MediaState(mic: answer.contains("m=audio"), webcam: answer.contains("m=video"), screenShare: false)
+                        perform(registry.receive(ClientEnvelope(.mediaState(state)), from: connection, now: Date().timeIntervalSince1970))
+                        return .success((participant.participantID, answer))
+                    case .failure(let error):
+                        perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
+                        return .failure(.init(status: 400, code: 3073, name: "ERROR_INVALID_PARAMETER", message: error.message))
+                    }
                 }
             }
         } catch {
@@ -344,24 +365,26 @@ public final class RoomServer: @unchecked Sendable {
             whip.release(connection)
             return WHIPSessions.error(refusal.status, code: refusal.code, name: refusal.name, refusal.message)
         case .success(let (participantID, answer)):
-            whip.register(connection, roomID: roomID, participantID: participantID)
+            let resource = whip.register(connection, roomID: roomID, participantID: participantID, token: token)
             var response = HTTPResponse(status: 201, contentType: "application/sdp", body: Array(answer.utf8))
-            response.headers.append(("Location", "/v2/rooms/\(roomID)/whip/\(connection.rawValue)"))
-            response.headers.append(("ETag", "\"\(connection.rawValue)\""))
+            response.headers.append(("Location", "/v2/rooms/\(roomID)/whip/\(resource)"))
+            response.headers.append(("ETag", "\"\(resource)\""))
             logger.info("WHIP publisher joined", ["roomId": .string(roomID), "participantId": .string(participantID)])
             return response
         }
     }
 
     private func whipDelete(_ request: HTTPRequest, roomID: String, resource: String) -> HTTPResponse {
-        guard let raw = UInt64(resource), let session = whip.session(ConnectionID(raw)), session.roomID == roomID else {
-            return WHIPSessions.error(404, code: 4000, name: "NOT_FOUND", "no WHIP session \(resource) in room \(roomID)")
+        // Only the token that made it may end it; a session of another room is not there.
+        let connection: ConnectionID
+        switch whip.owner(of: resource, roomID: roomID, token: request.header("authorization")) {
+        case .notFound:
+            return WHIPSessions.error(404, code: 4000, name: "NOT_FOUND", "no WHIP session \(resource.prefix(64)) in room \(roomID)")
+        case .otherToken:
+            return WHIPSessions.error(403, code: 4008, name: "INVALID_PERMISSIONS", "only the token that started a WHIP session can end it")
+        case .owner(let owner):
+            connection = owner
         }
-        // Only the token that made it may end it.
-        guard let token = request.header("authorization"), case .success = verifier.verify(token, now: Date().timeIntervalSince1970) else {
-            return WHIPSessions.error(401, code: 4002, name: "INVALID_TOKEN", "a valid token is needed to end a WHIP session")
-        }
-        let connection = ConnectionID(raw)
         _ = try? rtc.loop.sync { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
         whip.release(connection)
         return HTTPResponse(status: 200, contentType: "text/plain", body: [])
@@ -409,6 +432,8 @@ extension RoomServer: LiveRooms {
             + metric("revue_rtc_bytes_received_total", "counter", "Bytes received on the media port.", transport.bytesIn)
             + metric("revue_rtc_bytes_sent_total", "counter", "Bytes sent from the media port.", transport.bytesOut)
             + metric("revue_rtc_unrouted_datagrams_total", "counter", "Datagrams that belonged to no connection.", transport.unrouted)
+            + metric("revue_rtc_stun_blocked_total", "counter", "STUN dropped unread from sources that kept failing checks.", transport.stunBlocked)
+            + metric("revue_rtc_stun_sources_blocked_total", "counter", "Sources blocked for failing ICE checks.", transport.stunSourcesBlocked)
             + metric("revue_sfu_packets_forwarded_total", "counter", "RTP packets the SFU sent to subscribers.", totals.packetsSent)
             + metric("revue_sfu_packets_dropped_total", "counter", "RTP packets the SFU could not use.", totals.packetsDropped)
             + metric("revue_sfu_nacks_received_total", "counter", "NACKs subscribers sent.", totals.nacksReceived)

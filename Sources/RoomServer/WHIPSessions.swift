@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTP
 import JobSpec
@@ -7,10 +8,19 @@ import Signaling
 /// WHIP publishers (RFC 9725) are participants without a signalling connection: each gets a
 /// `ConnectionID` from a range of its own (the top bit set), so the registry treats it like any
 /// other, and what the registry would send it is kept (a refusal) or dropped (room events).
+///
+/// The session's resource URL (`Location`) carries a random 128-bit id, not the connection's
+/// number, and the session keeps a digest of the token that made it: only a DELETE with that
+/// token ends it (RFC 9725 §4.2, the resource is the publisher's own), so one valid token
+/// cannot end another publisher's session, nor can ids be guessed by counting.
 final class WHIPSessions: @unchecked Sendable {
     struct Session: Sendable {
         var roomID: String
         var participantID: String
+        /// The resource id in the session's URL.
+        var resource: String
+        /// SHA-256 of the bearer token that made the session.
+        var tokenDigest: [UInt8]
     }
 
     struct Refusal: Error, Sendable {
@@ -24,6 +34,7 @@ final class WHIPSessions: @unchecked Sendable {
     private let lock = NSLock()
     private var next: UInt64 = 1
     private var sessions: [ConnectionID: Session] = [:]
+    private var byResource: [String: ConnectionID] = [:]
     private var pending = Set<ConnectionID>()
     private var refusals: [ConnectionID: Refusal] = [:]
     private var closed = Set<ConnectionID>()
@@ -39,11 +50,17 @@ final class WHIPSessions: @unchecked Sendable {
 
     func isWHIP(_ connection: ConnectionID) -> Bool { connection.rawValue & WHIPSessions.base != 0 }
 
-    func register(_ connection: ConnectionID, roomID: String, participantID: String) {
+    /// The session joined: it gets its resource id, bound to its room and to `token`.
+    func register(_ connection: ConnectionID, roomID: String, participantID: String, token: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let resource = Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         lock.lock()
         pending.remove(connection)
-        sessions[connection] = Session(roomID: roomID, participantID: participantID)
+        sessions[connection] = Session(roomID: roomID, participantID: participantID, resource: resource,
+                                       tokenDigest: SHA256.hash(Array(WHIPSessions.bearer(token).utf8)))
+        byResource[resource] = connection
         lock.unlock()
+        return resource
     }
 
     func session(_ connection: ConnectionID) -> Session? {
@@ -52,10 +69,33 @@ final class WHIPSessions: @unchecked Sendable {
         return sessions[connection]
     }
 
+    enum Ownership {
+        case owner(ConnectionID)
+        case notFound
+        case otherToken
+    }
+
+    /// Who may end the session at `resource` of `roomID`: only the bearer of the token that made
+    /// it (compared in constant time, through digests).
+    func owner(of resource: String, roomID: String, token: String?) -> Ownership {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let connection = byResource[resource], let session = sessions[connection], session.roomID == roomID else { return .notFound }
+        guard let token, HMACSHA256.constantTimeEqual(SHA256.hash(Array(WHIPSessions.bearer(token).utf8)), session.tokenDigest) else {
+            return .otherToken
+        }
+        return .owner(connection)
+    }
+
+    /// The token of an Authorization value, with or without its `Bearer ` scheme.
+    static func bearer(_ value: String) -> String {
+        value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : value
+    }
+
     func release(_ connection: ConnectionID) {
         lock.lock()
         pending.remove(connection)
-        sessions[connection] = nil
+        if let resource = sessions.removeValue(forKey: connection)?.resource { byResource[resource] = nil }
         refusals[connection] = nil
         closed.remove(connection)
         lock.unlock()
@@ -80,7 +120,7 @@ final class WHIPSessions: @unchecked Sendable {
         guard isWHIP(connection) else { return false }
         lock.lock()
         closed.insert(connection)
-        sessions[connection] = nil
+        if let resource = sessions.removeValue(forKey: connection)?.resource { byResource[resource] = nil }
         lock.unlock()
         return true
     }
@@ -97,7 +137,7 @@ final class WHIPSessions: @unchecked Sendable {
         switch code {
         case 4001, 4002, 4025: 401
         case 4003: 404
-        case 4005: 409
+        case 4005, 4009: 409
         case 4008, 4022, 4023, 4024, 3066: 403
         default: 400
         }

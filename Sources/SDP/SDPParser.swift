@@ -11,9 +11,13 @@ struct SDPParser {
     private var sawTiming = false
     private var current: MediaReader?
 
-    static func parse(_ text: String) throws(SDPError) -> SessionDescription {
+    static func parse(_ text: String, limits: SDPLimits) throws(SDPError) -> SessionDescription {
+        // What a description may cost is checked before and while it is read, never after: an
+        // offer of thousands of sections is refused at the first section too many.
+        guard text.utf8.count <= limits.maxBytes else { throw SDPError(line: 0, "the description is over \(limits.maxBytes) bytes") }
         var parser = SDPParser()
         var number = 0
+        var sections = 0
         // Split on the LF byte: a CRLF pair is one Character in Swift and would not split.
         let bytes = text.utf8
         var start = bytes.startIndex
@@ -21,7 +25,14 @@ struct SDPParser {
             var end = start
             while end < bytes.endIndex, bytes[end] != 0x0A { end = bytes.index(after: end) }
             number += 1
+            guard number <= limits.maxLines else { throw SDPError(line: number, "the description has more than \(limits.maxLines) lines") }
             let line = Substring(bytes[start..<end]).trimmingLineSpace
+            if line.utf8.first == UInt8(ascii: "m") {
+                sections += 1
+                guard sections <= limits.maxMediaSections else {
+                    throw SDPError(line: number, "the description has more than \(limits.maxMediaSections) media sections")
+                }
+            }
             if !line.isEmpty { try parser.read(line, number: number) }
             start = end < bytes.endIndex ? bytes.index(after: end) : end
         }

@@ -74,8 +74,8 @@ public struct SessionDescription: Sendable, Equatable {
 
     /// Parses an SDP text. Liberal about line endings, blank lines, attribute order and unknown
     /// attributes; throws, naming the line, on anything malformed that Revue relies on.
-    public init(parsing text: String) throws(SDPError) {
-        self = try SDPParser.parse(text)
+    public init(parsing text: String, limits: SDPLimits = SDPLimits()) throws(SDPError) {
+        self = try SDPParser.parse(text, limits: limits)
     }
 
     /// The description as SDP text with CRLF line endings.

@@ -72,9 +72,11 @@ public final class EventLoop: @unchecked Sendable {
         wake()
     }
 
-    /// Runs `work` on the loop's thread and waits for its result. Never call it from the loop's
-    /// own thread.
-    public func sync<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+    /// Runs `work` on the loop's thread and waits for its result, at most `timeout` seconds:
+    /// a caller on another thread (an HTTP request, `/metrics`) is never held longer than that,
+    /// whatever the loop is doing. Past it, this throws and `work` still runs when the loop gets
+    /// to it, its result dropped. Never call it from the loop's own thread.
+    public func sync<T: Sendable>(timeout: Double = 10, _ work: @escaping @Sendable () throws -> T) throws -> T {
         let done = NSCondition()
         let box = ResultBox<T>()
         post {
@@ -84,10 +86,12 @@ public final class EventLoop: @unchecked Sendable {
             done.signal()
             done.unlock()
         }
+        let deadline = Date().addingTimeInterval(timeout)
         done.lock()
-        while box.result == nil { done.wait() }
+        while box.result == nil && done.wait(until: deadline) {}
+        let result = box.result
         done.unlock()
-        guard let result = box.result else { throw TransportError("the loop \(name) stopped") }
+        guard let result else { throw TransportError("the loop \(name) did not answer within \(Int(timeout)) s") }
         return try result.get()
     }
 

@@ -26,12 +26,20 @@ public final class RTCServer: @unchecked Sendable {
         public var announcePort: UInt16?
         /// Seconds without an ICE check before a connection is ended (RFC 7675 §5.1).
         public var consentTimeout: Double
+        /// Seconds a new connection may take to finish ICE and DTLS before it is closed.
+        public var setupTimeout: Double
+        /// Datagrams handled per turn of the loop before timers and posted work get theirs.
+        public var datagramsPerTurn: Int
 
-        public init(listen: SocketAddress, announce: IPAddress? = nil, announcePort: UInt16? = nil, consentTimeout: Double = 30) {
+        public init(listen: SocketAddress, announce: IPAddress? = nil, announcePort: UInt16? = nil, consentTimeout: Double = 30,
+                    setupTimeout: Double = 20, datagramsPerTurn: Int = 512)
+        {
             self.listen = listen
             self.announce = announce
             self.announcePort = announcePort
             self.consentTimeout = consentTimeout
+            self.setupTimeout = setupTimeout
+            self.datagramsPerTurn = datagramsPerTurn
         }
     }
 
@@ -55,6 +63,10 @@ public final class RTCServer: @unchecked Sendable {
         public var bytesOut = 0
         /// Datagrams that belong to no connection.
         public var unrouted = 0
+        /// STUN dropped unread from sources that kept failing checks (`STUNSourceLimiter`).
+        public var stunBlocked = 0
+        /// Sources blocked for failing checks, ever.
+        public var stunSourcesBlocked = 0
         public var connections = 0
     }
 
@@ -74,6 +86,7 @@ public final class RTCServer: @unchecked Sendable {
     private var nextID: ServerPeerConnection.ID = 1
     private var batch = DatagramBatch()
     private var queue = SendQueue()
+    private var stunLimiter = STUNSourceLimiter()
     private let statisticsLock = NSLock()
     private var counters = Statistics()
     private let logger = Logger(label: "rtc")
@@ -129,7 +142,8 @@ public final class RTCServer: @unchecked Sendable {
     {
         let connection = try ServerPeerConnection(id: nextID, local: credentials, remoteUfrag: remoteUfrag,
                                                   remoteFingerprints: remoteFingerprints, context: context,
-                                                  consentTimeout: configuration.consentTimeout, logger: logger)
+                                                  consentTimeout: configuration.consentTimeout,
+                                                  setup: (EventLoop.now(), configuration.setupTimeout), logger: logger)
         nextID += 1
         connections[connection.id] = connection
         byUfrag[credentials.ufrag] = connection.id
@@ -184,13 +198,17 @@ public final class RTCServer: @unchecked Sendable {
 
     // MARK: - The loop
 
+    /// Reads up to `datagramsPerTurn` datagrams, a batch at a time, and writes what they
+    /// produced. It returns with the socket still readable under a flood: the loop then runs its
+    /// timers and posted work (consent, DTLS retransmits, `sync` callers) before the next turn,
+    /// so no arrival rate can starve them. The clock is read per batch, so a check that arrived
+    /// late in a long turn is not stamped with the turn's start.
     private func receiveAll() {
         var received = 0
         var bytes = 0
         var unrouted = 0
-        let now = EventLoop.now()
-        // Drain the socket, a batch at a time, then write what the batches produced.
-        while socket.receive(into: &batch) > 0 {
+        while received < configuration.datagramsPerTurn, socket.receive(into: &batch) > 0 {
+            let now = EventLoop.now()
             for index in 0..<batch.count {
                 let (payload, source) = batch.datagram(index)
                 received += 1
@@ -207,6 +225,8 @@ public final class RTCServer: @unchecked Sendable {
         counters.datagramsIn += received
         counters.bytesIn += bytes
         counters.unrouted += unrouted
+        counters.stunBlocked = stunLimiter.dropped
+        counters.stunSourcesBlocked = stunLimiter.blocks
         statisticsLock.unlock()
         flush()
     }
@@ -214,12 +234,17 @@ public final class RTCServer: @unchecked Sendable {
     /// Gives a datagram to its connection; false when it has none.
     private func route(_ datagram: [UInt8], from source: SocketAddress, now: Double) -> Bool {
         var id = byAddress[source]
-        if DatagramClass(datagram) == .stun, let ufrag = RTCServer.localUfrag(in: datagram) {
+        let stun = DatagramClass(datagram) == .stun
+        if stun {
+            // A source that keeps failing checks is not read at all for a while.
+            if stunLimiter.isBlocked(source, now: now) { return true }
             // A check names its connection; it may come from a new address (a network change).
-            id = byUfrag[ufrag] ?? id
+            if let ufrag = RTCServer.localUfrag(in: datagram) { id = byUfrag[ufrag] ?? id }
         }
         guard let id, let connection = connections[id] else { return false }
+        let rejected = connection.rejectedChecks
         let events = connection.receive(datagram, from: source, now: now)
+        if stun && connection.rejectedChecks > rejected { stunLimiter.failed(source, now: now) }
         if let address = connection.remoteAddress, byAddress[address] != id {
             byAddress[address] = id
         }

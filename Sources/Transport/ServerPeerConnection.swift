@@ -61,8 +61,12 @@ public final class ServerPeerConnection: DTLSActionHandling {
     /// Where the peer's media comes from and goes to: the address ICE selected.
     public var remoteAddress: SocketAddress? { ice.selectedAddress }
     public var profile: SRTPProtectionProfile? { srtp?.profile }
+    /// Checks from the peer that were answered with an error.
+    public var rejectedChecks: Int { ice.rejectedChecks }
     private var ice: ICELiteResponder
     private let dtls: DTLSSession
+    /// Until when the connection may take to be connected; nil once it is.
+    private var setupDeadline: Double?
     var srtp: SRTPSession?
     let remoteName = "the peer"
     private let logger: Logger
@@ -70,10 +74,15 @@ public final class ServerPeerConnection: DTLSActionHandling {
     /// - Parameters:
     ///   - remoteUfrag: the peer's `a=ice-ufrag`; checks must name it (RFC 8445 §7.3.1).
     ///   - remoteFingerprints: the peer's `a=fingerprint`s; its certificate must match one.
+    ///   - setup: the time it was opened, and how long ICE and DTLS may take: a connection not
+    ///     connected by then is closed, so a session that never sends a check (a WHIP offer
+    ///     posted and abandoned) does not hold its place in a room for good.
     public init(id: ID, local: ICECredentials, remoteUfrag: String, remoteFingerprints: [DTLSFingerprint], context: DTLSContext,
-                consentTimeout: Double = 30, logger: Logger = Logger(label: "peer")) throws(DTLSError)
+                consentTimeout: Double = 30, setup: (openedAt: Double, timeout: Double)? = nil, logger: Logger = Logger(label: "peer"))
+        throws(DTLSError)
     {
         self.id = id
+        setupDeadline = setup.map { $0.openedAt + $0.timeout }
         localCredentials = local
         ice = ICELiteResponder(local: local, remoteUfrag: remoteUfrag, consentTimeout: consentTimeout)
         dtls = try DTLSSession(context: context, role: .server, remoteFingerprints: remoteFingerprints)
@@ -118,6 +127,9 @@ public final class ServerPeerConnection: DTLSActionHandling {
     /// Time passes: consent freshness (RFC 7675) and DTLS retransmissions.
     public func poll(now: Double) -> [Event] {
         guard !isClosed else { return [] }
+        if let deadline = setupDeadline, now >= deadline {
+            return close(reason: "not connected within the setup timeout (ICE and DTLS never finished)")
+        }
         var events = iceEvents(ice.poll(now: now))
         if let timeout = dtls.nextTimeout, now >= timeout { events += dtlsEvents(dtls.handleTimeout(now: now)) }
         return events
@@ -126,7 +138,7 @@ public final class ServerPeerConnection: DTLSActionHandling {
     /// When `poll` next has work.
     public var nextDeadline: Double? {
         guard !isClosed else { return nil }
-        return [ice.nextDeadline, dtls.nextTimeout].compactMap { $0 }.min()
+        return [ice.nextDeadline, dtls.nextTimeout, setupDeadline].compactMap { $0 }.min()
     }
 
     /// Encrypts an RTP packet for the peer; nil until connected (or if it cannot be protected).
@@ -177,6 +189,7 @@ public final class ServerPeerConnection: DTLSActionHandling {
     func transition(to next: State) -> [Event] {
         guard state != next else { return [] }
         state = next
+        if next == .connected { setupDeadline = nil }
         logger.info("connection \(next)")
         return [.stateChanged(next)]
     }

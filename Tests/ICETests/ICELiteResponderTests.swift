@@ -68,6 +68,8 @@ import Testing
         var responder = Self.responder()
         #expect(responder.receive(request, from: Self.client, now: 0) == [.send(expected, to: Self.client)], "\(name)")
         #expect(responder.selectedAddress == nil)
+        // Refusals are counted for the transport's limiter; a role conflict was authenticated.
+        #expect(responder.rejectedChecks == (name == "ICE-CONTROLLED" ? 0 : 1), "\(name)")
     }
 
     /// Dropped without an answer: a broken FINGERPRINT, responses, indications and other protocols.

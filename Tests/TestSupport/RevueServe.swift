@@ -1,0 +1,108 @@
+import API
+import Foundation
+import JobSpec
+import Platform
+import Postgres
+
+/// `revue serve` as a user runs it, a process of its own on a fresh database: the tests that
+/// attack it see what a crash or a freeze does to the whole server, and read its memory and CPU
+/// from /proc. API, signalling and join pages on one TCP port of 127.0.0.1, media on one UDP port.
+public final class RevueServe: @unchecked Sendable {
+    public let auth = Authenticator(apiKey: "serve-key", secret: "serve-secret")
+    public let process: Subprocess
+    public let port: Int
+    /// The UDP port of WebRTC media, as the server printed it.
+    public let rtcPort: UInt16
+    public let root: TemporaryDirectory
+    public let databaseURL: String
+    public var base: String { "http://127.0.0.1:\(port)" }
+    public var signalingURL: String { "ws://127.0.0.1:\(port)/v2/rtc" }
+    public var log: String { (try? String(contentsOfFile: root.file("serve.log"), encoding: .utf8)) ?? "" }
+
+    /// Starts it and waits until `/healthz` answers. `arguments` are added to `serve`'s.
+    public init(arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+        try LoopbackNamespace.require()
+        databaseURL = try JobDatabase.make()
+        root = try TemporaryDirectory(prefix: "serve")
+        port = try PostgresCluster.freeLoopbackPort()
+        var environment = ProcessInfo.processInfo.environment
+        environment["REVUE_API_KEY"] = auth.apiKey
+        environment["REVUE_API_SECRET"] = auth.secret
+        environment["DATABASE_URL"] = databaseURL
+        environment["REVUE_HOME"] = root.file("home")
+        environment["REVUE_STORAGE"] = root.file("storage")
+        environment["REVUE_LOG_FORMAT"] = "json"
+        environment.merge(extra) { $1 }
+        process = try Subprocess(RevueBinary.path, ["serve", "--no-worker", "--listen", "127.0.0.1:\(port)", "--rtc-listen", "127.0.0.1:0"] + arguments,
+                                 environment: environment, standardOutput: .file(root.file("serve.log")),
+                                 standardError: .file(root.file("serve.log")))
+        var found: UInt16?
+        for _ in 0..<300 {
+            if process.poll() != nil { break }
+            if (try? TCP.http("GET", "http://127.0.0.1:\(port)/healthz", timeout: 1))?.status == 200,
+               let line = (try? String(contentsOfFile: root.file("serve.log"), encoding: .utf8))?.split(separator: "\n")
+                .first(where: { $0.contains("WebRTC media on UDP") }),
+               let address = line.split(separator: " ").first(where: { $0.hasPrefix("127.0.0.1:") }),
+               let rtc = UInt16(address.dropFirst("127.0.0.1:".count))
+            {
+                found = rtc
+                break
+            }
+            usleep(100_000)
+        }
+        guard let found else {
+            process.signal(SIGKILL)
+            _ = process.wait()
+            throw ToolError("revue serve did not start: \((try? String(contentsOfFile: root.file("serve.log"), encoding: .utf8))?.suffix(1500) ?? "")")
+        }
+        rtcPort = found
+    }
+
+    deinit {
+        process.signal(SIGTERM)
+        if process.wait(timeout: 15) == nil {
+            process.signal(SIGKILL)
+            _ = process.wait()
+        }
+    }
+
+    /// Running, and answering `/healthz` within `timeout`.
+    public func isAlive(timeout: Double = 5) -> Bool {
+        process.poll() == nil && (try? TCP.http("GET", base + "/healthz", timeout: timeout))?.status == 200
+    }
+
+    /// How it ended, if it did (a signal is a crash).
+    public var termination: Subprocess.Termination? { process.poll() }
+
+    public var usage: ProcessUsage? { ProcessUsage.of(process.pid) }
+
+    /// A token for the REST API (role crawler).
+    public func apiToken(roomID: String? = nil) throws -> String { try auth.token(roomID: roomID) }
+
+    /// A token for joining rooms (role rtc).
+    public func token(permissions: [TokenClaims.Permission] = [.allowJoin], roomID: String? = nil, participantID: String? = nil) throws -> String {
+        try auth.token(roles: [.rtc], permissions: permissions, roomID: roomID, participantID: participantID)
+    }
+
+    /// A REST call with a crawler token.
+    public func call(_ method: String, _ path: String, body: [UInt8] = [], token: String? = nil, timeout: Double = 30) throws
+        -> (status: Int, json: JSONValue?)
+    {
+        let response = try TCP.http(method, base + path, body: body,
+                                    headers: ["Authorization": try token ?? apiToken(), "Content-Type": "application/json"], timeout: timeout)
+        return (response.status, try? JSONValue(parsing: response.body))
+    }
+
+    /// A sample from `/metrics` (0 when the line is not there).
+    public func metric(_ name: String) throws -> Double {
+        let text = String(decoding: try TCP.http("GET", base + "/metrics", timeout: 30).body, as: UTF8.self)
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+    }
+
+    /// A new room, made through the REST API.
+    public func makeRoom() throws -> String {
+        let made = try call("POST", "/v2/rooms", body: Array("{}".utf8))
+        guard made.status == 200, let id = made.json?["roomId"]?.stringValue else { throw ToolError("POST /v2/rooms answered \(made)") }
+        return id
+    }
+}
