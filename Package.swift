@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "Storage", dependencies: ["CCurl", "Crypto", "JobSpec", "Outputs"]),
 
         // MARK: Services: HTTP, jobs, the REST API
-        .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL"]),
+        .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL", "CEpoll"]),
         .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
         // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
         .target(name: "Signaling", dependencies: ["JobSpec"]),

@@ -16,6 +16,13 @@ extension APIService: RoomJobs {
         } catch {
             throw ServiceError.spec(error, kind: kind)
         }
+        // A participant names destinations only where the operator allows them (SSRF, and the
+        // room's media sent to a server of a guest's choosing).
+        for destination in request.destinations where !configuration.clientDestinations.allows(destination) {
+            let shown = destination.split(separator: "?").first.map(String.init) ?? destination
+            throw ServiceError.spec(SpecError("\(shown) is not a destination this server lets participants choose (an operator allows "
+                + "destinations with --allow-destination)", category: kind == .livestream ? .livestreamConfig : .invalidRequest), kind: kind)
+        }
         _ = try create(request)
     }
 

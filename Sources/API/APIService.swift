@@ -27,6 +27,10 @@ public final class APIService: @unchecked Sendable {
         public var objectStorage: ObjectStorageConfig?
         /// Seconds a signed `/files/` URL stays valid.
         public var fileURLLifetime: Int
+        /// Where participants may send a job's output and events (`--allow-destination`): jobs
+        /// started over signalling may name only these as RTMP servers, `webhookUrl` or
+        /// `preSignedUrl`. Empty: none.
+        public var clientDestinations = DestinationAllowList.none
 
         public init(authenticator: Authenticator, storage: String, publicURL: String, fixtureRooms: FixtureRooms?,
                     objectStorage: ObjectStorageConfig? = nil, fileURLLifetime: Int = 86_400)
@@ -231,6 +235,7 @@ public final class APIService: @unchecked Sendable {
     private func roomRoutes(_ path: [String], request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
         switch (request.method, path.count) {
         case ("POST", 0):
+            if let limited = grant.roomID { throw ServiceError.unauthorizedRoom("a token limited to room \(limited) cannot create rooms") }
             let room: RoomRequest
             do {
                 room = try RoomRequest(validating: try JSON.body(request))
@@ -243,13 +248,9 @@ public final class APIService: @unchecked Sendable {
             let (list, total) = try rooms.list(page: page, perPage: perPage, onlyID: grant.roomID)
             return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(view)))
         case ("GET", 2) where path[0] == "validate":
-            guard let room = try rooms.room(path[1], alsoCustom: true) else { throw ServiceError.invalidRoom(path[1]) }
-            try Authenticator.check(grant, roomID: room.id)
-            return JSON.response(200, view(room))
+            return JSON.response(200, view(try visibleRoom(path[1], alsoCustom: true, grant: grant)))
         case ("GET", 1):
-            guard let room = try rooms.room(path[0]) else { throw ServiceError.invalidRoom(path[0]) }
-            try Authenticator.check(grant, roomID: room.id)
-            return JSON.response(200, view(room))
+            return JSON.response(200, view(try visibleRoom(path[0], alsoCustom: false, grant: grant)))
         case ("POST", 1) where path[0] == "deactivate":
             let roomID = try Self.required("roomId", in: try JSON.body(request))
             try Authenticator.check(grant, roomID: roomID)
@@ -335,6 +336,15 @@ public final class APIService: @unchecked Sendable {
         return JSON.response(200, ended.view)
     }
 
+    /// A room the grant may see. A token limited to another room gets 403 whether or not the
+    /// room exists, so it cannot probe which rooms do.
+    private func visibleRoom(_ id: String, alsoCustom: Bool, grant: Authenticator.Grant) throws -> Room {
+        let room = try rooms.room(id, alsoCustom: alsoCustom)
+        if let limited = grant.roomID, room?.id != limited { throw ServiceError.unauthorizedRoom("the token is limited to room \(limited), not \(id)") }
+        guard let room else { throw ServiceError.invalidRoom(id) }
+        return room
+    }
+
     private func findSession(_ id: String, grant: Authenticator.Grant) throws -> Session {
         guard let session = try sessions.session(id) else { throw ServiceError.notFound("there is no session \(id)") }
         try Authenticator.check(grant, roomID: session.roomID)
@@ -352,7 +362,7 @@ public final class APIService: @unchecked Sendable {
                  autoStartConfig: room.autoStartConfig,
                  links: .init(get_room: "\(configuration.publicURL)/v2/rooms/\(room.id)",
                               get_session: "\(configuration.publicURL)/v2/sessions/?roomId=\(room.id)"),
-                 deactivatedAt: room.deactivatedAt.map(APITime.string))
+                 deactivatedAt: room.deactivatedAt.map(APITime.string), participantJobs: room.participantJobs)
     }
 
     // MARK: - Metrics

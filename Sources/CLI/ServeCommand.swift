@@ -6,6 +6,7 @@ import Foundation
 import HTTP
 import Jobs
 import Log
+import Platform
 import Postgres
 import Synchronization
 
@@ -21,7 +22,7 @@ enum ServeCommand: RevueCommand {
         options: CommonOptions.database + [
             ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
             ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.rtcSetupTimeout,
-            ServiceSetup.noRooms,
+            ServiceSetup.maxConnectionsPerSource, ServiceSetup.allowDestination, ServiceSetup.noRooms,
             OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
         ] + CommonOptions.logging)
 
@@ -68,13 +69,16 @@ final class Services: @unchecked Sendable {
         // The server is bound first, so a port of 0 gets its real number into the public URL;
         // requests before the API is ready get 503.
         let handler = HandlerBox()
-        server = HTTPServer(handler: { request, connection in handler.handle(request, connection) })
+        var http = HTTPServer.Configuration()
+        if let perSource = try arguments.integer("max-connections-per-source", in: 0...1_000_000) { http.maxConnectionsPerSource = perSource }
+        server = HTTPServer(configuration: http, handler: { request, connection in handler.handle(request, connection) })
         let boundPort = try server.start(host: host, port: port)
         publicURL = arguments.value("public-url") ?? "http://\(host):\(boundPort)"
         let objectStorage = try ServiceSetup.objectStorage()
-        let configuration = APIService.Configuration(authenticator: try ServiceSetup.authenticator(home: home), storage: storage,
+        var configuration = APIService.Configuration(authenticator: try ServiceSetup.authenticator(home: home), storage: storage,
                                                      publicURL: publicURL, fixtureRooms: fixtureRooms, objectStorage: objectStorage,
                                                      fileURLLifetime: try ServiceSetup.fileURLLifetime())
+        configuration.clientDestinations = try ServiceSetup.clientDestinations(arguments, command: arguments.spec.name)
         api = APIService(configuration: configuration, pool: pool, signer: signer)
         try api.registerFixtureRooms()
         if arguments.flag("no-rooms") || arguments.spec.options.first(where: { $0.name == "rtc-listen" }) == nil {
@@ -108,6 +112,17 @@ final class Services: @unchecked Sendable {
         worker = runWorker ? Worker(store: api.store, configuration: workerConfiguration) : nil
         startThread("webhooks") { [self] in dispatcher.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) }
         if let worker { startThread("worker") { [self] in worker.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) } }
+        // The allocator keeps what a burst freed (MemoryTuning sets a high trim threshold for
+        // media work): a long-lived server hands it back every 10 s, so memory a flood of
+        // connections took returns once they are gone.
+        startThread("memory") { [self] in
+            var ticks = 0
+            while !stopping.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: 0.5)
+                ticks += 1
+                if ticks % 20 == 0 { MemoryTuning.releaseFreeMemory() }
+            }
+        }
     }
 
     private func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {

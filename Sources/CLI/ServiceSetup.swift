@@ -34,6 +34,24 @@ enum ServiceSetup {
     static let rtcSetupTimeout = OptionSpec("rtc-setup-timeout", value: "SECONDS",
                                             help: "How long a new WebRTC connection may take to finish ICE and DTLS before it is closed (1-300).",
                                             environment: "REVUE_RTC_SETUP_TIMEOUT", default: "20")
+    static let maxConnectionsPerSource = OptionSpec("max-connections-per-source", value: "N",
+                                                    help: "HTTP connections one IP address may hold open at once (0: no limit; behind a proxy, every client has its address).",
+                                                    environment: "REVUE_MAX_CONNECTIONS_PER_SOURCE", default: "256")
+    static let allowDestination = OptionSpec("allow-destination", value: "URL-PREFIX",
+                                             help: "A place participants may send a job they start from a room: an RTMP server, a webhookUrl or preSignedUrl (repeatable; the variable takes a comma-separated list). None by default.",
+                                             environment: "REVUE_ALLOWED_DESTINATIONS", repeatable: true)
+
+    /// `--allow-destination` (or the comma-separated variable) as an allow-list.
+    static func clientDestinations(_ arguments: ParsedArguments, command: String) throws -> DestinationAllowList {
+        let prefixes = arguments.values("allow-destination").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        do {
+            return try DestinationAllowList(prefixes)
+        } catch {
+            throw UsageError("--allow-destination: \(error.message)", command: command)
+        }
+    }
+
     static let noRooms = OptionSpec("no-rooms", help: "Do not run the room server (WebRTC, signalling, WHIP, the join page).",
                                     environment: "REVUE_NO_ROOMS")
     static let migrations = OptionSpec("migrations", value: "DIR",

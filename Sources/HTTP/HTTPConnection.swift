@@ -1,7 +1,8 @@
 import Foundation
 
-/// One accepted TCP connection: blocking reads with deadlines, writes, and the bytes already
-/// read but not used. After a WebSocket upgrade, the handler owns it.
+/// One TCP connection: blocking reads with deadlines, writes, and the bytes already read but
+/// not used. The WebSocket client runs on one; after an upgrade, the server hands the upgraded
+/// socket to its new protocol as one.
 public final class HTTPConnection: @unchecked Sendable {
     public let descriptor: Int32
     public let remoteAddress: String
@@ -14,6 +15,14 @@ public final class HTTPConnection: @unchecked Sendable {
         self.remoteAddress = remoteAddress
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// A connection the HTTP server's loop owns, shown to a handler for its address: closing or
+    /// dropping it does nothing (the loop closes the socket), and a handler does no I/O on it.
+    init(viewOf descriptor: Int32, remoteAddress: String) {
+        self.descriptor = descriptor
+        self.remoteAddress = remoteAddress
+        closed = true
     }
 
     deinit { close() }

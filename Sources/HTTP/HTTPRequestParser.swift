@@ -1,6 +1,7 @@
-/// Reads HTTP/1.1 requests from bytes as they arrive (RFC 9112). A pure state machine: feed it
-/// bytes, and it says whether it needs more, has a request, or found an error with the 4xx to
-/// answer. It never trusts a length it has not checked against its limits.
+/// The limits and outcomes of reading HTTP/1.1 requests (RFC 9112), and the head's grammar;
+/// `HTTPRequestReader` reads a connection's requests with them as bytes arrive. It says whether
+/// it needs more, has a request, or found an error with the 4xx to answer, and never trusts a
+/// length it has not checked against its limits.
 public struct HTTPRequestParser: Sendable {
     public struct Limits: Sendable, Equatable {
         /// The request line and headers together.
@@ -33,20 +34,31 @@ public struct HTTPRequestParser: Sendable {
         self.limits = limits
     }
 
-    /// Parses the first request in `buffer`.
+    /// Parses the first request in `buffer` (for a connection, `HTTPRequestReader` reads as
+    /// bytes arrive without reading any twice).
     public func parse(_ buffer: [UInt8]) -> Outcome {
-        guard let headEnd = HTTPRequestParser.find([13, 10, 13, 10], in: buffer, limit: limits.maxHeaderBytes + 4) else {
-            if buffer.count > limits.maxHeaderBytes { return .failure(status: 431, reason: "the request head is over \(limits.maxHeaderBytes) bytes") }
-            // A request line longer than the target limit can be refused before its end arrives.
-            if HTTPRequestParser.find([13, 10], in: buffer, limit: buffer.count) == nil && buffer.count > limits.maxTargetLength + 64 {
-                return .failure(status: 414, reason: "the request target is too long")
-            }
-            return .needMore
-        }
-        guard headEnd <= limits.maxHeaderBytes else {
+        var reader = HTTPRequestReader(limits: limits)
+        reader.append(buffer)
+        return reader.next()
+    }
+
+    /// How the body of a request is framed (RFC 9112 §6.3).
+    enum Framing: Sendable, Equatable {
+        case length(Int)
+        case chunked
+    }
+
+    enum Head {
+        case success((HTTPRequest, Framing))
+        case failure(status: Int, reason: String)
+    }
+
+    /// Reads a request head: the bytes before its CRLF CRLF.
+    static func head(_ bytes: ArraySlice<UInt8>, limits: Limits) -> Head {
+        guard bytes.count <= limits.maxHeaderBytes else {
             return .failure(status: 431, reason: "the request head is over \(limits.maxHeaderBytes) bytes")
         }
-        guard let head = String(validating: buffer[0..<headEnd], as: UTF8.self) else {
+        guard let head = String(validating: bytes, as: UTF8.self) else {
             return .failure(status: 400, reason: "the request head is not UTF-8")
         }
         var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -83,8 +95,11 @@ public struct HTTPRequestParser: Sendable {
         if version == "HTTP/1.1" && !headers.contains(where: { $0.name == "host" }) {
             return .failure(status: 400, reason: "HTTP/1.1 needs a Host header")
         }
-        let bodyStart = headEnd + 4
-        var request = HTTPRequest(method: method, target: target, version: version, headers: headers)
+        let request = HTTPRequest(method: method, target: target, version: version, headers: headers)
+        // A percent-encoded NUL or control character in the path would reach file names and logs.
+        guard !request.path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return .failure(status: 400, reason: "the path holds a control character")
+        }
         let encodings = headers.filter { $0.name == "transfer-encoding" }.map { $0.value.lowercased() }
         let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
         if !encodings.isEmpty {
@@ -92,19 +107,7 @@ public struct HTTPRequestParser: Sendable {
             // HTTP/1.0 has no transfer codings: such a message is badly framed (RFC 9112 §6.1).
             guard version == "HTTP/1.1" else { return .failure(status: 400, reason: "Transfer-Encoding in an HTTP/1.0 request") }
             guard encodings == ["chunked"] else { return .failure(status: 501, reason: "only chunked transfer coding is supported") }
-            switch dechunk(buffer, from: bodyStart) {
-            case .needMore:
-                // The decoded size is capped as it goes; this caps the encoding around it (chunk
-                // lines, extensions, trailers), so a client cannot make the buffer grow for ever.
-                guard buffer.count - bodyStart <= 2 * limits.maxBodyBytes + 64 * 1024 else {
-                    return .failure(status: 413, reason: "the chunked body is over its size limit")
-                }
-                return .needMore
-            case .failure(let status, let reason): return .failure(status: status, reason: reason)
-            case .done(let body, let end):
-                request.body = body
-                return .request(request, consumed: end)
-            }
+            return .success((request, .chunked))
         }
         var length = 0
         if let first = lengths.first {
@@ -115,52 +118,7 @@ public struct HTTPRequestParser: Sendable {
             length = value
         }
         guard length <= limits.maxBodyBytes else { return .failure(status: 413, reason: "the body is over \(limits.maxBodyBytes) bytes") }
-        guard buffer.count - bodyStart >= length else { return .needMore }
-        request.body = Array(buffer[bodyStart..<(bodyStart + length)])
-        return .request(request, consumed: bodyStart + length)
-    }
-
-    /// The longest chunk-size line accepted, extensions included.
-    static let maxChunkLine = 256
-
-    enum Chunked {
-        case needMore
-        case failure(Int, String)
-        case done([UInt8], Int)
-    }
-
-    /// Chunked transfer coding (RFC 9112 §7.1), trailers ignored.
-    func dechunk(_ buffer: [UInt8], from start: Int) -> Chunked {
-        var body: [UInt8] = []
-        var index = start
-        while true {
-            // A chunk line is a hex size and perhaps short extensions (ignored).
-            guard let lineEnd = HTTPRequestParser.find([13, 10], in: buffer, from: index, limit: HTTPRequestParser.maxChunkLine) else {
-                return buffer.count - index > HTTPRequestParser.maxChunkLine ? .failure(400, "malformed chunk size") : .needMore
-            }
-            let sizeText = String(decoding: buffer[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard !sizeText.isEmpty, sizeText.count <= 8, let size = Int(sizeText.trimmingCharacters(in: [" "]), radix: 16), size >= 0 else {
-                return .failure(400, "malformed chunk size")
-            }
-            index = lineEnd + 2
-            if size == 0 {
-                // Trailer fields end with an empty line.
-                let trailerTooLong = buffer.count - index > limits.maxHeaderBytes
-                guard let trailerEnd = HTTPRequestParser.find([13, 10], in: buffer, from: index, limit: limits.maxHeaderBytes) else {
-                    return trailerTooLong ? .failure(431, "the trailer is over \(limits.maxHeaderBytes) bytes") : .needMore
-                }
-                if trailerEnd == index { return .done(body, index + 2) }
-                guard let end = HTTPRequestParser.find([13, 10, 13, 10], in: buffer, from: index, limit: limits.maxHeaderBytes) else {
-                    return trailerTooLong ? .failure(431, "the trailer is over \(limits.maxHeaderBytes) bytes") : .needMore
-                }
-                return .done(body, end + 4)
-            }
-            guard body.count + size <= limits.maxBodyBytes else { return .failure(413, "the body is over \(limits.maxBodyBytes) bytes") }
-            guard buffer.count >= index + size + 2 else { return .needMore }
-            guard buffer[index + size] == 13, buffer[index + size + 1] == 10 else { return .failure(400, "malformed chunk") }
-            body += buffer[index..<(index + size)]
-            index += size + 2
-        }
+        return .success((request, .length(length)))
     }
 
     /// The index of `pattern` in `buffer` at or after `from`, looking no further than `limit` bytes.

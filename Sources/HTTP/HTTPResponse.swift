@@ -36,6 +36,12 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
     }
 
+    /// Whether the body is a range of a file (sent with sendfile, not held in memory).
+    public var isFile: Bool {
+        if case .file = body { return true }
+        return false
+    }
+
     public var bodyLength: Int64 {
         switch body {
         case .bytes(let bytes): Int64(bytes.count)
@@ -52,6 +58,7 @@ public struct HTTPResponse: Sendable {
         case 204: "No Content"
         case 206: "Partial Content"
         case 304: "Not Modified"
+        case 307: "Temporary Redirect"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"
@@ -70,6 +77,7 @@ public struct HTTPResponse: Sendable {
         case 501: "Not Implemented"
         case 503: "Service Unavailable"
         case 505: "HTTP Version Not Supported"
+        case 507: "Insufficient Storage"
         default: "Status \(status)"
         }
     }

@@ -26,6 +26,12 @@ public struct JobRequest: Sendable, Equatable {
         self.preSignedURL = preSignedURL
     }
 
+    /// The URLs the caller chose to send the job's media or events to: livestream servers
+    /// (without their keys), `webhookUrl`, `preSignedUrl`.
+    public var destinations: [String] {
+        outputs.map(\.url) + [webhookURL, preSignedURL].compactMap { $0 }
+    }
+
     /// Validates a request body. Errors name the field; their category picks the error code.
     public init(validating body: JSONValue, kind: JobKind) throws(SpecError) {
         guard body.objectValue != nil else { throw SpecError("the body must be a JSON object") }
@@ -36,8 +42,19 @@ public struct JobRequest: Sendable, Equatable {
             guard let list = body["outputs"]?.arrayValue, !list.isEmpty else {
                 throw SpecError("outputs must be a non-empty list of {url, streamKey}", category: .livestreamConfig)
             }
+            // Each output is a connection and a queue in the job's process.
+            guard list.count <= LivestreamOutput.maximumCount else {
+                throw SpecError("outputs holds at most \(LivestreamOutput.maximumCount) destinations, not \(list.count)", category: .livestreamConfig)
+            }
             for (index, entry) in list.enumerated() {
                 outputs.append(try LivestreamOutput.validated(entry, index: index))
+            }
+        }
+        // Not built yet (issue 22): refused, never silently ignored.
+        if let transcription = body["transcription"], !transcription.isNull {
+            guard transcription.objectValue != nil else { throw SpecError("transcription must be an object {enabled, summary}") }
+            if transcription["enabled"]?.boolValue == true {
+                throw SpecError("transcription is not built yet in Revue: start the job without it (transcription: {enabled: false})")
             }
         }
         if let url = body["webhookUrl"], !url.isNull {

@@ -17,16 +17,21 @@ public struct LivestreamOutput: Sendable, Codable, Equatable {
         return url.hasSuffix("/") ? url + streamKey : url + "/" + streamKey
     }
 
+    /// Destinations one livestream may have.
+    public static let maximumCount = 8
+
     /// Reads `outputs[index]` of a start request.
     static func validated(_ value: JSONValue, index: Int) throws(SpecError) -> LivestreamOutput {
         let field = "outputs[\(index)]"
         guard value.objectValue != nil else { throw SpecError("\(field) must be an object {url, streamKey}", category: .livestreamConfig) }
         guard let url = value["url"]?.stringValue, let scheme = url.split(separator: ":").first?.lowercased(),
-              scheme == "rtmp" || scheme == "rtmps", url.lowercased().hasPrefix(scheme + "://"), url.count > scheme.count + 3
-        else { throw SpecError("\(field).url must be an rtmp:// or rtmps:// URL", category: .livestreamConfig) }
+              scheme == "rtmp" || scheme == "rtmps", url.lowercased().hasPrefix(scheme + "://"), url.count > scheme.count + 3, url.utf8.count <= 2048,
+              !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { throw SpecError("\(field).url must be an rtmp:// or rtmps:// URL of at most 2048 bytes", category: .livestreamConfig) }
         var key: String?
         if let streamKey = value["streamKey"], !streamKey.isNull {
-            guard let text = streamKey.stringValue else { throw SpecError("\(field).streamKey must be a string", category: .livestreamConfig) }
+            guard let text = streamKey.stringValue, text.utf8.count <= 512, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else { throw SpecError("\(field).streamKey must be a string of at most 512 bytes", category: .livestreamConfig) }
             key = text
         }
         return LivestreamOutput(url: url, streamKey: key)

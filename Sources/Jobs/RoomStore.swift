@@ -15,6 +15,8 @@ public struct Room: Sendable, Equatable {
     /// When the room was deactivated (`POST /v2/rooms/deactivate`, or `session-end-and-deactivate`);
     /// a deactivated room is also disabled until enabled again.
     public var deactivatedAt: Date? = nil
+    /// Who may start jobs from inside the room.
+    public var participantJobs: ParticipantJobs = .moderators
 }
 
 public final class RoomStore: @unchecked Sendable {
@@ -26,7 +28,7 @@ public final class RoomStore: @unchecked Sendable {
 
     static let columns = """
         id, custom_room_id, disabled, webhook::text AS webhook, auto_close_config::text AS auto_close_config,
-        auto_start_config::text AS auto_start_config, created_at, updated_at, deactivated_at
+        auto_start_config::text AS auto_start_config, created_at, updated_at, deactivated_at, participant_jobs
         """
 
     /// Creates a room with a new id like `abcd-efgh-ijkl`.
@@ -35,10 +37,10 @@ public final class RoomStore: @unchecked Sendable {
             return try pool.with { connection in
                 let rows = try connection.query(
                     """
-                    INSERT INTO rooms (id, custom_room_id, webhook, auto_close_config, auto_start_config)
-                    VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb) RETURNING \(RoomStore.columns)
+                    INSERT INTO rooms (id, custom_room_id, webhook, auto_close_config, auto_start_config, participant_jobs)
+                    VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6) RETURNING \(RoomStore.columns)
                     """, [RoomStore.newID(), request.customRoomID, request.webhook.map(APIJSON.text), request.autoCloseConfig.map(APIJSON.text),
-                          request.autoStartConfig.map(APIJSON.text)])
+                          request.autoStartConfig.map(APIJSON.text), request.participantJobs.rawValue])
                 return try RoomStore.room(from: rows[0])
             }
         } catch let error as PostgresError where error.isUniqueViolation {
@@ -99,7 +101,8 @@ public final class RoomStore: @unchecked Sendable {
                     webhook: try decoded("webhook", as: RoomWebhook.self),
                     autoCloseConfig: try decoded("auto_close_config", as: AutoCloseConfig.self),
                     autoStartConfig: try decoded("auto_start_config", as: AutoStartConfig.self), createdAt: try row.decode("created_at"),
-                    updatedAt: try row.decode("updated_at"), deactivatedAt: try row.decodeIfPresent("deactivated_at"))
+                    updatedAt: try row.decode("updated_at"), deactivatedAt: try row.decodeIfPresent("deactivated_at"),
+                    participantJobs: ParticipantJobs(rawValue: try row.decode("participant_jobs", as: String.self)) ?? .moderators)
     }
 
     /// Three groups of four lower-case letters.

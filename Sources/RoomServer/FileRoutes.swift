@@ -15,6 +15,8 @@ struct FileRoutes: Sendable {
     let verifier: JoinTokenVerifier
     /// The base of the URLs handed out (`RoomServer.Configuration.publicURL`).
     let publicURL: String
+    /// Whether a room has a live session here: files are uploaded only into a room in session.
+    let isLive: @Sendable (String) -> Bool
 
     func upload(_ request: HTTPRequest, roomID: String) -> HTTPResponse {
         let claims: TokenClaims
@@ -30,6 +32,9 @@ struct FileRoutes: Sendable {
         guard request.body.count <= RoomFiles.maximumBytes else {
             return HTTPAuthorization.error(413, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "the file is over \(RoomFiles.maximumBytes) bytes")
         }
+        guard isLive(roomID) else {
+            return HTTPAuthorization.error(404, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "room \(roomID) is not in session here")
+        }
         do {
             let now = Date()
             let id = try files.store(roomID: roomID, name: name, content: request.body, uploadedBy: claims.participantId, now: now)
@@ -37,6 +42,8 @@ struct FileRoutes: Sendable {
             let body = JSONValue.object(["url": .string(url), "name": .string(name), "size": .number(Double(request.body.count)),
                                          "expiresAt": .string(ISO8601DateFormatter().string(from: now.addingTimeInterval(RoomFiles.lifetime)))])
             return HTTPResponse(status: 201, contentType: "application/json", body: Array(body.text.utf8))
+        } catch let quota as RoomFiles.QuotaExceeded {
+            return HTTPAuthorization.error(quota == .room ? 413 : 507, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", quota.description)
         } catch {
             return HTTPAuthorization.error(503, code: 3074, name: "ERROR_FILE_UPLOAD_FAILED", "the file could not be stored: \(error)")
         }

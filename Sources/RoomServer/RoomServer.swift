@@ -8,6 +8,7 @@ import Postgres
 import Rooms
 import SDP
 import Signaling
+import Synchronization
 import Transport
 import WebSocket
 
@@ -68,7 +69,13 @@ public final class RoomServer: @unchecked Sendable {
         media = MediaPlane(rtc: rtc)
         let gateway = self.gateway
         var hubConfiguration = WebSocketHub.Configuration()
-        hubConfiguration.connection.maxMessageSize = 1 << 20
+        // The protocol's largest message; until a join shows a good token, 32 KiB (a join with
+        // its token and metadata). A peer that does not read may have 1 MiB waiting, all of them
+        // together 128 MiB (docs/SECURITY.md).
+        hubConfiguration.connection.maxMessageSize = SignalingProtocol.maximumMessageBytes
+        hubConfiguration.initialMaxMessageSize = 32 * 1024
+        hubConfiguration.maxQueuedBytes = 1 << 20
+        hubConfiguration.maxTotalQueuedBytes = 128 << 20
         let holder = Holder()
         hub = try WebSocketHub(configuration: hubConfiguration) { session in
             guard let server = holder.server else {
@@ -83,6 +90,11 @@ public final class RoomServer: @unchecked Sendable {
         media.stateChanged = { [unowned self] roomID, participantID, state in mediaStateChanged(roomID, participantID, state) }
         rtc.handler.tick = { [unowned self] now in tick(now) }
     }
+
+    /// Joins whose room row is being read, and the work their connections sent meanwhile.
+    private let pendingJoins = Mutex<[ConnectionID: [@Sendable () -> Void]]>([:])
+    /// Where joins' room rows are read: one at a time, off the hub's thread.
+    private let joinLookups = DispatchQueue(label: "revue.join-lookups")
 
     /// The hub needs its handler before `self` exists.
     private final class Holder: @unchecked Sendable { var server: RoomServer? }
@@ -168,34 +180,69 @@ public final class RoomServer: @unchecked Sendable {
         return respond()
     }
 
-    private var fileRoutes: FileRoutes { FileRoutes(files: files, verifier: verifier, publicURL: configuration.publicURL) }
+    private var fileRoutes: FileRoutes {
+        FileRoutes(files: files, verifier: verifier, publicURL: configuration.publicURL) { [self] roomID in
+            (try? rtc.loop.sync(timeout: 5) { [self] in registry.liveSessionID(roomID: roomID) != nil }) ?? false
+        }
+    }
 
     // MARK: - Signalling (hub thread, then the loop)
 
     private func received(_ envelope: ClientEnvelope, from connection: ConnectionID) {
-        if case .join(let request) = envelope.message {
-            // Checked on the hub's thread: the token's signature; the room's row only for a good token.
-            let now = Date().timeIntervalSince1970
-            let claims = verifier.verify(request.token, now: now)
-            guard case .success = claims else {
-                rtc.loop.post { [self] in
-                    perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: nil,
-                                          now: Date().timeIntervalSince1970))
-                }
-                return
-            }
-            let settings = (try? rooms.room(request.roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
-            rtc.loop.post { [self] in
-                perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
+        guard case .join(let request) = envelope.message else {
+            toLoop(connection) { [self] in perform(registry.receive(envelope, from: connection, now: Date().timeIntervalSince1970)) }
+            return
+        }
+        // The token's signature is checked here, on the hub's thread; a bad one goes straight to
+        // the registry for its refusal, having touched nothing else.
+        let claims = verifier.verify(request.token, now: Date().timeIntervalSince1970)
+        guard case .success = claims else {
+            toLoop(connection) { [self] in
+                perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: nil,
                                       now: Date().timeIntervalSince1970))
             }
             return
         }
-        rtc.loop.post { [self] in perform(registry.receive(envelope, from: connection, now: Date().timeIntervalSince1970)) }
+        gateway.verified(connection)
+        // The room's row is read off the hub's thread (a slow database must not hold every
+        // signalling connection up); what the connection sends meanwhile waits its turn.
+        let first = pendingJoins.withLock { pending -> Bool in
+            guard pending[connection] == nil else { return false }
+            pending[connection] = []
+            return true
+        }
+        guard first else {
+            // A second join while the first is looked up: the registry answers it after the first.
+            toLoop(connection) { [self] in
+                perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: nil,
+                                      now: Date().timeIntervalSince1970))
+            }
+            return
+        }
+        joinLookups.async { [self] in
+            let settings = (try? rooms.room(request.roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
+            rtc.loop.post { [self] in
+                perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
+                                      now: Date().timeIntervalSince1970))
+                for work in pendingJoins.withLock({ $0.removeValue(forKey: connection) ?? [] }) { work() }
+            }
+        }
     }
 
     private func disconnected(_ connection: ConnectionID) {
-        rtc.loop.post { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
+        toLoop(connection) { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
+    }
+
+    /// Runs `work` on the loop after whatever the connection sent before it: behind its join, if
+    /// that is still being looked up (at most 64 messages wait; more are dropped).
+    private func toLoop(_ connection: ConnectionID, _ work: @escaping @Sendable () -> Void) {
+        let waiting = pendingJoins.withLock { pending -> Bool in
+            guard var queued = pending[connection] else { return false }
+            if queued.count < 64 { queued.append(work) }
+            pending[connection] = queued
+            return true
+        }
+        if !waiting { rtc.loop.post(work) }
     }
 
     /// Carries out what the registry decided (on the loop).
@@ -297,6 +344,7 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     private func tick(_ now: Double) -> Double? {
+        gateway.sweep(now: now)
         perform(registry.tick(now: Date().timeIntervalSince1970))
         let mediaDeadline = media.tick(now: now)
         // The registry's deadlines are wall-clock; they are a second's resolution at most.

@@ -9,21 +9,72 @@ import WebSocket
 /// `ConnectionID` for the room registry. Messages are decoded on the WebSocket hub's thread
 /// (a malformed one is answered there, with its code), then handed to the room server's loop.
 /// Sends may come from any thread.
+///
+/// Anyone can open a connection, so what one costs before its token is judged is small
+/// (docs/SECURITY.md): an address holds at most `Limits.unverifiedPerSource` such connections,
+/// each must show a good token within `Limits.verifyWithin`, and its messages are held to the
+/// hub's small initial size until then. Every connection's messages are rate-limited.
 final class SignalingGateway: @unchecked Sendable {
+    struct Limits: Sendable {
+        /// Connections from one address whose token has not been judged good.
+        var unverifiedPerSource = 32
+        /// Seconds a connection has to send a join with a good token.
+        var verifyWithin = 10.0
+        /// Messages a second, and the burst above it.
+        var messagesPerSecond = 50.0
+        var messageBurst = 200.0
+        /// Bytes a second, and the burst above it.
+        var bytesPerSecond = 512.0 * 1024
+        var byteBurst = 2.0 * 1024 * 1024
+        /// Messages dropped over the rate before the connection is closed (1008).
+        var droppedBeforeClose = 200
+    }
+
+    private struct Entry {
+        let session: WebSocketSession
+        let openedAt: Double
+        var verified = false
+        /// Closed by `sweep` (its close handshake may take a while).
+        var closing = false
+        var messages: TokenBucket
+        var bytes: TokenBucket
+        var dropped = 0
+        var pausedUntil = 0.0
+    }
+
+    let limits: Limits
     private let lock = NSLock()
-    private var sessions: [ConnectionID: WebSocketSession] = [:]
+    private var entries: [ConnectionID: Entry] = [:]
+    private var unverifiedBySource: [String: Int] = [:]
     private var nextID: UInt64 = 1
     private let logger = Logger(label: "signaling")
 
-    /// A session opened: it gets its connection id. `onEnvelope` and `onClose` run on the hub's thread.
+    init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// A session opened: it gets its connection id. `onEnvelope` and `onClose` run on the hub's
+    /// thread. A session from an address that already has too many unverified ones is closed.
     func adopt(_ session: WebSocketSession, onEnvelope: @escaping @Sendable (ConnectionID, ClientEnvelope) -> Void,
                onClose: @escaping @Sendable (ConnectionID) -> Void)
     {
-        lock.lock()
-        let connection = ConnectionID(nextID)
-        nextID += 1
-        sessions[connection] = session
-        lock.unlock()
+        let now = HTTPConnection.now()
+        let connection: ConnectionID? = lock.withLock {
+            guard unverifiedBySource[session.remoteAddress, default: 0] < limits.unverifiedPerSource else { return nil }
+            unverifiedBySource[session.remoteAddress, default: 0] += 1
+            let connection = ConnectionID(nextID)
+            nextID += 1
+            entries[connection] = Entry(session: session, openedAt: now,
+                                        messages: TokenBucket(rate: limits.messagesPerSecond, burst: limits.messageBurst, now: now),
+                                        bytes: TokenBucket(rate: limits.bytesPerSecond, burst: limits.byteBurst, now: now))
+            return connection
+        }
+        guard let connection else {
+            logger.warning("refused a signalling connection: too many from its address without a good token",
+                           ["remote": .string(session.remoteAddress)])
+            session.close(code: .policyViolation, reason: "too many connections from this address that have not joined")
+            return
+        }
         session.onMessage = { [weak self] message in
             guard let self else { return }
             let bytes: [UInt8]
@@ -31,6 +82,7 @@ final class SignalingGateway: @unchecked Sendable {
             case .text(let text): bytes = Array(text.utf8)
             case .binary(let data): bytes = data
             }
+            guard admit(bytes.count, from: connection) else { return }
             switch SignalingDecoder.decodeClient(bytes) {
             case .success(let envelope): onEnvelope(connection, envelope)
             case .failure(let error): self.send(ServerEnvelope(error: error), to: connection)
@@ -41,6 +93,62 @@ final class SignalingGateway: @unchecked Sendable {
             self?.logger.debug("signalling closed", ["connection": .of(Int(connection.rawValue)), "code": .of(Int(code.rawValue)),
                                                      "reason": .string(reason)])
             onClose(connection)
+        }
+    }
+
+    /// Whether a message of `size` bytes is within the connection's rates. Past them it is
+    /// dropped and the connection is not read for a second (TCP then holds the peer back); the
+    /// first drop of a pause is answered, and a connection that keeps on is closed.
+    private func admit(_ size: Int, from connection: ConnectionID) -> Bool {
+        let now = HTTPConnection.now()
+        let (admitted, pause, close) = lock.withLock { () -> (Bool, WebSocketSession?, WebSocketSession?) in
+            guard var entry = entries[connection] else { return (false, nil, nil) }
+            defer { entries[connection] = entry }
+            if entry.messages.take(now: now) && entry.bytes.take(Double(size), now: now) { return (true, nil, nil) }
+            entry.dropped += 1
+            let pause = now >= entry.pausedUntil ? entry.session : nil
+            if pause != nil { entry.pausedUntil = now + 1 }
+            return (false, pause, entry.dropped == limits.droppedBeforeClose ? entry.session : nil)
+        }
+        if let pause {
+            pause.pauseReading(for: 1)
+            send(ServerEnvelope(error: SignalingError(.unknownError, "too many messages: at most \(Int(limits.messagesPerSecond)) a second; "
+                + "this one was dropped and the connection is not read for 1 s")), to: connection)
+        }
+        if let close {
+            logger.warning("closed a signalling connection over its message rate", ["connection": .of(Int(connection.rawValue)),
+                                                                                   "remote": .string(close.remoteAddress)])
+            close.close(code: .policyViolation, reason: "too many messages")
+        }
+        return admitted
+    }
+
+    /// The connection showed a good token: it no longer counts against its address, and may send
+    /// full-size messages.
+    func verified(_ connection: ConnectionID) {
+        let session: WebSocketSession? = lock.withLock {
+            guard var entry = entries[connection], !entry.verified else { return nil }
+            entry.verified = true
+            entries[connection] = entry
+            release(entry.session.remoteAddress)
+            return entry.session
+        }
+        session?.allowFullMessages()
+    }
+
+    /// Closes connections that have not shown a good token in time (any thread; the room
+    /// server's loop calls it each tick).
+    func sweep(now: Double) {
+        let late = lock.withLock { () -> [WebSocketSession] in
+            var late: [WebSocketSession] = []
+            for (connection, entry) in entries where !entry.verified && !entry.closing && now >= entry.openedAt + limits.verifyWithin {
+                entries[connection]?.closing = true
+                late.append(entry.session)
+            }
+            return late
+        }
+        for session in late {
+            session.close(code: .policyViolation, reason: "no join with a good token within \(Int(limits.verifyWithin)) s")
         }
     }
 
@@ -55,21 +163,21 @@ final class SignalingGateway: @unchecked Sendable {
     /// The HTTP request that opened a connection (its address, for logs).
     func request(of connection: ConnectionID) -> HTTPRequest? { session(connection)?.request }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return sessions.count
-    }
+    var count: Int { lock.withLock { entries.count } }
 
     private func session(_ connection: ConnectionID) -> WebSocketSession? {
-        lock.lock()
-        defer { lock.unlock() }
-        return sessions[connection]
+        lock.withLock { entries[connection]?.session }
     }
 
     private func forget(_ connection: ConnectionID) {
-        lock.lock()
-        sessions[connection] = nil
-        lock.unlock()
+        lock.withLock {
+            guard let entry = entries.removeValue(forKey: connection), !entry.verified else { return }
+            release(entry.session.remoteAddress)
+        }
+    }
+
+    /// Under the lock.
+    private func release(_ source: String) {
+        if let count = unverifiedBySource[source], count > 1 { unverifiedBySource[source] = count - 1 } else { unverifiedBySource[source] = nil }
     }
 }

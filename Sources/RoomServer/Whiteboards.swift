@@ -5,7 +5,7 @@ import JobSpec
 /// The strokes of the rooms' shared whiteboards, in memory, behind the routes:
 /// - `GET /whiteboard/{roomId}/{boardId}?token=TOKEN`: the page (`Resources/whiteboard.html`);
 /// - `GET /v2/whiteboards/{roomId}/{boardId}/strokes?since=N`: the strokes from the N-th on,
-///   `{"strokes": [...], "next": M}`;
+///   `{"strokes": [...], "next": M, "more": bool}` (at most 512 KiB: `more` says to ask again from M);
 /// - `POST /v2/whiteboards/{roomId}/{boardId}/strokes`: one stroke, `{"colour": "#rrggbb",
 ///   "width": 1…50, "points": [[x, y], …]}` with 1 to 1,000 points in 0…1 (fractions of the board),
 ///   201 `{"index": n}`.
@@ -15,11 +15,18 @@ import JobSpec
 /// live state they are the room server's memory: a restart starts boards afresh. Every request
 /// needs a valid token (in `Authorization`; the page's in `?token=`), for the room if the token
 /// names one.
+///
+/// Memory is bounded (docs/SECURITY.md): each stroke is kept as the JSON it is served as, made
+/// once; a board holds at most 10,000 strokes and 8 MiB of them, all boards together 128 MiB;
+/// a GET sends at most 512 KiB of strokes and says where to go on from (`next`, `more`).
 final class Whiteboards: @unchecked Sendable {
     /// The most strokes one board keeps: a board that fills up refuses more (a whiteboard, not
     /// a store).
     static let maximumStrokes = 10_000
     static let maximumPoints = 1_000
+    static let maximumBoardBytes = 8 << 20
+    static let maximumTotalBytes = 128 << 20
+    static let maximumResponseBytes = 512 << 10
 
     /// One stroke as stored, re-encoded from what was validated.
     struct Stroke: Sendable, Equatable {
@@ -29,6 +36,16 @@ final class Whiteboards: @unchecked Sendable {
 
         var json: JSONValue {
             .object(["colour": .string(colour), "width": .number(width), "points": .array(points.map { .array($0.map(JSONValue.number)) })])
+        }
+
+        /// The stroke as served: `{"colour","points","width"}`, coordinates to 1/10,000 of the board.
+        var encoded: [UInt8] {
+            func number(_ value: Double) -> String {
+                let rounded = (value * 10_000).rounded() / 10_000
+                return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+            }
+            let list = points.map { "[\(number($0[0])),\(number($0[1]))]" }.joined(separator: ",")
+            return Array("{\"colour\":\"\(colour)\",\"points\":[\(list)],\"width\":\(number(width))}".utf8)
         }
 
         /// Why a body is not a stroke.
@@ -60,8 +77,10 @@ final class Whiteboards: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    /// Strokes by board id.
-    private var boards: [String: [Stroke]] = [:]
+    /// Strokes by board id, each as its JSON.
+    private var boards: [String: [[UInt8]]] = [:]
+    private var boardBytes: [String: Int] = [:]
+    private var totalBytes = 0
 
     static let page: [UInt8] = EmbeddedResources.file("whiteboard.html") ?? Array("<!doctype html><p>The whiteboard page is missing from this build.".utf8)
 
@@ -73,14 +92,28 @@ final class Whiteboards: @unchecked Sendable {
         return response
     }
 
-    /// The strokes of `board` from `since` on.
+    /// The strokes of `board` from `since` on, at most `maximumResponseBytes` of them:
+    /// `{"strokes": [...], "next": N, "more": bool}`.
     func strokes(board: String, since: Int) -> HTTPResponse {
-        let (slice, next) = lock.withLock { () -> ([Stroke], Int) in
+        let (slice, next, more) = lock.withLock { () -> ([[UInt8]], Int, Bool) in
             let all = boards[board] ?? []
-            return (Array(all.dropFirst(max(0, since))), all.count)
+            var slice: [[UInt8]] = []
+            var bytes = 0
+            var index = max(0, min(since, all.count))
+            while index < all.count, slice.isEmpty || bytes + all[index].count <= Self.maximumResponseBytes {
+                slice.append(all[index])
+                bytes += all[index].count
+                index += 1
+            }
+            return (slice, index, index < all.count)
         }
-        let body = JSONValue.object(["strokes": .array(slice.map(\.json)), "next": .number(Double(next))])
-        return HTTPResponse(status: 200, contentType: "application/json", body: Array(body.text.utf8))
+        var body = Array("{\"strokes\":[".utf8)
+        for (position, stroke) in slice.enumerated() {
+            if position > 0 { body.append(UInt8(ascii: ",")) }
+            body += stroke
+        }
+        body += Array("],\"next\":\(next),\"more\":\(more)}".utf8)
+        return HTTPResponse(status: 200, contentType: "application/json", body: body)
     }
 
     /// Adds a stroke from a request's body.
@@ -89,20 +122,41 @@ final class Whiteboards: @unchecked Sendable {
         case .failure(let invalid):
             return HTTPAuthorization.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER", invalid.reason)
         case .success(let stroke):
-            let index: Int? = lock.withLock {
-                var strokes = boards[board] ?? []
-                guard strokes.count < Self.maximumStrokes else { return nil }
-                strokes.append(stroke)
-                boards[board] = strokes
-                return strokes.count - 1
+            let encoded = stroke.encoded
+            let outcome: Result<Int, Full> = lock.withLock {
+                let strokes = boards[board] ?? []
+                let used = boardBytes[board] ?? 0
+                guard strokes.count < Self.maximumStrokes, used + encoded.count <= Self.maximumBoardBytes else { return .failure(.board) }
+                guard totalBytes + encoded.count <= Self.maximumTotalBytes else { return .failure(.server) }
+                boards[board, default: []].append(encoded)
+                boardBytes[board] = used + encoded.count
+                totalBytes += encoded.count
+                return .success(strokes.count)
             }
-            guard let index else { return HTTPAuthorization.error(409, code: 3073, name: "ERROR_INVALID_PARAMETER", "the whiteboard is full") }
-            return HTTPResponse(status: 201, contentType: "application/json", body: Array("{\"index\":\(index)}".utf8))
+            switch outcome {
+            case .success(let index):
+                return HTTPResponse(status: 201, contentType: "application/json", body: Array("{\"index\":\(index)}".utf8))
+            case .failure(.board):
+                return HTTPAuthorization.error(409, code: 3073, name: "ERROR_INVALID_PARAMETER",
+                                               "the whiteboard is full (\(Self.maximumStrokes) strokes or \(Self.maximumBoardBytes >> 20) MiB)")
+            case .failure(.server):
+                return HTTPAuthorization.error(503, code: 3073, name: "ERROR_INVALID_PARAMETER", "the server's whiteboards are full; try again later")
+            }
         }
+    }
+
+    private enum Full: Error {
+        case board
+        case server
     }
 
     /// Forgets every board but `live` (the ids the rooms have on now).
     func keep(only live: Set<String>) {
-        lock.withLock { boards = boards.filter { live.contains($0.key) } }
+        lock.withLock {
+            for board in boards.keys where !live.contains(board) {
+                boards[board] = nil
+                totalBytes -= boardBytes.removeValue(forKey: board) ?? 0
+            }
+        }
     }
 }

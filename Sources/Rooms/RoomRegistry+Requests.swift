@@ -8,6 +8,15 @@ extension RoomRegistry {
     /// its `id`: its own (`roomLeft`, `pausedAllStreams`, …), `ack`, or an `error`; the events it
     /// causes come before the reply. `publishOffer` and `subscribeAnswer` are the media plane's
     /// to answer.
+    /// Why `member` may not start or stop a job of `kind` from inside the room: the room lets
+    /// only moderators (`allow_mod`) do it, unless its `participantJobs` is `everyone`.
+    func jobRefusal(_ kind: JobKind, starting: Bool, by member: LiveRoom.Member, in room: LiveRoom) -> (code: ErrorCode, reason: String)? {
+        guard room.settings.participantJobs == .moderators, !member.holds(.allowMod) else { return nil }
+        let action = starting ? "starting" : "stopping"
+        return (JobCommand.refusalCode(kind, starting: starting),
+                "\(action) \(["recording": "a recording", "hls": "an HLS stream", "livestream": "a livestream"][kind.rawValue] ?? kind.rawValue) from inside the room needs the allow_mod permission (or the room's participantJobs: everyone)")
+    }
+
     public mutating func receive(_ envelope: ClientEnvelope, from connection: ConnectionID, now: Double) -> [RoomAction] {
         let id = envelope.id
         guard let seat = seats[connection] else {
@@ -110,18 +119,14 @@ extension RoomRegistry {
                 return [Self.refusal(.actionNotSupportedInMode, "a SIGNALLING_ONLY participant has no WebRTC connection", to: connection, id: id)]
             }
             return [.media(.subscribeAnswer(roomID: roomID, participantID: me.id, connection: connection, sdp: sdp, requestID: id))]
-        case .startRecording(let options):
-            return [.job(.start(.recording, roomID: roomID, options: options, connection: connection, requestID: id))]
-        case .startHls(let options):
-            return [.job(.start(.hls, roomID: roomID, options: options, connection: connection, requestID: id))]
-        case .startLivestream(let options):
-            return [.job(.start(.livestream, roomID: roomID, options: options, connection: connection, requestID: id))]
-        case .stopRecording:
-            return [.job(.stop(.recording, roomID: roomID, connection: connection, requestID: id))]
-        case .stopHls:
-            return [.job(.stop(.hls, roomID: roomID, connection: connection, requestID: id))]
-        case .stopLivestream:
-            return [.job(.stop(.livestream, roomID: roomID, connection: connection, requestID: id))]
+        case .startRecording(let options), .startHls(let options), .startLivestream(let options):
+            guard let kind = envelope.message.jobKind else { return [] }
+            if let refusal = jobRefusal(kind, starting: true, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
+            return [.job(.start(kind, roomID: roomID, options: options, connection: connection, requestID: id))]
+        case .stopRecording, .stopHls, .stopLivestream:
+            guard let kind = envelope.message.jobKind else { return [] }
+            if let refusal = jobRefusal(kind, starting: false, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
+            return [.job(.stop(kind, roomID: roomID, connection: connection, requestID: id))]
         case .startWhiteboard:
             // Starting one that is on already is answered as done: everyone has its page.
             guard room.whiteboardID == nil else { return [Self.reply(.ack, to: connection, id: id)] }

@@ -56,6 +56,16 @@ public enum ClientMessage: Sendable, Hashable {
     case stopWhiteboard
 
     /// The `type` this message is sent as.
+    /// The job a start or stop message is about; nil for other messages.
+    public var jobKind: JobKind? {
+        switch self {
+        case .startRecording, .stopRecording: .recording
+        case .startHls, .stopHls: .hls
+        case .startLivestream, .stopLivestream: .livestream
+        default: nil
+        }
+    }
+
     public var type: String {
         switch self {
         case .join: "join"

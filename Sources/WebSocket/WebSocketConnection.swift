@@ -71,12 +71,24 @@ public struct WebSocketConnection: Sendable {
     public init(role: WebSocketRole, configuration: Configuration = Configuration(), now: Double) {
         self.role = role
         self.configuration = configuration
+        maxMessageSize = configuration.maxMessageSize
         parser = WebSocketFrameParser(role: role, maxPayload: configuration.maxMessageSize)
         assembler = WebSocketMessageAssembler(maxMessageSize: configuration.maxMessageSize)
         lastReceived = now
     }
 
     /// Where the connection is.
+    /// The largest message accepted from now on (a frame header over it fails the connection with
+    /// 1009 before its payload is buffered). A server may start a connection on a small limit and
+    /// raise it once the peer has proved who it is.
+    public private(set) var maxMessageSize: Int
+
+    public mutating func setMaxMessageSize(_ size: Int) {
+        maxMessageSize = size
+        parser.maxPayload = size
+        assembler.maxMessageSize = size
+    }
+
     public var state: State {
         switch phase {
         case .open: .open

@@ -23,7 +23,7 @@ public struct WebSocketFrameParser: Sendable {
     /// Which end this parser serves: a server requires masked frames, a client unmasked ones.
     public let role: WebSocketRole
     /// The largest payload of one frame; a larger declared length fails with 1009.
-    public let maxPayload: Int
+    public var maxPayload: Int
     /// RSV bits an agreed extension defines; any other RSV bit fails with 1002 (§5.2).
     public let allowedRSV: UInt8
 

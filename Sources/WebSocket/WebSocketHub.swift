@@ -34,6 +34,13 @@ public final class WebSocketHub: @unchecked Sendable {
         public var maxConnections = 10_000
         /// A peer with more than this many bytes waiting to be sent to it is failed with 1008.
         public var maxQueuedBytes = 4 << 20
+        /// Bytes waiting to be sent, across every connection: a peer whose queue would pass it is
+        /// failed with 1008, so peers that do not read cannot add up to the machine's memory.
+        public var maxTotalQueuedBytes = 256 << 20
+        /// The message limit a connection starts with, until the application raises it to
+        /// `connection.maxMessageSize` (`WebSocketSession.allowFullMessages()`), as a server
+        /// does once the peer has shown a good token; nil starts at the full limit.
+        public var initialMaxMessageSize: Int?
         /// Subprotocols the server speaks, in order of preference.
         public var subprotocols: [String] = []
         /// The most bytes read from one connection per turn of the loop.
@@ -59,6 +66,11 @@ public final class WebSocketHub: @unchecked Sendable {
         var machine: WebSocketConnection
         var queue = WebSocketWriteQueue()
         var watchingWrites = false
+        /// Reading stops until then: the application paused it (a peer over its rate), and TCP
+        /// holds the peer back meanwhile.
+        var readPausedUntil: Double?
+        /// The queue's size as `queuedTotal` counts it.
+        var accountedQueue = 0
         var transport = Transport.open
         var finished = false
 
@@ -89,6 +101,7 @@ public final class WebSocketHub: @unchecked Sendable {
 
     // Loop-thread state.
     private var entries: [Int32: Entry] = [:]
+    private var queuedTotal = 0
     private var nextTimer = Double.infinity
     private var lastSweep = 0.0
     private let readBuffer: UnsafeMutableRawBufferPointer
@@ -100,7 +113,12 @@ public final class WebSocketHub: @unchecked Sendable {
     {
         self.configuration = configuration
         self.onOpen = onOpen
-        let epoll = try Epoll()
+        let epoll: Epoll
+        do {
+            epoll = try Epoll()
+        } catch {
+            throw WebSocketError(.transport(error.description))
+        }
         self.epoll = epoll
         inbox = WebSocketHubInbox { epoll.wake() }
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1024, configuration.readChunk), alignment: 16)
@@ -218,7 +236,9 @@ public final class WebSocketHub: @unchecked Sendable {
         let session = WebSocketSession(id: nextID.add(1, ordering: .relaxed).oldValue, descriptor: adoption.descriptor,
                                        request: adoption.request, remoteAddress: adoption.remoteAddress,
                                        subprotocol: adoption.subprotocol, inbox: inbox)
-        let entry = Entry(session: session, machine: WebSocketConnection(role: .server, configuration: configuration.connection, now: now))
+        var machine = WebSocketConnection(role: .server, configuration: configuration.connection, now: now)
+        if let initial = configuration.initialMaxMessageSize { machine.setMaxMessageSize(min(initial, configuration.connection.maxMessageSize)) }
+        let entry = Entry(session: session, machine: machine)
         entries[adoption.descriptor] = entry
         logger.debug("opened", ["session": .of(session.id), "remote": .string(session.remoteAddress), "path": .string(session.request.path)])
         onOpen(session)
@@ -236,10 +256,19 @@ public final class WebSocketHub: @unchecked Sendable {
         case .close(let session, let code, let reason):
             guard let entry = entries[session.descriptor], entry.session === session else { return }
             apply(entry.machine.close(code, reason: reason, now: now), to: entry, now: now)
+        case .allowFullMessages(let session):
+            guard let entry = entries[session.descriptor], entry.session === session else { return }
+            entry.machine.setMaxMessageSize(configuration.connection.maxMessageSize)
+        case .pauseReading(let session, let seconds):
+            guard let entry = entries[session.descriptor], entry.session === session, !entry.finished else { return }
+            entry.readPausedUntil = now + seconds
+            watch(entry)
+            schedule(entry)
         }
     }
 
     private func read(_ entry: Entry, now: Double) {
+        guard entry.readPausedUntil == nil else { return }
         let descriptor = entry.session.descriptor
         let count = recv(descriptor, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
         if count > 0 {
@@ -280,6 +309,7 @@ public final class WebSocketHub: @unchecked Sendable {
     private func flush(_ entry: Entry, now: Double) {
         guard !entry.finished else { return }
         let descriptor = entry.session.descriptor
+        defer { account(entry) }
         switch entry.queue.flush(to: descriptor) {
         case .failed:
             apply(entry.machine.transportClosed(now: now), to: entry, now: now)
@@ -287,19 +317,21 @@ public final class WebSocketHub: @unchecked Sendable {
         case .blocked:
             if !entry.watchingWrites {
                 entry.watchingWrites = true
-                epoll.modify(descriptor, events: Epoll.readEvents | Epoll.writeEvents)
+                watch(entry)
             }
-            if entry.queue.count > configuration.maxQueuedBytes, entry.machine.state != .closed {
+            let overTotal = queuedTotal - entry.accountedQueue + entry.queue.count > configuration.maxTotalQueuedBytes
+            if entry.queue.count > configuration.maxQueuedBytes || overTotal, entry.machine.state != .closed {
                 // A peer that does not read loses what it has not been sent, gets the close frame
                 // after the frame in flight, and cannot hold anyone else up.
                 entry.queue.dropUnsent()
-                let reason = "the peer does not read (more than \(configuration.maxQueuedBytes) bytes waiting)"
+                let reason = overTotal ? "the peer does not read, and the server's output budget is spent"
+                    : "the peer does not read (more than \(configuration.maxQueuedBytes) bytes waiting)"
                 apply(entry.machine.fail(.policyViolation, reason: reason, now: now), to: entry, now: now)
             }
         case .drained:
             if entry.watchingWrites {
                 entry.watchingWrites = false
-                epoll.modify(descriptor, events: Epoll.readEvents)
+                watch(entry)
             }
             if case .flushing(let deadline) = entry.transport {
                 shutdown(descriptor, Int32(SHUT_WR))
@@ -308,10 +340,24 @@ public final class WebSocketHub: @unchecked Sendable {
         }
     }
 
+    /// Tells epoll what the connection waits for: reading unless paused, writing while blocked.
+    private func watch(_ entry: Entry) {
+        let events = (entry.readPausedUntil == nil ? Epoll.readEvents : 0) | (entry.watchingWrites ? Epoll.writeEvents : 0)
+        epoll.modify(entry.session.descriptor, events: events)
+    }
+
+    /// Keeps `queuedTotal` the sum of every connection's queue.
+    private func account(_ entry: Entry) {
+        let now = entry.finished ? 0 : entry.queue.count
+        queuedTotal += now - entry.accountedQueue
+        entry.accountedQueue = now
+    }
+
     /// Closes the descriptor and forgets the connection.
     private func finish(_ entry: Entry) {
         guard !entry.finished else { return }
         entry.finished = true
+        account(entry)
         let descriptor = entry.session.descriptor
         epoll.remove(descriptor)
         close(descriptor)
@@ -324,6 +370,7 @@ public final class WebSocketHub: @unchecked Sendable {
         guard !entry.finished else { return }
         if let deadline = entry.machine.nextDeadline { nextTimer = min(nextTimer, deadline) }
         if let deadline = entry.transportDeadline { nextTimer = min(nextTimer, deadline) }
+        if let deadline = entry.readPausedUntil { nextTimer = min(nextTimer, deadline) }
     }
 
     private func sweep(now: Double) {
@@ -333,6 +380,10 @@ public final class WebSocketHub: @unchecked Sendable {
             if let deadline = entry.transportDeadline, now >= deadline {
                 finish(entry)
                 continue
+            }
+            if let until = entry.readPausedUntil, now >= until {
+                entry.readPausedUntil = nil
+                watch(entry)
             }
             if let deadline = entry.machine.nextDeadline, now >= deadline {
                 apply(entry.machine.poll(now: now), to: entry, now: now)

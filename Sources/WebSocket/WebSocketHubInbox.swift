@@ -17,6 +17,8 @@ final class WebSocketHubInbox: Sendable {
     enum Command: Sendable {
         case send(WebSocketSession, WebSocketMessage)
         case close(WebSocketSession, WebSocketCloseCode, String)
+        case allowFullMessages(WebSocketSession)
+        case pauseReading(WebSocketSession, seconds: Double)
     }
 
     struct Contents: Sendable {

@@ -25,7 +25,7 @@ public struct WebSocketMessageAssembler: Sendable {
     }
 
     /// The largest message, all fragments together.
-    public let maxMessageSize: Int
+    public var maxMessageSize: Int
 
     private var fragmentOpcode: WebSocketOpcode?
     private var fragments: [UInt8] = []

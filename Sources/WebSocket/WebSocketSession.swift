@@ -69,6 +69,18 @@ public final class WebSocketSession: Sendable {
         inbox.post(.close(self, code, reason))
     }
 
+    /// Raises this connection's message limit from the hub's `initialMaxMessageSize` to the
+    /// full `maxMessageSize` (once the peer has shown who it is).
+    public func allowFullMessages() {
+        inbox.post(.allowFullMessages(self))
+    }
+
+    /// Stops reading this connection for `seconds` (a peer over its rate): what it sends waits in
+    /// TCP's buffers, which soon hold the peer back, at no cost here.
+    public func pauseReading(for seconds: Double) {
+        inbox.post(.pauseReading(self, seconds: seconds))
+    }
+
     func deliver(_ message: WebSocketMessage) {
         let handler = callbacks.withLock { $0.closed ? nil : $0.onMessage }
         handler?(message)

@@ -109,8 +109,12 @@ import Testing
         }
         try server.start(host: "127.0.0.1", port: 0)
         defer { server.stop() }
-        let response = try HTTPClient.post("http://127.0.0.1:\(server.port)/a%20b%0D%0AX-Evil:%201?q=%2F", body: [], headers: [])
+        let response = try HTTPClient.post("http://127.0.0.1:\(server.port)/a%20b%3Ac?q=%2F", body: [], headers: [])
         #expect(response.status == 200)
-        #expect(seen.withLock { $0 } == "/a%20b%0D%0AX-Evil:%201?q=%2F")
+        #expect(seen.withLock { $0 } == "/a%20b%3Ac?q=%2F")
+        // A %0D%0A arrives encoded, as one target (the server then refuses a control character in
+        // a path): no header was injected.
+        let injected = try HTTPClient.post("http://127.0.0.1:\(server.port)/a%0D%0AX-Evil:%201", body: [], headers: [])
+        #expect(injected.status == 400 && String(decoding: injected.body, as: UTF8.self).contains("control character"))
     }
 }

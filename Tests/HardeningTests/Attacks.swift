@@ -75,9 +75,11 @@ enum Attacks {
     }
 
     /// A signalling connection joined to `room` (SEND_AND_RECV, publishing nothing).
-    static func joined(_ server: RevueServe, room: String, name: String) throws -> WebSocketClient {
+    static func joined(_ server: RevueServe, room: String, name: String, permissions: [TokenClaims.Permission] = [.allowJoin]) throws -> WebSocketClient {
         let socket = try signalling(server)
-        try socket.send(text: #"{"v":1,"type":"join","id":"join","token":"\#(try server.token())","roomId":"\#(room)","name":"\#(name)"}"#)
+        let join = JSONValue.object(["v": .number(1), "type": .string("join"), "id": .string("join"), "token": .string(try server.token(permissions: permissions)),
+                                     "roomId": .string(room), "name": .string(name)])
+        try socket.send(text: join.text)
         guard answer(on: socket, to: "join", within: 10)?["type"]?.stringValue == "joined" else { throw ToolError("\(name) could not join") }
         return socket
     }
@@ -95,6 +97,19 @@ enum Attacks {
     /// Matches an `error` frame with `code`.
     static func isError(_ code: Int) -> (JSONValue) -> Bool {
         { $0["type"]?.stringValue == "error" && $0["code"]?.integerValue == code }
+    }
+
+    /// Runs `body(0..<count)` on a thread each and returns when all have.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            Thread {
+                body(index)
+                group.leave()
+            }.start()
+        }
+        group.wait()
     }
 
     /// The next frame answering request `id` on `socket`, within `seconds`.

@@ -56,4 +56,26 @@ import Testing
         }
         #expect(accepted > 0)
     }
+
+    /// Options the server does not support are refused, never silently ignored.
+    @Test func transcriptionIsRefusedUntilItIsBuilt() throws {
+        let refused = #expect(throws: SpecError.self) {
+            try JobRequest(validating: try JSONValue(parsing: Array(#"{"roomId": "r", "transcription": {"enabled": true}}"#.utf8)), kind: .recording)
+        }
+        #expect(refused?.message.contains("not built yet") == true)
+        let off = try JobRequest(validating: try JSONValue(parsing: Array(#"{"roomId": "r", "transcription": {"enabled": false}}"#.utf8)), kind: .hls)
+        #expect(off.roomID == "r")
+    }
+
+    /// Finding 13 of issue 29: a livestream has at most eight outputs.
+    @Test func aLivestreamHasAtMostEightOutputs() throws {
+        func request(_ count: Int) throws -> JobRequest {
+            let outputs = (0..<count).map { JSONValue.object(["url": .string("rtmp://127.0.0.1/live/\($0)")]) }
+            return try JobRequest(validating: .object(["roomId": .string("r"), "outputs": .array(outputs)]), kind: .livestream)
+        }
+        #expect(try request(8).outputs.count == 8)
+        let refused = #expect(throws: SpecError.self) { try request(9) }
+        #expect(refused?.category == .livestreamConfig && refused?.message.contains("at most 8") == true)
+        #expect(try request(1).destinations == ["rtmp://127.0.0.1/live/0"])
+    }
 }

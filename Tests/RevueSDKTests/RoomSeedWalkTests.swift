@@ -721,8 +721,9 @@ extension RevueSDKTests {
         /// The seed's examples: states to everyone, 4011/4012 with the server's reason (also to
         /// onError), and post-transcription refused before anything starts (no speech engine).
         @Test func recordingHLSAndLivestreamStartAndStopOverSignalling() async throws {
-            let (room, log) = try self.room("Ann")
-            let (bob, bobLog) = try self.room("Bob")
+            let moderator = try server.token(permissions: [.allowJoin, .allowMod])
+            let (room, log) = try self.room("Ann", token: moderator)
+            let (bob, bobLog) = try self.room("Bob", token: moderator)
             try await room.join()
             try await bob.join()
             let stopNothing = await #expect(throws: VideoSDKError.self) { try await room.stopRecording() }

@@ -46,8 +46,26 @@ import Testing
         let receiver = try WebhookReceiver()
         let room = try server.makeRoom()
         let ada = try Client(server)
-        try ada.send(.join(JoinRequest(token: try server.token(), roomID: room, name: "Ada")))
+        try ada.send(.join(JoinRequest(token: try server.token(permissions: [.allowJoin, .allowMod]), roomID: room, name: "Ada")))
         #expect(try ada.next("joined") != nil)
+
+        // A participant without allow_mod is refused with the reason; a destination the server
+        // does not allow participants to choose is refused too.
+        let guest = try Client(server)
+        try guest.send(.join(JoinRequest(token: try server.token(), roomID: room, name: "Guest")))
+        #expect(try guest.next("joined") != nil)
+        try guest.send(.startRecording(options: .object([:])), id: "guest")
+        guard case .error(let refusedCode, let refusal)? = try Self.answer(guest) else {
+            Issue.record("a guest started a recording")
+            return
+        }
+        #expect(refusedCode.code == 4011 && refusal.contains("allow_mod"), "\(refusedCode) \(refusal)")
+        try ada.send(.startRecording(options: .object(["webhookUrl": .string("http://169.254.169.254/latest/meta-data")])), id: "ssrf")
+        guard case .error(let ssrfCode, let ssrf)? = try Self.answer(ada) else {
+            Issue.record("a webhook to an address the server does not allow was taken")
+            return
+        }
+        #expect(ssrfCode.code == 4011 && ssrf.contains("--allow-destination"), "\(ssrfCode) \(ssrf)")
 
         try ada.send(.startRecording(options: .object(["webhookUrl": .string(receiver.url), "config": .object(["quality": .string("low")])])), id: "start")
         #expect(try Self.answer(ada) == .ack)
@@ -63,7 +81,7 @@ import Testing
 
         // Someone who joins while it runs is told at once.
         let bob = try Client(server)
-        try bob.send(.join(JoinRequest(token: try server.token(), roomID: room, name: "Bob")))
+        try bob.send(.join(JoinRequest(token: try server.token(permissions: [.allowJoin, .allowMod]), roomID: room, name: "Bob")))
         #expect(try bob.next("joined") != nil)
         #expect(try bob.next("recordingStateChanged", timeout: 5) == .recordingStateChanged(status: "RECORDING_STARTED"))
 

@@ -76,7 +76,7 @@ import Testing
 
     @Test func startsAndStopsFromInsideTheRoomBecomeJobCommands() {
         var harness = RoomHarness()
-        let ada = harness.join("ada")
+        let ada = harness.join("ada", [.allowJoin, .allowMod])
         #expect(harness.last.contains(.job(.sessionStarted(roomID: "room-1", sessionID: "session-1"))))
         let options = JSONValue.object(["config": .object(["layout": .object(["type": .string("GRID")])])])
         let cases: [(ClientMessage, JobCommand)] = [
@@ -94,6 +94,29 @@ import Testing
         #expect(JobCommand.refusalCode(.recording, starting: true).code == 4011)
         #expect(JobCommand.refusalCode(.hls, starting: false).code == 4017)
         #expect(JobCommand.refusalCode(.livestream, starting: true).code == 4013)
+    }
+
+    /// Finding 8 of issue 29: a participant without allow_mod starts and stops nothing, unless
+    /// the room lets everyone (`participantJobs: everyone`).
+    @Test func onlyModeratorsStartAndStopJobsUnlessTheRoomSaysEveryone() {
+        var harness = RoomHarness()
+        let guest = harness.join("guest")
+        let refusals: [(ClientMessage, Int)] = [(.startRecording(options: .object([:])), 4011), (.startHls(options: .object([:])), 4016),
+                                                (.startLivestream(options: .object([:])), 4013), (.stopRecording, 4012), (.stopHls, 4017),
+                                                (.stopLivestream, 4014)]
+        for (message, code) in refusals {
+            harness.send(message, from: guest)
+            guard case .send(_, let envelope)? = harness.last.first, case .error(let error, let text) = envelope.message else {
+                Issue.record("\(message.type) was not refused: \(harness.last)")
+                continue
+            }
+            #expect(error.code == code && text.contains("allow_mod"), "\(message.type): \(error) \(text)")
+        }
+        var open = RoomHarness()
+        open.room = RoomSettings(id: "room-1", participantJobs: .everyone)
+        let anyone = open.join("anyone")
+        open.send(.startRecording(options: .object([:])), from: anyone)
+        #expect(open.last == [.job(.start(.recording, roomID: "room-1", options: .object([:]), connection: anyone, requestID: .string("r")))])
     }
 
     @Test func jobStatesAreBroadcastAndToldToLateJoiners() {

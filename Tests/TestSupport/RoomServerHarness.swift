@@ -35,8 +35,13 @@ public final class RoomServerHarness: @unchecked Sendable {
         let holder = Holder()
         http = HTTPServer { request, connection in holder.handle(request, connection) }
         port = try http.start(host: "127.0.0.1", port: 0)
-        api = APIService(configuration: .init(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)", fixtureRooms: nil),
-                         pool: pool, signer: try RSAKeyPair.generate())
+        var configuration = APIService.Configuration(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)",
+                                                     fixtureRooms: nil)
+        // Participants of the tests' rooms may send jobs to the tests' own receivers and RTMP
+        // servers, and name the seeds' example webhook (which nothing here can reach).
+        configuration.clientDestinations = try DestinationAllowList(["http://127.0.0.1:*", "rtmp://127.0.0.1:*",
+                                                                     "https://webhook.your-api-server.com"])
+        api = APIService(configuration: configuration, pool: pool, signer: try RSAKeyPair.generate())
         rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort,
                                                                                    consentTimeout: consentTimeout), apiKey: auth.apiKey,
                                                     secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)

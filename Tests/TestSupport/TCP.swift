@@ -2,9 +2,23 @@ import Foundation
 
 /// Blocking TCP for test clients.
 public enum TCP {
-    public static func connect(host: String, port: Int, timeout: Double) throws -> Int32 {
+    /// `from` binds the local address first: another loopback address (127.0.0.2) is another
+    /// source to a server that counts connections per address.
+    public static func connect(host: String, port: Int, timeout: Double, from source: String? = nil) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ToolError("socket failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(descriptor)
+                throw ToolError("cannot bind \(source): \(String(cString: strerror(errno)))")
+            }
+        }
         var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))

@@ -21,11 +21,15 @@ public struct RoomView: Codable, Sendable, Equatable {
     @NullEncoded public var autoStartConfig: AutoStartConfig?
     /// When the room was deactivated (it is then `disabled` too); null otherwise.
     @NullEncoded public var deactivatedAt: String?
+    /// Who may start jobs from inside the room: `moderators` (allow_mod) or `everyone`.
+    public var participantJobs: ParticipantJobs
     public var links: Links
 
     public init(id: String, customRoomId: String?, disabled: Bool, createdAt: String, updatedAt: String, webhook: RoomWebhook?,
-                autoCloseConfig: AutoCloseConfig?, autoStartConfig: AutoStartConfig?, links: Links, deactivatedAt: String? = nil)
+                autoCloseConfig: AutoCloseConfig?, autoStartConfig: AutoStartConfig?, links: Links, deactivatedAt: String? = nil,
+                participantJobs: ParticipantJobs = .moderators)
     {
+        self.participantJobs = participantJobs
         roomId = id
         self.id = id
         self.customRoomId = customRoomId

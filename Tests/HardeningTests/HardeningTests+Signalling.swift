@@ -1,0 +1,97 @@
+import Foundation
+import JobSpec
+import Synchronization
+import TestSupport
+import Testing
+import WebSocket
+
+extension HardeningTests {
+    /// Finding 10: 10,000 hub slots could be taken before any token was seen, and each held up to
+    /// 1 MiB of unfinished message (400 cost 397 MB). Now an address holds 32 connections that
+    /// have not shown a good token, each held to 32 KiB messages, each closed after 10 s.
+    @Test func connectionsWithoutATokenCostLittleAndNotForLong() throws {
+        let server = try RevueServe()
+        let room = try LegitimateRoom(server)
+        var sockets: [RawWebSocket] = []
+        var refused = 0, tooBig = 0
+        let report = try room.during("finding 10, 8 addresses holding 32 signalling connections each without a token, unfinished frames", settle: 12) {
+            // Forty an address, each holding a message just under the limit, unfinished: 32 are
+            // kept (in whatever order the hub adopts them), 8 are closed at once.
+            for source in 2...9 {
+                for _ in 0..<40 {
+                    let socket = try RawWebSocket(server, from: "127.0.0.\(source)")
+                    try? socket.sendUnfinished(claimed: 30 * 1024, sent: 20 * 1024)
+                    sockets.append(socket)
+                }
+            }
+            Thread.sleep(forTimeInterval: 1)
+            refused = sockets.filter { $0.closeCode(within: 0.01) == 1008 }.count
+            // A frame past the limit a connection has before its token is refused from its header.
+            for _ in 0..<16 {
+                let socket = try RawWebSocket(server, from: "127.0.0.10")
+                try socket.sendUnfinished(claimed: 1 << 20, sent: 16 * 1024)
+                if socket.closeCode(within: 5) == 1009 { tooBig += 1 }
+            }
+        }
+        print("measured: finding 10, \(refused) of 64 connections past 32 an address refused (1008), \(tooBig) of 16 frames over 32 KiB refused (1009)")
+        #expect(refused == 64 && tooBig == 16)
+        #expect(report.alive && report.unanswered == 0 && report.frames > 0)
+        #expect(report.peakResidentMiB - report.before.residentMiB < 40, "unfinished frames cost \(report.peakResidentMiB - report.before.residentMiB) MiB")
+        // Ten seconds after they opened, the ones holding unfinished frames were closed too.
+        let closed = sockets.filter { $0.closeCode(within: 1) == 1008 }.count
+        print("measured: finding 10, \(closed) of \(sockets.count) connections closed by now (the join deadline, or the address's limit)")
+        #expect(closed == sockets.count)
+    }
+
+    /// Finding 10, the other half: sockets that do not read had 4 MiB of replies queued each (200
+    /// added 359 MB, never returned). Now a member may send 50 messages a second (200 at once),
+    /// a peer 1 MiB behind is dropped, all together 128 MiB, and the memory goes back.
+    @Test func socketsThatDoNotReadAreBounded() throws {
+        let server = try RevueServe()
+        let room = try LegitimateRoom(server)
+        let rooms = try (0..<4).map { _ in try server.makeRoom() }
+        var sockets: [RawWebSocket] = []
+        let report = try room.during("finding 10, 200 joined members that never read, each sending requests as fast as it can for 10 s", settle: 12) {
+            for index in 0..<200 {
+                let socket = try RawWebSocket(server, from: "127.0.0.\(2 + index / 30)")
+                try socket.send(text: #"{"v":1,"type":"join","id":"j","token":"\#(try server.token())","roomId":"\#(rooms[index % 4])","name":"Reader\#(index)","mode":"SIGNALLING_ONLY"}"#)
+                sockets.append(socket)
+            }
+            let request = #"{"v":1,"type":"pin","id":"p","participantId":"nobody-at-all","pinType":"CAM"}"#
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                for socket in sockets { try? socket.send(text: request) }
+            }
+        }
+        let closedForRate = sockets.filter { $0.closeCode(within: 0.2) == 1008 }.count
+        print("measured: finding 10, \(closedForRate) of 200 non-reading members closed (1008) for their rate or their queue")
+        #expect(report.alive && report.unanswered == 0 && report.frames > 0)
+        #expect(report.peakResidentMiB - report.before.residentMiB < 200, "RSS grew by \(report.peakResidentMiB - report.before.residentMiB) MiB")
+        let settled = try #require(report.afterSettling)
+        #expect(settled.residentMiB - report.before.residentMiB < 40, "the memory was not returned: \(settled.residentMiB) MiB")
+    }
+
+    /// Finding 12: the room's row was read on the hub's thread, so 20 joins took another member's
+    /// signalling round trip to about 10 s. Now only the token is checked there.
+    @Test func joinsDoNotHoldOtherMembersUp() throws {
+        let server = try RevueServe()
+        let room = try LegitimateRoom(server)
+        let joins = Atomic<Int>(0)
+        let report = room.during("finding 12, 20 connections joining and leaving as fast as they can for 10 s") {
+            let deadline = Date().addingTimeInterval(10)
+            Attacks.onThreads(20) { index in
+                while Date() < deadline {
+                    guard let socket = try? Attacks.signalling(server),
+                          let token = try? server.token()
+                    else { continue }
+                    try? socket.send(text: #"{"v":1,"type":"join","id":"j","token":"\#(token)","roomId":"\#(room.room)","name":"J\#(index)","mode":"SIGNALLING_ONLY"}"#)
+                    if Attacks.answer(on: socket, to: "j", within: 10)?["type"]?.stringValue == "joined" { joins.add(1, ordering: .relaxed) }
+                    _ = socket.close()
+                }
+            }
+        }
+        print("measured: finding 12, \(joins.load(ordering: .relaxed)) joins in 10 s beside the probe")
+        #expect(joins.load(ordering: .relaxed) >= 20)
+        #expect(report.alive && report.unanswered == 0 && report.frames > 0)
+    }
+}
