@@ -109,80 +109,69 @@ public final class APIService: @unchecked Sendable {
     }
 
     private func route(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parts = request.path.split(separator: "/").map(String.init)
-        let method = request.method
-        // Unauthenticated: health, metrics, the webhook key, files.
-        switch (method, parts.first) {
-        case ("GET", "healthz"): return JSON.response(200, ["status": "ok"])
-        case ("GET", "metrics"): return try metrics()
-        case ("GET", "files"): return files.serve(request, relativePath: parts.dropFirst().joined(separator: "/"))
-        default: break
-        }
-        guard parts.first == "v2" else { throw ServiceError.notFound("no route \(method) \(request.path)") }
-        let path = Array(parts.dropFirst())
-        if method == "GET" && path == ["public", "rsa-public-key"] {
-            let pem = try signer.publicKeyPEM()
-            if request.header("accept")?.contains("pem") == true {
-                return HTTPResponse(status: 200, contentType: "application/x-pem-file", body: Array(pem.utf8))
+        switch APIService.router.match(request) {
+        case .found(let endpoint, let parameters):
+            switch endpoint {
+            case .open(let serve):
+                return try serve(self, request, parameters)
+            case .authenticated(let serve):
+                return try serve(self, request, parameters, try configuration.authenticator.authenticate(request))
             }
-            return JSON.response(200, ["publicKey": pem])
-        }
-        let grant = try configuration.authenticator.authenticate(request)
-        guard let resource = path.first else { throw ServiceError.notFound("no route \(method) \(request.path)") }
-        switch resource {
-        case "recordings": return try jobs(.recording, path: Array(path.dropFirst()), request: request, grant: grant)
-        case "hls": return try jobs(.hls, path: Array(path.dropFirst()), request: request, grant: grant)
-        case "livestreams": return try jobs(.livestream, path: Array(path.dropFirst()), request: request, grant: grant)
-        case "rooms": return try roomRoutes(Array(path.dropFirst()), request: request, grant: grant)
-        case "sessions": return try sessionRoutes(Array(path.dropFirst()), request: request, grant: grant)
-        default: throw ServiceError.notFound("no route \(method) \(request.path)")
+        case .methodNotAllowed(let allowed):
+            var response = JSON.error(ServiceError(status: 405, code: 4000, name: "METHOD_NOT_ALLOWED",
+                                                   message: "\(request.method) is not a method of \(request.path); it takes \(allowed.joined(separator: ", "))"))
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return response
+        case .notFound:
+            throw ServiceError.notFound("no route \(request.method) \(request.path)")
         }
     }
 
     // MARK: - Jobs
 
-    private func jobs(_ kind: JobKind, path: [String], request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
-        switch (request.method, path.count, path.first) {
-        case ("POST", 1, "start"):
-            return try start(kind, request: request, grant: grant)
-        case ("POST", 1, "stop"), ("POST", 1, "end"):
-            let body = try JSON.body(request)
-            guard let roomID = body["roomId"]?.stringValue, !roomID.isEmpty else { throw ServiceError.stopFailed(kind, "roomId is required") }
-            try Authenticator.check(grant, roomID: roomID)
-            let job = try store.requestStop(kind: kind, roomID: roomID)
-            var response = JSON.response(200, APIService.stoppedMessage(kind))
-            response.headers.append(("Revue-Job-Id", job.idText))
-            return response
-        case ("GET", 0, _):
-            let roomID = request.query["roomId"]
-            if kind == .recording && (roomID ?? "").isEmpty { throw ServiceError.invalidParameter("roomId is required") }
-            try Authenticator.check(grant, roomID: roomID ?? grant.roomID)
-            let (page, perPage) = try JSON.page(request)
-            let (list, total) = try store.list(kind: kind, roomID: roomID ?? grant.roomID, sessionID: request.query["sessionId"],
-                                               page: page, perPage: perPage)
-            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(views.view)))
-        case ("GET", 2, _) where kind == .hls && path[1] == "active":
-            try Authenticator.check(grant, roomID: path[0])
-            guard let job = try store.activeJob(kind: .hls, roomID: path[0]) else {
-                throw ServiceError.notFound("room \(path[0]) has no HLS stream in progress")
-            }
-            return JSON.response(200, ActiveHLSView(data: views.hls(job)))
-        case ("GET", 1, let id?):
-            let job = try findJob(id, kind: kind)
-            try Authenticator.check(grant, roomID: job.roomID)
-            return JSON.response(200, views.view(job))
-        case ("DELETE", 1, let id?) where kind != .livestream:
-            let job = try findJob(id, kind: kind)
-            try Authenticator.check(grant, roomID: job.roomID)
-            let deleted = try store.delete(job.id)
-            for part in deleted.parts { try? FileManager.default.removeItem(atPath: configuration.storage + "/" + part.path) }
-            return JSON.response(200, kind == .recording ? "Room recording deleted successfully" : "HLS deleted successfully")
-        default:
-            throw ServiceError.notFound("no route \(request.method) \(request.path)")
-        }
+    func stop(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let body = try JSON.body(request)
+        guard let roomID = body["roomId"]?.stringValue, !roomID.isEmpty else { throw ServiceError.stopFailed(kind, "roomId is required") }
+        try Authenticator.check(grant, roomID: roomID)
+        let job = try store.requestStop(kind: kind, roomID: roomID)
+        var response = JSON.response(200, APIService.stoppedMessage(kind))
+        response.headers.append(("Revue-Job-Id", job.idText))
+        return response
     }
 
-    private func start(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+    func list(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let roomID = request.query["roomId"]
+        if kind == .recording && (roomID ?? "").isEmpty { throw ServiceError.invalidParameter("roomId is required") }
+        try Authenticator.check(grant, roomID: roomID ?? grant.roomID)
+        let (page, perPage) = try JSON.page(request)
+        let (list, total) = try store.list(kind: kind, roomID: roomID ?? grant.roomID, sessionID: request.query["sessionId"],
+                                           page: page, perPage: perPage)
+        return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(views.view)))
+    }
+
+    func activeHLS(roomID: String, grant: Authenticator.Grant) throws -> HTTPResponse {
+        try Authenticator.check(grant, roomID: roomID)
+        guard let job = try store.activeJob(kind: .hls, roomID: roomID) else {
+            throw ServiceError.notFound("room \(roomID) has no HLS stream in progress")
+        }
+        return JSON.response(200, ActiveHLSView(data: views.hls(job)))
+    }
+
+    func job(_ kind: JobKind, id: String, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let job = try findJob(id, kind: kind)
+        try Authenticator.check(grant, roomID: job.roomID)
+        return JSON.response(200, views.view(job))
+    }
+
+    func delete(_ kind: JobKind, id: String, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let job = try findJob(id, kind: kind)
+        try Authenticator.check(grant, roomID: job.roomID)
+        let deleted = try store.delete(job.id)
+        for part in deleted.parts { try? FileManager.default.removeItem(atPath: configuration.storage + "/" + part.path) }
+        return JSON.response(200, kind == .recording ? "Room recording deleted successfully" : "HLS deleted successfully")
+    }
+
+    func start(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
         let job: JobRequest
         do {
             job = try JobRequest(validating: try JSON.body(request), kind: kind)
@@ -232,88 +221,87 @@ public final class APIService: @unchecked Sendable {
 
     // MARK: - Rooms
 
-    private func roomRoutes(_ path: [String], request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
-        switch (request.method, path.count) {
-        case ("POST", 0):
-            if let limited = grant.roomID { throw ServiceError.unauthorizedRoom("a token limited to room \(limited) cannot create rooms") }
-            let room: RoomRequest
-            do {
-                room = try RoomRequest(validating: try JSON.body(request))
-            } catch let error as SpecError {
-                throw ServiceError.invalidParameter(error.message)
-            }
-            return JSON.response(200, view(try rooms.create(room)))
-        case ("GET", 0):
-            let (page, perPage) = try JSON.page(request)
-            let (list, total) = try rooms.list(page: page, perPage: perPage, onlyID: grant.roomID)
-            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(view)))
-        case ("GET", 2) where path[0] == "validate":
-            return JSON.response(200, view(try visibleRoom(path[1], alsoCustom: true, grant: grant)))
-        case ("GET", 1):
-            return JSON.response(200, view(try visibleRoom(path[0], alsoCustom: false, grant: grant)))
-        case ("POST", 1) where path[0] == "deactivate":
-            let roomID = try Self.required("roomId", in: try JSON.body(request))
-            try Authenticator.check(grant, roomID: roomID)
-            guard let room = try rooms.deactivate(roomID: roomID) else { throw ServiceError.invalidRoom(roomID) }
-            return JSON.response(200, view(room))
-        case ("POST", 1):
-            let body = try JSON.body(request)
-            guard let status = body["status"]?.stringValue, ["enabled", "disabled"].contains(status) else {
-                throw ServiceError.invalidParameter("status must be enabled or disabled")
-            }
-            try Authenticator.check(grant, roomID: path[0])
-            guard let room = try rooms.setDisabled(status == "disabled", roomID: path[0]) else { throw ServiceError.invalidRoom(path[0]) }
-            return JSON.response(200, view(room))
-        default:
-            throw ServiceError.notFound("no route \(request.method) \(request.path)")
+    func createRoom(_ request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        if let limited = grant.roomID { throw ServiceError.unauthorizedRoom("a token limited to room \(limited) cannot create rooms") }
+        let room: RoomRequest
+        do {
+            room = try RoomRequest(validating: try JSON.body(request))
+        } catch let error as SpecError {
+            throw ServiceError.invalidParameter(error.message)
         }
+        return JSON.response(200, view(try rooms.create(room)))
+    }
+
+    func listRooms(_ request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let (page, perPage) = try JSON.page(request)
+        let (list, total) = try rooms.list(page: page, perPage: perPage, onlyID: grant.roomID)
+        return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(view)))
+    }
+
+    func room(_ id: String, alsoCustom: Bool, grant: Authenticator.Grant) throws -> HTTPResponse {
+        JSON.response(200, view(try visibleRoom(id, alsoCustom: alsoCustom, grant: grant)))
+    }
+
+    func deactivateRoom(_ request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let roomID = try Self.required("roomId", in: try JSON.body(request))
+        try Authenticator.check(grant, roomID: roomID)
+        guard let room = try rooms.deactivate(roomID: roomID) else { throw ServiceError.invalidRoom(roomID) }
+        return JSON.response(200, view(room))
+    }
+
+    func setRoomStatus(_ roomID: String, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let body = try JSON.body(request)
+        guard let status = body["status"]?.stringValue, ["enabled", "disabled"].contains(status) else {
+            throw ServiceError.invalidParameter("status must be enabled or disabled")
+        }
+        try Authenticator.check(grant, roomID: roomID)
+        guard let room = try rooms.setDisabled(status == "disabled", roomID: roomID) else { throw ServiceError.invalidRoom(roomID) }
+        return JSON.response(200, view(room))
     }
 
     // MARK: - Sessions
 
-    private func sessionRoutes(_ path: [String], request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
-        switch (request.method, path.count) {
-        case ("GET", 0):
-            let roomID = request.query["roomId"].flatMap { $0.isEmpty ? nil : $0 } ?? grant.roomID
-            try Authenticator.check(grant, roomID: roomID)
-            let (page, perPage) = try JSON.page(request)
-            let (list, total) = try sessions.sessions(roomID: roomID, page: page, perPage: perPage)
-            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
-        case ("POST", 1) where path[0] == "end":
-            return try endSession(try JSON.body(request), grant: grant)
-        case ("POST", 2) where path == ["participants", "remove"]:
-            let body = try JSON.body(request)
-            let participantID = try Self.required("participantId", in: body)
-            let roomID = try Self.required("roomId", in: body)
-            try Authenticator.check(grant, roomID: roomID)
-            guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
-            var removed = liveRooms?.remove(participantID: participantID, roomID: roomID, reason: .removePeerAPI) == true
-            if !removed { removed = try sessions.removeParticipant(participantID: participantID, roomID: roomID, reason: .removePeerAPI) }
-            guard removed else { throw ServiceError.notFound("participant \(participantID) is not in room \(roomID)") }
-            return JSON.response(200, "Participant removed successfully")
-        case ("GET", 1):
-            return JSON.response(200, try findSession(path[0], grant: grant).view)
-        case ("GET", 2) where path[1] == "participants", ("GET", 3) where path[1] == "participants" && path[2] == "active":
-            let session = try findSession(path[0], grant: grant)
-            let (page, perPage) = try JSON.page(request)
-            let activeOnly = path.count == 3
-            if activeOnly, session.isOngoing, let live = liveRooms?.activeParticipants(roomID: session.roomID),
-               live.allSatisfy({ $0.sessionID == session.id })
-            {
-                let views = live.map { SessionParticipant(live: $0).view }
-                let slice = Array(views.dropFirst((page - 1) * perPage).prefix(perPage))
-                return JSON.response(200, PageView(page: page, perPage: perPage, total: views.count, data: slice))
-            }
-            let (list, total) = try sessions.participants(sessionID: session.id, activeOnly: activeOnly, page: page, perPage: perPage)
-            return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
-        default:
-            throw ServiceError.notFound("no route \(request.method) \(request.path)")
+    func listSessions(_ request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let roomID = request.query["roomId"].flatMap { $0.isEmpty ? nil : $0 } ?? grant.roomID
+        try Authenticator.check(grant, roomID: roomID)
+        let (page, perPage) = try JSON.page(request)
+        let (list, total) = try sessions.sessions(roomID: roomID, page: page, perPage: perPage)
+        return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
+    }
+
+    func removeParticipant(_ request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let body = try JSON.body(request)
+        let participantID = try Self.required("participantId", in: body)
+        let roomID = try Self.required("roomId", in: body)
+        try Authenticator.check(grant, roomID: roomID)
+        guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
+        var removed = liveRooms?.remove(participantID: participantID, roomID: roomID, reason: .removePeerAPI) == true
+        if !removed { removed = try sessions.removeParticipant(participantID: participantID, roomID: roomID, reason: .removePeerAPI) }
+        guard removed else { throw ServiceError.notFound("participant \(participantID) is not in room \(roomID)") }
+        return JSON.response(200, "Participant removed successfully")
+    }
+
+    func session(_ id: String, grant: Authenticator.Grant) throws -> HTTPResponse {
+        JSON.response(200, try findSession(id, grant: grant).view)
+    }
+
+    func participants(ofSession id: String, activeOnly: Bool, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let session = try findSession(id, grant: grant)
+        let (page, perPage) = try JSON.page(request)
+        if activeOnly, session.isOngoing, let live = liveRooms?.activeParticipants(roomID: session.roomID),
+           live.allSatisfy({ $0.sessionID == session.id })
+        {
+            let views = live.map { SessionParticipant(live: $0).view }
+            let slice = Array(views.dropFirst((page - 1) * perPage).prefix(perPage))
+            return JSON.response(200, PageView(page: page, perPage: perPage, total: views.count, data: slice))
         }
+        let (list, total) = try sessions.participants(sessionID: session.id, activeOnly: activeOnly, page: page, perPage: perPage)
+        return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
     }
 
     /// `POST /v2/sessions/end`: through the live registry when the room is live there (everyone
     /// in it leaves with 1009 MEETING_END_API), else in the database alone.
-    private func endSession(_ body: JSONValue, grant: Authenticator.Grant) throws -> HTTPResponse {
+    func endSession(_ body: JSONValue, grant: Authenticator.Grant) throws -> HTTPResponse {
         let roomID = try Self.required("roomId", in: body)
         try Authenticator.check(grant, roomID: roomID)
         guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
@@ -368,7 +356,7 @@ public final class APIService: @unchecked Sendable {
     // MARK: - Metrics
 
     /// Prometheus text format (https://prometheus.io/docs/instrumenting/exposition_formats/).
-    private func metrics() throws -> HTTPResponse {
+    func metrics() throws -> HTTPResponse {
         var lines: [String] = []
         try store.pool.with { connection in
             lines += ["# HELP revue_jobs Jobs by kind and state (deleted jobs excluded).", "# TYPE revue_jobs gauge"]

@@ -130,45 +130,75 @@ public final class RoomServer: @unchecked Sendable {
     /// - `GET /whiteboard/{roomId}/{boardId}`, `GET|POST /v2/whiteboards/{roomId}/{boardId}/strokes`:
     ///   the room's shared whiteboard (`Whiteboards`).
     public func route(_ request: HTTPRequest) -> HTTPResult? {
-        let parts = request.path.split(separator: "/").map(String.init)
-        switch (request.method, parts.count) {
-        case ("GET", 2) where parts == ["v2", "rtc"]:
-            return hub.upgrade(request)
-        case ("GET", 2) where parts[0] == "join":
-            return .response(JoinPage.response(request))
-        case ("GET", 3) where parts[0] == "whiteboard":
-            return .response(whiteboard(request, roomID: parts[1], board: parts[2], token: request.query["token"]) { whiteboards.page() })
-        case ("GET", 5) where parts[0] == "v2" && parts[1] == "whiteboards" && parts[4] == "strokes":
-            let since = request.query["since"].flatMap { Int($0) } ?? 0
-            return .response(whiteboard(request, roomID: parts[2], board: parts[3], token: request.header("authorization")) {
-                whiteboards.strokes(board: parts[3], since: since)
-            })
-        case ("POST", 5) where parts[0] == "v2" && parts[1] == "whiteboards" && parts[4] == "strokes":
-            return .response(whiteboard(request, roomID: parts[2], board: parts[3], token: request.header("authorization")) {
-                whiteboards.add(board: parts[3], body: request.body)
-            })
-        case ("POST", 3) where parts[0] == "v2" && parts[1] == "files":
-            return .response(fileRoutes.upload(request, roomID: parts[2]))
-        case ("GET", 4) where parts[0] == "v2" && parts[1] == "files":
-            return .response(fileRoutes.fetch(request, id: parts[2], name: parts[3]))
-        case (_, 3) where parts[0] == "v2" && parts[1] == "precall":
-            return PreCallProbe(verifier: verifier).respond(request, to: parts[2]).map { .response($0) }
-        case ("POST", 4) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
-            return .response(whipPublish(request, roomID: parts[2]))
-        case ("DELETE", 5) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
-            return .response(whipDelete(request, roomID: parts[2], resource: parts[4]))
-        case ("OPTIONS", 4) where parts[0] == "v2" && parts[1] == "rooms" && parts[3] == "whip":
-            var response = HTTPResponse(status: 204, contentType: "text/plain", body: [])
-            response.headers.append(("Accept-Post", "application/sdp"))
+        switch RoomServer.router.match(request) {
+        case .found(let endpoint, let parameters):
+            return endpoint.serve(self, request, parameters)
+        case .methodNotAllowed(let allowed):
+            var response = WHIPSessions.error(405, code: 4000, name: "METHOD_NOT_ALLOWED",
+                                              "\(request.method) is not a method of \(request.path); it takes \(allowed.joined(separator: ", "))")
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))
             return .response(response)
-        default:
+        case .notFound:
             return nil
         }
     }
 
+    /// The room server's routes, for the document's test (docs/openapi.yaml).
+    public static var routes: [HTTPRoute] { router.routes }
+
+    /// How a route is served.
+    struct Endpoint: Sendable {
+        let serve: @Sendable (RoomServer, HTTPRequest, [String: String]) -> HTTPResult
+
+        init(_ serve: @escaping @Sendable (RoomServer, HTTPRequest, [String: String]) -> HTTPResult) {
+            self.serve = serve
+        }
+    }
+
+    static let router = HTTPRouter<Endpoint>([
+        (HTTPRoute("GET", "/v2/rtc"), Endpoint { server, request, _ in server.hub.upgrade(request) }),
+        (HTTPRoute("GET", "/join/{roomId}"), Endpoint { _, request, _ in .response(JoinPage.response(request)) }),
+        // The page holds nothing of the room, so anyone gets it (a reload, after the page took its
+        // token out of the address bar, comes without one); its requests for strokes need the token.
+        (HTTPRoute("GET", "/whiteboard/{roomId}/{boardId}"), Endpoint { server, _, _ in .response(server.whiteboards.page()) }),
+        (HTTPRoute("GET", "/v2/whiteboards/{roomId}/{boardId}/strokes"), Endpoint { server, request, path in
+            let (room, board) = (path["roomId"] ?? "", path["boardId"] ?? "")
+            let since = request.query["since"].flatMap { Int($0) } ?? 0
+            return .response(server.whiteboard(request, roomID: room, board: board, token: request.header("authorization")) {
+                server.whiteboards.strokes(board: board, since: since)
+            })
+        }),
+        (HTTPRoute("POST", "/v2/whiteboards/{roomId}/{boardId}/strokes"), Endpoint { server, request, path in
+            let (room, board) = (path["roomId"] ?? "", path["boardId"] ?? "")
+            return .response(server.whiteboard(request, roomID: room, board: board, token: request.header("authorization")) {
+                server.whiteboards.add(board: board, body: request.body)
+            })
+        }),
+        (HTTPRoute("POST", "/v2/files/{roomId}"), Endpoint { server, request, path in .response(server.fileRoutes.upload(request, roomID: path["roomId"] ?? "")) }),
+        (HTTPRoute("GET", "/v2/files/{fileId}/{fileName}"), Endpoint { server, request, path in
+            .response(server.fileRoutes.fetch(request, id: path["fileId"] ?? "", name: path["fileName"] ?? ""))
+        }),
+        (HTTPRoute("GET", "/v2/precall/ping"), Endpoint { server, request, _ in server.precall(request, "ping") }),
+        (HTTPRoute("POST", "/v2/precall/upload"), Endpoint { server, request, _ in server.precall(request, "upload") }),
+        (HTTPRoute("GET", "/v2/precall/download"), Endpoint { server, request, _ in server.precall(request, "download") }),
+        (HTTPRoute("POST", "/v2/rooms/{roomId}/whip"), Endpoint { server, request, path in .response(server.whipPublish(request, roomID: path["roomId"] ?? "")) }),
+        (HTTPRoute("OPTIONS", "/v2/rooms/{roomId}/whip"), Endpoint { _, _, _ in
+            var response = HTTPResponse(status: 204, contentType: "text/plain", body: [])
+            response.headers.append(("Accept-Post", "application/sdp"))
+            return .response(response)
+        }),
+        (HTTPRoute("DELETE", "/v2/rooms/{roomId}/whip/{resourceId}"), Endpoint { server, request, path in
+            .response(server.whipDelete(request, roomID: path["roomId"] ?? "", resource: path["resourceId"] ?? ""))
+        }),
+    ])
+
+    private func precall(_ request: HTTPRequest, _ action: String) -> HTTPResult {
+        .response(PreCallProbe(verifier: verifier).respond(request, to: action) ?? .text(404, "no such probe"))
+    }
+
     /// Answers a whiteboard request with `respond` when its token is good and the room has that
     /// board on; strokes of boards that are off are forgotten on the way.
-    private func whiteboard(_ request: HTTPRequest, roomID: String, board: String, token: String?, _ respond: () -> HTTPResponse) -> HTTPResponse {
+    func whiteboard(_ request: HTTPRequest, roomID: String, board: String, token: String?, _ respond: () -> HTTPResponse) -> HTTPResponse {
         if case .refused(let response) = HTTPAuthorization(token: token, roomID: roomID, verifier: verifier) { return response }
         let live = (try? rtc.loop.sync { [self] in
             (registry.whiteboard(roomID: roomID), Set(registry.liveRoomIDs.compactMap { registry.whiteboard(roomID: $0) }))
@@ -180,7 +210,7 @@ public final class RoomServer: @unchecked Sendable {
         return respond()
     }
 
-    private var fileRoutes: FileRoutes {
+    var fileRoutes: FileRoutes {
         FileRoutes(files: files, verifier: verifier, publicURL: configuration.publicURL) { [self] roomID in
             (try? rtc.loop.sync(timeout: 5) { [self] in registry.liveSessionID(roomID: roomID) != nil }) ?? false
         }
@@ -356,7 +386,7 @@ public final class RoomServer: @unchecked Sendable {
 
     let whip = WHIPSessions()
 
-    private func whipPublish(_ request: HTTPRequest, roomID: String) -> HTTPResponse {
+    func whipPublish(_ request: HTTPRequest, roomID: String) -> HTTPResponse {
         guard request.header("content-type")?.lowercased().hasPrefix("application/sdp") == true else {
             return WHIPSessions.error(415, code: 3073, name: "ERROR_INVALID_PARAMETER", "a WHIP offer is application/sdp")
         }
@@ -422,7 +452,7 @@ public final class RoomServer: @unchecked Sendable {
         }
     }
 
-    private func whipDelete(_ request: HTTPRequest, roomID: String, resource: String) -> HTTPResponse {
+    func whipDelete(_ request: HTTPRequest, roomID: String, resource: String) -> HTTPResponse {
         // Only the token that made it may end it; a session of another room is not there.
         let connection: ConnectionID
         switch whip.owner(of: resource, roomID: roomID, token: request.header("authorization")) {

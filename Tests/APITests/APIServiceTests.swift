@@ -184,8 +184,9 @@ import Testing
         #expect(try TCP.http("GET", signed, headers: ["Range": "bytes=-5"]).body == Array(bytes[995...]))
         #expect(try TCP.http("GET", signed, headers: ["Range": "bytes=5000-"]).status == 416)
 
-        // No signature, a wrong one, an expired one, or a signature for another file: 403.
-        #expect(try TCP.http("GET", base + "/files/recordings/j/part-1.mp4").status == 403)
+        // A path that is not a signed URL is no route (404); a wrong signature, an expired one, or
+        // one for another file: 403.
+        #expect(try TCP.http("GET", base + "/files/recordings/j/part-1.mp4").status == 404)
         let parts = signed.dropFirst((base + "/files/").count).split(separator: "/").map(String.init)
         let wrong = parts[2].last == "0" ? String(parts[2].dropLast()) + "1" : String(parts[2].dropLast()) + "0"
         #expect(try TCP.http("GET", base + "/files/s/\(parts[1])/\(wrong)/recordings/j/part-1.mp4").status == 403)

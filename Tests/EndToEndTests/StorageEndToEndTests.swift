@@ -185,12 +185,12 @@ import Testing
         let rclone403 = s3.logLines(containing: "Access Denied")
         #expect(!rclone403.isEmpty, "the server itself refused the uploads")
 
-        // /files/ answers 403 without a signature, with a wrong one and with an expired one.
+        // /files/ answers 404 without a signature (no route), 403 with a wrong one and with an expired one.
         let path = "recordings/\(wrongKeys.uuidString.lowercased())/part-1.mp4"
         let signer = FileURLSigner(apiSecret: "cluster-secret")
         let signed = JobURLs(publicURL: cluster.base, signer: signer).file(path)
         #expect(try TCP.http("GET", signed, headers: ["Range": "bytes=0-99"]).status == 206)
-        #expect(try TCP.http("GET", cluster.base + "/files/" + path).status == 403)
+        #expect(try TCP.http("GET", cluster.base + "/files/" + path).status == 404)
         #expect(try TCP.http("GET", JobURLs(publicURL: cluster.base, signer: FileURLSigner(apiSecret: "guess")).file(path)).status == 403)
         let expired = JobURLs(publicURL: cluster.base, signer: signer, now: { Date().addingTimeInterval(-86_401) }).file(path)
         let expiredAnswer = try TCP.http("GET", expired)
