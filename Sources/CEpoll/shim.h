@@ -2,6 +2,11 @@
 #ifndef REVUE_CEPOLL_SHIM_H
 #define REVUE_CEPOLL_SHIM_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sys/socket.h>
+
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -25,6 +30,13 @@ static inline int revue_epoll_wait(int epoll, int *descriptors, uint32_t *events
         events[index] = ready[index].events;
     }
     return count;
+}
+
+/// accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC (a GNU extension Swift's Glibc module does not
+/// export): an accepted socket is never inherited by a job's process, not even one spawned
+/// between the accept and a later fcntl.
+static inline int revue_accept_nonblocking(int listener, struct sockaddr *address, socklen_t *length) {
+    return accept4(listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
 #endif

@@ -70,7 +70,8 @@ final class Services: @unchecked Sendable {
         // requests before the API is ready get 503.
         let handler = HandlerBox()
         var http = HTTPServer.Configuration()
-        if let perSource = try arguments.integer("max-connections-per-source", in: 0...1_000_000) { http.maxConnectionsPerSource = perSource }
+        let perSource = try arguments.integer("max-connections-per-source", in: 0...1_000_000)
+        if let perSource { http.maxConnectionsPerSource = perSource }
         server = HTTPServer(configuration: http, handler: { request, connection in handler.handle(request, connection) })
         let boundPort = try server.start(host: host, port: port)
         publicURL = arguments.value("public-url") ?? "http://\(host):\(boundPort)"
@@ -93,9 +94,11 @@ final class Services: @unchecked Sendable {
                 return ip
             }
             let setupTimeout = try arguments.integer("rtc-setup-timeout", in: 1...300) ?? 20
+            // Behind a proxy (no per-source limit) the unverified-signalling limit goes too.
             let server = try RoomServer(configuration: .init(rtc: .init(listen: listen, announce: announce, setupTimeout: Double(setupTimeout)),
                                                              apiKey: configuration.authenticator.apiKey, secret: configuration.authenticator.secret,
-                                                             publicURL: publicURL), pool: pool)
+                                                             publicURL: publicURL, unverifiedSignallingPerSource: perSource == 0 ? 0 : 32),
+                                        pool: pool)
             rooms = server
             server.start()
             api.attach(liveRooms: server)

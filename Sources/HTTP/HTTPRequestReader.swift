@@ -24,8 +24,12 @@ public struct HTTPRequestReader: Sendable {
         self.limits = limits
     }
 
-    /// Bytes held: received and not yet handed out as a request.
-    public var bufferedCount: Int { buffer.count - start }
+    /// Bytes held: received and not yet handed out as a request, a chunked body decoded so far
+    /// included.
+    public var bufferedCount: Int {
+        if case .chunked(_, let body, _) = state { return buffer.count - start + body.decoded.count }
+        return buffer.count - start
+    }
 
     /// Whether part of a request has arrived.
     public var isMidRequest: Bool {
@@ -66,6 +70,8 @@ public struct HTTPRequestReader: Sendable {
             request.body = Array(buffer[start..<(start + length)])
             return finish(request, consumed: headBytes + length)
         case .chunked(let request, var body, let headBytes):
+            // The state lets go of the body while it grows, so appending to it copies nothing.
+            state = .failed
             let outcome = body.read(buffer, from: &start, limits: limits)
             switch outcome {
             case .needMore:
@@ -181,7 +187,6 @@ struct ChunkedBody: Sendable {
                     phase = .trailer
                 } else {
                     guard decoded.count + size <= limits.maxBodyBytes else { return .failure(413, "the body is over \(limits.maxBodyBytes) bytes") }
-                    decoded.reserveCapacity(decoded.count + size)
                     phase = .data(remaining: size)
                 }
             case .data(let remaining):

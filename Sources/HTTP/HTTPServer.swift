@@ -95,7 +95,8 @@ public final class HTTPServer: @unchecked Sendable {
     @discardableResult
     public func start(host: String, port: Int) throws -> Int {
         HTTPServer.raiseDescriptorLimit()
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a job's process (posix_spawn) must not inherit the listener.
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HTTPServerError("socket() failed: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -203,7 +204,7 @@ public final class HTTPServer: @unchecked Sendable {
             var address = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let descriptor = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { revue_accept_nonblocking(listener, $0, &length) }
             }
             guard descriptor >= 0 else {
                 if errno == EMFILE || errno == ENFILE {
@@ -215,8 +216,6 @@ public final class HTTPServer: @unchecked Sendable {
                 }
                 return
             }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             var one: Int32 = 1
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             var text = [CChar](repeating: 0, count: 32)
@@ -241,6 +240,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func read(_ client: HTTPServerConnection, _ epoll: Epoll, now: Double) {
+        if case .draining = client.phase {
+            // What a closed request still sends is read and dropped until the client closes.
+            let count = recv(client.descriptor, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { finish(client, epoll) }
+            return
+        }
         guard case .reading = client.phase else {
             // A client that hangs up while its request is handled: stop watching it; the answer
             // will find it gone.
@@ -291,6 +296,9 @@ public final class HTTPServer: @unchecked Sendable {
             if head { request.method = "GET" }
             let handled = request
             client.phase = .handling
+            // The request's body stays counted until its answer is written.
+            client.inFlight = request.body.count
+            buffered += client.inFlight
             epoll.modify(client.descriptor, events: 0)
             let completion = Completion(descriptor: client.descriptor, clientID: client.id, result: .response(.text(500, "")), keepAlive: keepAlive,
                                         head: head)
@@ -302,6 +310,7 @@ public final class HTTPServer: @unchecked Sendable {
                 epoll.wake()
             } ?? false
             if !submitted {
+                release(client)
                 client.phase = .reading
                 answer(client, .text(503, "the server is busy; try again"), keepAlive: false, head: head, epoll, now: now)
             }
@@ -310,6 +319,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func complete(_ completion: Completion, _ epoll: Epoll, now: Double) {
         guard let client = clients[completion.descriptor], client.id == completion.clientID, case .handling = client.phase else { return }
+        release(client)
         switch completion.result {
         case .response(let response):
             answer(client, response, keepAlive: completion.keepAlive, head: completion.head, epoll, now: now)
@@ -329,6 +339,11 @@ public final class HTTPServer: @unchecked Sendable {
         client.phase = .writing
         client.deadline = now + configuration.writeTimeout
         client.after = keepAlive ? .keepAlive : .close
+        if !keepAlive {
+            // Nothing more is read from it: what it sent past this request stops counting.
+            _ = client.reader.takeBuffered()
+            account(client)
+        }
         client.output = HTTPServer.serialize(response, keepAlive: keepAlive, head: head || response.isFile)
         client.written = 0
         if !head, case .file(let path, let offset, let count) = response.body {
@@ -344,6 +359,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func flush(_ client: HTTPServerConnection, _ epoll: Epoll, now: Double) {
         guard case .writing = client.phase else { return }
+        let sentBefore = client.sent
+        defer {
+            // The deadline is for a client that stops taking bytes, not for a long answer.
+            if client.sent > sentBefore, case .writing = client.phase { client.deadline = now + configuration.writeTimeout }
+        }
         switch client.write() {
         case .failed:
             finish(client, epoll)
@@ -356,7 +376,12 @@ public final class HTTPServer: @unchecked Sendable {
             client.watchingWrites = false
             switch client.after {
             case .close:
-                finish(client, epoll)
+                // Closing with the client's bytes unread would send a reset, which can destroy the
+                // answer in flight: shut the writing side, drop what still comes, close soon.
+                shutdown(client.descriptor, Int32(SHUT_WR))
+                client.phase = .draining
+                client.deadline = now + 2
+                epoll.modify(client.descriptor, events: Epoll.readEvents)
             case .upgrade(let takeOver):
                 handOver(client, takeOver, epoll)
             case .keepAlive:
@@ -398,7 +423,7 @@ public final class HTTPServer: @unchecked Sendable {
                 } else {
                     finish(client, epoll)
                 }
-            case .writing:
+            case .writing, .draining:
                 finish(client, epoll)
             case .handling:
                 break
@@ -414,10 +439,18 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func finish(_ client: HTTPServerConnection, _ epoll: Epoll) {
+        // A client already forgotten (handed over, or finished) owns its descriptor no more.
+        guard clients[client.descriptor] === client else { return }
         epoll.remove(client.descriptor)
         forget(client)
         shutdown(client.descriptor, Int32(SHUT_RDWR))
         close(client.descriptor)
+    }
+
+    /// A request's body no longer counts once its handler has answered.
+    private func release(_ client: HTTPServerConnection) {
+        buffered -= client.inFlight
+        client.inFlight = 0
     }
 
     private func forget(_ client: HTTPServerConnection) {
@@ -425,6 +458,7 @@ public final class HTTPServer: @unchecked Sendable {
         clients[client.descriptor] = nil
         buffered -= client.accounted
         client.accounted = 0
+        release(client)
         client.closeFile()
         if let count = bySource[client.remote], count > 1 { bySource[client.remote] = count - 1 } else { bySource[client.remote] = nil }
         openCount.store(clients.count, ordering: .relaxed)

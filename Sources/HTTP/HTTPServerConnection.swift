@@ -10,6 +10,9 @@ final class HTTPServerConnection {
         case handling
         /// The answer is going out.
         case writing
+        /// The answer went out and the connection closes: the writing side is shut, what the
+        /// client still sends is dropped, and the descriptor closes when it closes (or soon).
+        case draining
     }
 
     /// What follows a written answer.
@@ -47,6 +50,10 @@ final class HTTPServerConnection {
     var watchingWrites = false
     /// The reader's bytes as the server last counted them (its process-wide total).
     var accounted = 0
+    /// The body of the request a handler has, counted until its answer.
+    var inFlight = 0
+    /// Bytes written so far, all answers together (a write deadline moves when this does).
+    var sent = 0
 
     init(id: UInt64, descriptor: Int32, remote: String, limits: HTTPRequestParser.Limits, deadline: Double) {
         self.id = id
@@ -69,6 +76,7 @@ final class HTTPServerConnection {
                 return errno == EAGAIN || errno == EWOULDBLOCK ? .blocked : .failed
             }
             written += sent
+            self.sent += sent
         }
         output = []
         written = 0
@@ -81,6 +89,7 @@ final class HTTPServerConnection {
             }
             // A file shorter than promised: the client would wait for bytes that never come.
             if sent == 0 { return .failed }
+            self.sent += sent
             body.offset += Int64(sent)
             body.remaining -= Int64(sent)
             file = body

@@ -6,7 +6,8 @@ import Foundation
 /// while it runs.
 final class HTTPWorkerPool: @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [@Sendable () -> Void] = []
+    /// Jobs in order; a taken one is cleared at once, so a finished request's bytes go with it.
+    private var queue: [(@Sendable () -> Void)?] = []
     private var head = 0
     private var stopping = false
     private var running = 0
@@ -63,13 +64,17 @@ final class HTTPWorkerPool: @unchecked Sendable {
                 return
             }
             let job = queue[head]
+            queue[head] = nil
             head += 1
-            if head > 1024 && head * 2 > queue.count {
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 1024 && head * 2 > queue.count {
                 queue.removeFirst(head)
                 head = 0
             }
             condition.unlock()
-            job()
+            job?()
         }
     }
 }

@@ -103,6 +103,10 @@ public final class RoomPublisher: @unchecked Sendable {
         /// by the server): the publisher stops, without the `roomLeft` it otherwise hands
         /// `onMessage`, so the owner can reconnect with a new publisher (the SDK does).
         public var onConnectionLost: (@Sendable (String) -> Void)?
+        /// How fast this device's media clock runs against real time (200e-6: 200 ppm fast), as a
+        /// camera's or a sound card's crystal does: capture, media timestamps and sender reports
+        /// all follow it. For tests and benchmarks of a receiver's clock recovery; 0 in use.
+        public var clockSkew: Double = 0
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
                     camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,
@@ -214,6 +218,8 @@ public final class RoomPublisher: @unchecked Sendable {
     private let receiver: MediaReceiver?
     private let logger: Logger
     private let lock = NSLock()
+    /// Where the device's clock and real time agree (`Configuration.clockSkew`).
+    private let clockStart = EventLoop.now()
     private var snapshot = Statistics()
     private var stopReason: String?
     private var stopRequested = false
@@ -957,31 +963,40 @@ public final class RoomPublisher: @unchecked Sendable {
 
     // MARK: - The media thread
 
+    /// The device's media clock at real time `real` (`Configuration.clockSkew`).
+    private func deviceTime(_ real: Double) -> Double { real + (real - clockStart) * configuration.clockSkew }
+
+    /// The real time at which the device's clock reads `device`.
+    private func realTime(_ device: Double) -> Double { clockStart + (device - clockStart) / (1 + configuration.clockSkew) }
+
     private func run() {
         while !shouldStop {
             let now = EventLoop.now()
+            // Media (capture, timestamps, sender reports) runs on the device's clock; the network on real time.
+            let deviceNow = deviceTime(now)
             handleSignalling(now: now)
-            takeSources(now: now)
+            takeSources(now: deviceNow)
             takeDirectedRequests()
             publishAgainIfAsked()
             renegotiateIfNeeded()
             link.poll(now: now)
-            if sender == nil, link.isConnected { startMedia(now: now) }
+            if sender == nil, link.isConnected { startMedia(now: now, deviceNow: deviceNow) }
             if dataChannels != nil { runDataChannels(now: now) }
             if sender != nil {
-                capture(now: now)
+                capture(now: deviceNow)
                 // The clock again after encoding: the send times the TWCC estimate compares with
                 // arrivals must not carry the encoder's time, which load and keyframes vary.
-                if let actions = sender?.poll(now: EventLoop.now()) { perform(actions) }
+                if let actions = sender?.poll(now: deviceTime(EventLoop.now())) { perform(actions) }
             }
             publish()
             // SCTP's timers (retransmission, heartbeats) are polled every 50 ms while it runs.
-            let wake = [sender?.nextDeadline(now: now), link.nextDeadline, nextCaptureTime, dataChannels.map { _ in now + 0.05 }]
+            let wake = [sender?.nextDeadline(now: deviceNow).map(realTime), link.nextDeadline, nextCaptureTime.map(realTime),
+                        dataChannels.map { _ in now + 0.05 }]
                 .compactMap { $0 }.min() ?? now + 1
             let (datagrams, _) = link.wait(timeout: min(1, max(0, wake - EventLoop.now())), wake: signaling.wakeDescriptor)
             if datagrams { receive() }
         }
-        if let bye = sender?.goodbye(now: EventLoop.now()) { link.sendRTCP(bye) }
+        if let bye = sender?.goodbye(now: deviceTime(EventLoop.now())) { link.sendRTCP(bye) }
         for packet in dataChannels?.close() ?? [] { link.sendApplicationData(packet) }
         // `leave` before closing DTLS: the server takes a closed media connection for a lost
         // participant (1001), and the room should hear that this one left (1101).
@@ -1087,8 +1102,9 @@ public final class RoomPublisher: @unchecked Sendable {
         if let sender { nextAudioFrame = max(nextAudioFrame, Int(((now - sender.origin) / 0.02).rounded(.down))) }
     }
 
-    private func startMedia(now: Double) {
-        sender = MediaSender(tracks: tracks, cname: cname, origin: now, wallClock: Date().timeIntervalSince1970,
+    /// Starts sending: media on the device's clock (`deviceNow`), the rest on real time.
+    private func startMedia(now: Double, deviceNow: Double) {
+        sender = MediaSender(tracks: tracks, cname: cname, origin: deviceNow, wallClock: Date().timeIntervalSince1970,
                              pacingBitsPerSecond: pacingRate)
         // Starts at the pacing rate, which leaves the configured rates as they are until the
         // TWCC feedback shows a queue building or packets lost.
@@ -1193,7 +1209,7 @@ public final class RoomPublisher: @unchecked Sendable {
         link.receive(now: now) { event in
             switch event {
             case .rtcp(let packet):
-                if let made = sender?.receiveRTCP(packet, now: now) { actions += made }
+                if let made = sender?.receiveRTCP(packet, now: deviceTime(now)) { actions += made }
             case .applicationData(let packet):
                 if let channels = dataChannels { deliver(channels.receive(packet, now: now)) }
             case .stateChanged(.closed(let reason)):

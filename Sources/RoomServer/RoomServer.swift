@@ -29,19 +29,24 @@ public final class RoomServer: @unchecked Sendable {
         public var secret: String
         /// The base of the URLs the server hands out (the join page's links).
         public var publicURL: String
+        /// Signalling connections one address may hold before showing a good token (0: no
+        /// limit; behind a reverse proxy every client has its address). `revue serve` ties it to
+        /// `--max-connections-per-source`.
+        public var unverifiedSignallingPerSource: Int
 
-        public init(rtc: RTCServer.Configuration, apiKey: String, secret: String, publicURL: String) {
+        public init(rtc: RTCServer.Configuration, apiKey: String, secret: String, publicURL: String, unverifiedSignallingPerSource: Int = 32) {
             self.rtc = rtc
             self.apiKey = apiKey
             self.secret = secret
             self.publicURL = publicURL
+            self.unverifiedSignallingPerSource = unverifiedSignallingPerSource
         }
     }
 
     public let configuration: Configuration
     public let rtc: RTCServer
     public let hub: WebSocketHub
-    let gateway = SignalingGateway()
+    let gateway: SignalingGateway
     let verifier: JoinTokenVerifier
     let rooms: RoomStore
     /// The SDK's temporary file storage (`FileRoutes`).
@@ -67,7 +72,10 @@ public final class RoomServer: @unchecked Sendable {
         files = RoomFiles(pool: pool)
         persistence = RoomPersistence(pool: pool)
         media = MediaPlane(rtc: rtc)
-        let gateway = self.gateway
+        var limits = SignalingGateway.Limits()
+        limits.unverifiedPerSource = configuration.unverifiedSignallingPerSource
+        let gateway = SignalingGateway(limits: limits)
+        self.gateway = gateway
         var hubConfiguration = WebSocketHub.Configuration()
         // The protocol's largest message; until a join shows a good token, 32 KiB (a join with
         // its token and metadata). A peer that does not read may have 1 MiB waiting, all of them
@@ -91,6 +99,8 @@ public final class RoomServer: @unchecked Sendable {
         rtc.handler.tick = { [unowned self] now in tick(now) }
     }
 
+    /// On the loop: when `gateway.sweep` last ran.
+    private var lastGatewaySweep = 0.0
     /// Joins whose room row is being read, and the work their connections sent meanwhile.
     private let pendingJoins = Mutex<[ConnectionID: [@Sendable () -> Void]]>([:])
     /// Where joins' room rows are read: one at a time, off the hub's thread.
@@ -200,11 +210,14 @@ public final class RoomServer: @unchecked Sendable {
     /// board on; strokes of boards that are off are forgotten on the way.
     func whiteboard(_ request: HTTPRequest, roomID: String, board: String, token: String?, _ respond: () -> HTTPResponse) -> HTTPResponse {
         if case .refused(let response) = HTTPAuthorization(token: token, roomID: roomID, verifier: verifier) { return response }
-        let live = (try? rtc.loop.sync { [self] in
+        guard let live = try? rtc.loop.sync(timeout: 5, { [self] in
             (registry.whiteboard(roomID: roomID), Set(registry.liveRoomIDs.compactMap { registry.whiteboard(roomID: $0) }))
-        })
-        whiteboards.keep(only: live?.1 ?? [])
-        guard let current = live?.0, current == board else {
+        }) else {
+            // The loop did not answer: say so, and keep every board (an empty answer would erase them).
+            return HTTPAuthorization.error(503, code: 4000, name: "UNKNOWN_ERROR", "the room server is busy; try again")
+        }
+        whiteboards.keep(only: live.1)
+        guard let current = live.0, current == board else {
             return HTTPAuthorization.error(404, code: 4054, name: "START_WHITEBOARD_FAILED", "room \(roomID) has no whiteboard \(board) on")
         }
         return respond()
@@ -260,19 +273,23 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     private func disconnected(_ connection: ConnectionID) {
-        toLoop(connection) { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
+        toLoop(connection, always: true) { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
     }
 
     /// Runs `work` on the loop after whatever the connection sent before it: behind its join, if
-    /// that is still being looked up (at most 64 messages wait; more are dropped).
-    private func toLoop(_ connection: ConnectionID, _ work: @escaping @Sendable () -> Void) {
-        let waiting = pendingJoins.withLock { pending -> Bool in
-            guard var queued = pending[connection] else { return false }
-            if queued.count < 64 { queued.append(work) }
+    /// that is still being looked up. At most 64 messages wait; a connection that sends more is
+    /// closed (1008), and its disconnection (`always`) is never dropped, so no member is seated
+    /// for a connection that is gone.
+    private func toLoop(_ connection: ConnectionID, always: Bool = false, _ work: @escaping @Sendable () -> Void) {
+        let outcome = pendingJoins.withLock { pending -> (waiting: Bool, overflow: Bool) in
+            guard var queued = pending[connection] else { return (false, false) }
+            let overflow = !always && queued.count >= 64
+            if !overflow { queued.append(work) }
             pending[connection] = queued
-            return true
+            return (true, overflow)
         }
-        if !waiting { rtc.loop.post(work) }
+        if outcome.overflow { gateway.close(connection, code: 1008, reason: "too many messages before the join was answered") }
+        if !outcome.waiting { rtc.loop.post(work) }
     }
 
     /// Carries out what the registry decided (on the loop).
@@ -374,7 +391,11 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     private func tick(_ now: Double) -> Double? {
-        gateway.sweep(now: now)
+        // Connections that have not joined in time, swept once a second.
+        if now >= lastGatewaySweep + 1 {
+            lastGatewaySweep = now
+            gateway.sweep(now: now)
+        }
         perform(registry.tick(now: Date().timeIntervalSince1970))
         let mediaDeadline = media.tick(now: now)
         // The registry's deadlines are wall-clock; they are a second's resolution at most.
@@ -436,7 +457,10 @@ public final class RoomServer: @unchecked Sendable {
                 }
             }
         } catch {
-            return WHIPSessions.error(503, code: 4000, name: "UNKNOWN_ERROR", "the room server is stopping")
+            // The loop did not answer in time: whatever it still does for this join is undone.
+            rtc.loop.post { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
+            whip.release(connection)
+            return WHIPSessions.error(503, code: 4000, name: "UNKNOWN_ERROR", "the room server is busy or stopping; try again")
         }
         switch result {
         case .failure(let refusal):

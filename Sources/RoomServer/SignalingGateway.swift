@@ -16,7 +16,8 @@ import WebSocket
 /// hub's small initial size until then. Every connection's messages are rate-limited.
 final class SignalingGateway: @unchecked Sendable {
     struct Limits: Sendable {
-        /// Connections from one address whose token has not been judged good.
+        /// Connections from one address whose token has not been judged good (0: no limit, as
+        /// behind a reverse proxy, where every client has its address).
         var unverifiedPerSource = 32
         /// Seconds a connection has to send a join with a good token.
         var verifyWithin = 10.0
@@ -26,7 +27,7 @@ final class SignalingGateway: @unchecked Sendable {
         /// Bytes a second, and the burst above it.
         var bytesPerSecond = 512.0 * 1024
         var byteBurst = 2.0 * 1024 * 1024
-        /// Messages dropped over the rate before the connection is closed (1008).
+        /// Messages dropped over the rate within a minute before the connection is closed (1008).
         var droppedBeforeClose = 200
     }
 
@@ -39,6 +40,8 @@ final class SignalingGateway: @unchecked Sendable {
         var messages: TokenBucket
         var bytes: TokenBucket
         var dropped = 0
+        /// When the minute `dropped` counts began.
+        var droppingSince = 0.0
         var pausedUntil = 0.0
     }
 
@@ -60,7 +63,7 @@ final class SignalingGateway: @unchecked Sendable {
     {
         let now = HTTPConnection.now()
         let connection: ConnectionID? = lock.withLock {
-            guard unverifiedBySource[session.remoteAddress, default: 0] < limits.unverifiedPerSource else { return nil }
+            guard limits.unverifiedPerSource == 0 || unverifiedBySource[session.remoteAddress, default: 0] < limits.unverifiedPerSource else { return nil }
             unverifiedBySource[session.remoteAddress, default: 0] += 1
             let connection = ConnectionID(nextID)
             nextID += 1
@@ -105,6 +108,10 @@ final class SignalingGateway: @unchecked Sendable {
             guard var entry = entries[connection] else { return (false, nil, nil) }
             defer { entries[connection] = entry }
             if entry.messages.take(now: now) && entry.bytes.take(Double(size), now: now) { return (true, nil, nil) }
+            if now >= entry.droppingSince + 60 {
+                entry.droppingSince = now
+                entry.dropped = 0
+            }
             entry.dropped += 1
             let pause = now >= entry.pausedUntil ? entry.session : nil
             if pause != nil { entry.pausedUntil = now + 1 }

@@ -37,7 +37,6 @@ final class WHIPSessions: @unchecked Sendable {
     private var byResource: [String: ConnectionID] = [:]
     private var pending = Set<ConnectionID>()
     private var refusals: [ConnectionID: Refusal] = [:]
-    private var closed = Set<ConnectionID>()
 
     func reserve() -> ConnectionID {
         lock.lock()
@@ -97,7 +96,6 @@ final class WHIPSessions: @unchecked Sendable {
         pending.remove(connection)
         if let resource = sessions.removeValue(forKey: connection)?.resource { byResource[resource] = nil }
         refusals[connection] = nil
-        closed.remove(connection)
         lock.unlock()
     }
 
@@ -119,7 +117,6 @@ final class WHIPSessions: @unchecked Sendable {
     func close(_ connection: ConnectionID) -> Bool {
         guard isWHIP(connection) else { return false }
         lock.lock()
-        closed.insert(connection)
         if let resource = sessions.removeValue(forKey: connection)?.resource { byResource[resource] = nil }
         lock.unlock()
         return true

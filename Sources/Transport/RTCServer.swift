@@ -235,16 +235,19 @@ public final class RTCServer: @unchecked Sendable {
     private func route(_ datagram: [UInt8], from source: SocketAddress, now: Double) -> Bool {
         var id = byAddress[source]
         let stun = DatagramClass(datagram) == .stun
+        // A source that keeps failing checks is not read at all for a while; an address a
+        // connection already uses never is (a spoofed flood with a peer's address must not cut
+        // the peer's own consent checks).
+        let known = id != nil
         if stun {
-            // A source that keeps failing checks is not read at all for a while.
-            if stunLimiter.isBlocked(source, now: now) { return true }
+            if !known, stunLimiter.isBlocked(source, now: now) { return true }
             // A check names its connection; it may come from a new address (a network change).
             if let ufrag = RTCServer.localUfrag(in: datagram) { id = byUfrag[ufrag] ?? id }
         }
         guard let id, let connection = connections[id] else { return false }
         let rejected = connection.rejectedChecks
         let events = connection.receive(datagram, from: source, now: now)
-        if stun && connection.rejectedChecks > rejected { stunLimiter.failed(source, now: now) }
+        if stun && !known && connection.rejectedChecks > rejected { stunLimiter.failed(source, now: now) }
         if let address = connection.remoteAddress, byAddress[address] != id {
             byAddress[address] = id
         }

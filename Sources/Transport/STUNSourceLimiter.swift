@@ -9,8 +9,9 @@ import Net
 /// badly broken client) is blocked, and only from STUN: its other datagrams are routed as ever.
 ///
 /// A state machine with time injected; at most `capacity` sources are tracked (sources are
-/// forgotten once their window and block have passed), so a flood from many addresses costs
-/// bounded memory: past the capacity a new source is simply not tracked.
+/// forgotten once their window and block have passed, looked for at most once a second), so a
+/// flood from many addresses costs bounded memory: past the capacity a new source is simply not
+/// tracked. The transport never blocks an address a connection already uses.
 struct STUNSourceLimiter {
     struct Entry {
         var windowStart: Double
@@ -26,6 +27,8 @@ struct STUNSourceLimiter {
     private(set) var dropped = 0
     /// Sources that were blocked, ever.
     private(set) var blocks = 0
+    /// When the table was last pruned: at most once a second, so a full table costs no scan per packet.
+    private var lastPrune = -Double.infinity
 
     init(maxFailures: Int = 10, blockSeconds: Double = 10, capacity: Int = 4096) {
         self.maxFailures = maxFailures
@@ -44,7 +47,10 @@ struct STUNSourceLimiter {
     mutating func failed(_ source: SocketAddress, now: Double) {
         var entry = entries[source] ?? Entry(windowStart: now, failures: 0, blockedUntil: 0)
         if entries[source] == nil && entries.count >= capacity {
-            entries = entries.filter { now < $0.value.blockedUntil || now < $0.value.windowStart + 1 }
+            if now >= lastPrune + 1 {
+                lastPrune = now
+                entries = entries.filter { now < $0.value.blockedUntil || now < $0.value.windowStart + 1 }
+            }
             guard entries.count < capacity else { return }
         }
         if now >= entry.windowStart + 1 {

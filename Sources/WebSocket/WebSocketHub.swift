@@ -268,7 +268,13 @@ public final class WebSocketHub: @unchecked Sendable {
     }
 
     private func read(_ entry: Entry, now: Double) {
-        guard entry.readPausedUntil == nil else { return }
+        if entry.readPausedUntil != nil {
+            // Not watched for reading, so only an error or a hang-up (which epoll always reports)
+            // brings a paused connection here: it is gone, and its event would fire every turn.
+            apply(entry.machine.transportClosed(now: now), to: entry, now: now)
+            finish(entry)
+            return
+        }
         let descriptor = entry.session.descriptor
         let count = recv(descriptor, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
         if count > 0 {
@@ -319,7 +325,10 @@ public final class WebSocketHub: @unchecked Sendable {
                 entry.watchingWrites = true
                 watch(entry)
             }
+            // Past the budget for all, the peer with a large queue of its own goes, not one that
+            // blocked for a moment with a few messages waiting.
             let overTotal = queuedTotal - entry.accountedQueue + entry.queue.count > configuration.maxTotalQueuedBytes
+                && entry.queue.count >= configuration.maxQueuedBytes / 4
             if entry.queue.count > configuration.maxQueuedBytes || overTotal, entry.machine.state != .closed {
                 // A peer that does not read loses what it has not been sent, gets the close frame
                 // after the frame in flight, and cannot hold anyone else up.

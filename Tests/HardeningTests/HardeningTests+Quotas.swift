@@ -53,10 +53,12 @@ extension HardeningTests {
     /// operator's list (this server has none).
     @Test func guestsStartNoJobsAndNobodyPointsThemAnywhere() throws {
         let server = try RevueServe()
-        let room = try server.makeRoom()
+        let legitimate = try LegitimateRoom(server)
+        let room = legitimate.room
         let guest = try Attacks.joined(server, room: room, name: "Guest")
         let moderator = try Attacks.joined(server, room: room, name: "Moderator", permissions: [.allowJoin, .allowMod])
         var answers: [String] = []
+        let report = try legitimate.during("finding 8, a guest's and a moderator's jobs pointed at addresses the operator did not allow") {
         for (socket, message) in [(guest, #"{"v":1,"type":"startLivestream","id":"a","outputs":[{"url":"rtmp://203.0.113.9/live","streamKey":"k"}]}"#),
                                   (guest, #"{"v":1,"type":"stopRecording","id":"a"}"#),
                                   (moderator, #"{"v":1,"type":"startRecording","id":"a","webhookUrl":"http://169.254.169.254/latest/meta-data"}"#),
@@ -66,7 +68,9 @@ extension HardeningTests {
             let answer = Attacks.answer(on: socket, to: "a", within: 10)
             answers.append("\(answer?["code"]?.integerValue ?? 0) \(answer?["message"]?.stringValue ?? "")")
         }
+        }
         print("measured: finding 8, answers: \(answers)")
+        #expect(report.alive && report.unanswered == 0)
         #expect(answers[0].hasPrefix("4013 ") && answers[0].contains("allow_mod"))
         #expect(answers[1].hasPrefix("4012 ") && answers[1].contains("allow_mod"))
         #expect(answers[2].hasPrefix("4011 ") && answers[2].contains("--allow-destination"))
@@ -79,11 +83,15 @@ extension HardeningTests {
     /// eight at most, refused at the door.
     @Test func aLivestreamHasAtMostEightOutputs() throws {
         let server = try RevueServe()
-        let room = try server.makeRoom()
+        let legitimate = try LegitimateRoom(server)
         let outputs = (0..<10_000).map { JSONValue.object(["url": .string("rtmp://127.0.0.1:1/live/\($0)")]) }
-        let body = JSONValue.object(["roomId": .string(room), "outputs": .array(outputs)])
-        let answer = try server.call("POST", "/v2/livestreams/start", body: Array(body.text.utf8))
+        let body = JSONValue.object(["roomId": .string(legitimate.room), "outputs": .array(outputs)])
+        var answer: (status: Int, json: JSONValue?) = (0, nil)
+        let report = try legitimate.during("finding 13, a livestream of 10,000 outputs asked for 10 times") {
+            for _ in 0..<10 { answer = try server.call("POST", "/v2/livestreams/start", body: Array(body.text.utf8)) }
+        }
         print("measured: finding 13, 10,000 outputs: \(answer.status) \(answer.json?["message"]?.stringValue ?? "")")
+        #expect(report.alive && report.unanswered == 0 && report.after.threads - report.before.threads < 10)
         #expect(answer.status == 400 && answer.json?["code"]?.integerValue == 4015)
         #expect(answer.json?["message"]?.stringValue?.contains("at most 8") == true)
     }
@@ -117,18 +125,25 @@ extension HardeningTests {
     /// bar, and show names as text.
     @Test func theLowerFindings() throws {
         let server = try RevueServe()
-        let room = try server.makeRoom()
-        let nul = try server.call("POST", "/v2/rooms", body: Array(#"{"customRoomId":"a\u0000b"}"#.utf8))
-        #expect(nul.status == 400 && nul.json?["message"]?.stringValue?.contains("U+0000") == true)
-        let path = try TCP.http("GET", server.base + "/files/recordings/a%00b.mp4")
-        #expect(path.status == 400)
-        let limited = try server.apiToken(roomID: room)
+        let legitimate = try LegitimateRoom(server)
+        let room = legitimate.room
         let other = try server.makeRoom()
-        let answers = [try server.call("POST", "/v2/rooms", body: Array("{}".utf8), token: limited).status,
+        let limited = try server.apiToken(roomID: room)
+        var nul: (status: Int, json: JSONValue?) = (0, nil)
+        var path = 0
+        var answers: [Int] = []
+        let report = try legitimate.during("finding 15, NUL in JSON and in a path, a room-limited token probing and creating rooms") {
+            nul = try server.call("POST", "/v2/rooms", body: Array(#"{"customRoomId":"a\u0000b"}"#.utf8))
+            path = try TCP.http("GET", server.base + "/files/recordings/a%00b.mp4").status
+            answers = [try server.call("POST", "/v2/rooms", body: Array("{}".utf8), token: limited).status,
                        try server.call("GET", "/v2/rooms/\(other)", token: limited).status,
                        try server.call("GET", "/v2/rooms/no-such-room", token: limited).status,
                        try server.call("GET", "/v2/rooms/validate/\(other)", token: limited).status,
                        try server.call("GET", "/v2/rooms/\(room)", token: limited).status]
+        }
+        #expect(report.alive && report.unanswered == 0)
+        #expect(nul.status == 400 && nul.json?["message"]?.stringValue?.contains("U+0000") == true)
+        #expect(path == 400)
         print("measured: finding 15, a room-limited token: create \(answers[0]), another room \(answers[1]), no such room \(answers[2]), "
             + "validate another \(answers[3]), its own \(answers[4])")
         #expect(answers == [403, 403, 403, 403, 200])
@@ -145,7 +160,7 @@ extension HardeningTests {
         var shown: String?
         let deadline = Date().addingTimeInterval(20)
         while shown == nil && Date() < deadline {
-            shown = try viewer.evaluate("(() => { const n = [...document.querySelectorAll('.tile .name')].map(e => e.textContent); return n.length ? n[0] : null; })()") as? String
+            shown = try viewer.evaluate("(() => [...document.querySelectorAll('.tile .name')].map(e => e.textContent).find(n => n.startsWith('<img')) || null)()") as? String
             if shown == nil { Thread.sleep(forTimeInterval: 0.2) }
         }
         let pwned = try viewer.evaluate("window.pwned === undefined && document.querySelectorAll('.tile img').length === 0") as? Bool

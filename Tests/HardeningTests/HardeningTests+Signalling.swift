@@ -94,4 +94,34 @@ extension HardeningTests {
         #expect(joins.load(ordering: .relaxed) >= 20)
         #expect(report.alive && report.unanswered == 0 && report.frames > 0)
     }
+
+    /// A join, a burst of messages behind it while the room is looked up, and a hang-up: the
+    /// disconnection is never dropped with the burst, so no member is seated for a connection
+    /// that is gone (the review of this change found it could be).
+    @Test func aJoinFollowedByABurstAndAHangUpLeavesNoGhost() throws {
+        let server = try RevueServe()
+        let room = try LegitimateRoom(server)
+        let report = try room.during("a review finding: 20 joins each followed by 150 messages in the same write, then a hang-up") {
+            for index in 0..<20 {
+                let socket = try RawWebSocket(server, from: "127.0.0.2")
+                var frames: [UInt8] = []
+                let join = JSONValue.object(["v": .number(1), "type": .string("join"), "id": .string("j"), "token": .string(try server.token()),
+                                             "roomId": .string(room.room), "name": .string("Ghost \(index)"), "mode": .string("SIGNALLING_ONLY")])
+                frames += WebSocketFrame(opcode: .text, maskingKey: 7, payload: Array(join.text.utf8)).serialize()
+                for message in 0..<150 {
+                    frames += WebSocketFrame(opcode: .text, maskingKey: 7, payload: Array(#"{"v":1,"type":"mediaState","id":\#(message),"mic":false,"webcam":false}"#.utf8)).serialize()
+                }
+                try TCP.send(socket.descriptor, frames)
+            }
+        }
+        var participants = try Self.activeParticipants(server, room: room.room)
+        let deadline = Date().addingTimeInterval(15)
+        while participants > 3 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.25)
+            participants = try Self.activeParticipants(server, room: room.room)
+        }
+        print("measured: 20 joins with a burst and a hang-up: \(participants) participants remain (Ann, the watcher, the probe)")
+        #expect(participants == 3)
+        #expect(report.alive && report.unanswered == 0)
+    }
 }

@@ -92,10 +92,11 @@ final class LegitimateRoom: @unchecked Sendable {
 
         var description: String {
             String(format: "%@: %.1f s; server %@; signalling round trip median %.1f ms, worst %.1f ms, %d unanswered of %d; "
-                + "Ann's video at the watcher %d frames (%.1f/s); SFU forwarded %d packets; RSS %.1f MiB before, %.1f peak, %.1f after%@; CPU %.2f s",
+                + "Ann's video at the watcher %d frames (%.1f/s); SFU forwarded %d packets; RSS %.1f MiB before, %.1f peak, %.1f after%@; CPU %.2f s; threads %d before, %d after",
                    name, seconds, alive ? "alive" : "DEAD", medianRoundTripMs, worstRoundTripMs, unanswered, roundTrips.count + unanswered,
                    frames, framesPerSecond, forwarded, before.residentMiB, peakResidentMiB, after.residentMiB,
-                   afterSettling.map { String(format: ", %.1f settled", $0.residentMiB) } ?? "", after.cpuSeconds - before.cpuSeconds)
+                   afterSettling.map { String(format: ", %.1f settled", $0.residentMiB) } ?? "", after.cpuSeconds - before.cpuSeconds,
+                   before.threads, after.threads)
         }
     }
 

@@ -25,6 +25,13 @@ final class RawSocket {
         connection = HTTPConnection(descriptor: descriptor, remoteAddress: "127.0.0.1")
     }
 
+    /// Closes with a reset (SO_LINGER 0), as a peer that crashed or a middlebox would.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection.descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        connection.close()
+    }
+
     /// Sends an upgrade request and returns the response head (status and headers).
     func handshake(path: String = "/v2/rtc", version: String = "13", extraHeaders: String = "") throws -> WebSocketHandshake.ResponseHead {
         let key = WebSocketHandshake.newKey()

@@ -195,3 +195,19 @@ import WebSocket
         #expect(throws: WebSocketError.self) { try fixture.client() }
     }
 }
+
+extension WebSocketHubTests {
+    /// A connection whose reading is paused (a peer over its rate) is not watched for reading,
+    /// but a reset still ends it at once: epoll reports the hang-up, and the hub closes it
+    /// rather than seeing the event again every turn until the pause ends.
+    @Test func aPausedConnectionThatResetsIsClosedAtOnce() throws {
+        let fixture = try HubFixture(echo: false)
+        let raw = try RawSocket(port: fixture.server.port)
+        #expect(try raw.handshake(path: "/v2/rtc?who=paused", extraHeaders: "Authorization: Bearer secret\r\n").status == 101)
+        let session = try #require(fixture.session(matching: "who=paused"))
+        session.pauseReading(for: 30)
+        Thread.sleep(forTimeInterval: 0.2)
+        raw.reset()
+        #expect(fixture.wait(timeout: 3) { _, closes in closes[session.id] != nil }, "the reset was not noticed while paused")
+    }
+}

@@ -47,6 +47,14 @@ do {
         guard arguments.count >= 3 else { throw BenchError("usage: live-record FIXTURE REVUE [MAXIMUM] [SECONDS]") }
         try LiveRecordBench.run(fixtureDirectory: arguments[1], revue: arguments[2], maximum: arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8,
                                 seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30)
+    case "hours":
+        // hours FIXTURE REVUE [HOURS] [QUALITY]
+        guard arguments.count >= 3 else { throw BenchError("usage: hours FIXTURE REVUE [HOURS] [QUALITY]") }
+        try HoursBench.run(fixtureDirectory: arguments[1], revue: arguments[2], hours: arguments.count > 3 ? Double(arguments[3]) ?? 2 : 2,
+                           quality: arguments.count > 4 ? arguments[4] : "low")
+    case "clock-skew":
+        // clock-skew [MINUTES] [PPM]
+        try ClockSkewBench.run(minutes: arguments.count > 1 ? Double(arguments[1]) ?? 10 : 10, ppm: arguments.count > 2 ? Double(arguments[2]) ?? 200 : 200)
     case "outputs":
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5

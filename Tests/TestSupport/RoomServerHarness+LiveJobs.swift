@@ -2,7 +2,6 @@ import Foundation
 import JobSpec
 import Jobs
 import Platform
-import TestSupport
 
 /// What the live recording tests do again and again: put an aiortc publisher in a room, start a
 /// job of the room through the REST API and wait for a worker to run it, stop it and wait for
@@ -11,7 +10,7 @@ extension RoomServerHarness {
     /// An aiortc WHIP publisher (`Tests/Peers/whip_publish.py`) of one colour (`RRGGBB`) and tone,
     /// joined as `name`, with `extra` arguments of the script; its output goes to `log`. End it
     /// with `end(_:)`.
-    func whipPublisher(room: String, name: String, colour: String, tone: Int? = nil, extra: [String] = [], log: String) throws -> Subprocess {
+    public func whipPublisher(room: String, name: String, colour: String, tone: Int? = nil, extra: [String] = [], log: String) throws -> Subprocess {
         let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
         var arguments = [TestPeers.script("whip_publish.py"), "\(base)/v2/rooms/\(room)/whip?name=\(query)", try token(), "--color", colour,
                          "--seconds", "120"]
@@ -22,7 +21,7 @@ extension RoomServerHarness {
 
     /// Asks a peer to leave (SIGTERM: a WHIP publisher DELETEs its session) and kills it if it
     /// has not gone in 10 s.
-    func end(_ peer: Subprocess) {
+    public func end(_ peer: Subprocess) {
         peer.signal(SIGTERM)
         if peer.wait(timeout: 10) == nil {
             peer.signal(SIGKILL)
@@ -32,7 +31,7 @@ extension RoomServerHarness {
 
     /// Starts a job of `room` as a backend does (`POST /v2/recordings/start`, `/v2/hls/start`,
     /// `/v2/livestreams/start`) and waits until the worker has it in `state`; the job then.
-    func startJob(_ kind: JobKind, room: String, config: [String: JSONValue] = [:], until state: JobState = .started,
+    public func startJob(_ kind: JobKind, room: String, config: [String: JSONValue] = [:], until state: JobState = .started,
                   timeout: Double = 40) throws -> Job
     {
         var body: [String: JSONValue] = ["roomId": .string(room)]
@@ -40,7 +39,7 @@ extension RoomServerHarness {
         let started = try call("POST", "/v2/\(Self.resource(kind))/start", .object(body))
         guard started.status == 200 else { throw ToolError("starting the \(kind) answered \(started.status): \(started.json.text)") }
         var job: Job?
-        let reached = try BrowserRoomTests.JoinPageBrowserTests.wait(timeout) {
+        let reached = try Self.poll(timeout) {
             job = try api.store.activeJob(kind: kind, roomID: room)
             return job?.state == state
         }
@@ -50,26 +49,26 @@ extension RoomServerHarness {
 
     /// Stops a room's job of `kind` through the REST API and waits until it is STOPPED; the job then.
     @discardableResult
-    func stopJob(_ job: Job, timeout: Double = 60) throws -> Job {
+    public func stopJob(_ job: Job, timeout: Double = 60) throws -> Job {
         let stopped = try call("POST", "/v2/\(Self.resource(job.kind))/stop", .object(["roomId": .string(job.roomID)]))
         guard stopped.status == 200 else { throw ToolError("stopping the \(job.kind) answered \(stopped.status): \(stopped.json.text)") }
         let store = api.store
-        let ended = try BrowserRoomTests.JoinPageBrowserTests.wait(timeout) { try store.job(job.id)?.state == .stopped }
+        let ended = try Self.poll(timeout) { try store.job(job.id)?.state == .stopped }
         guard let finished = try store.job(job.id) else { throw ToolError("the job \(job.idText) is gone") }
         guard ended else { throw ToolError("the job ended \(finished.state): \(finished.errorMessage ?? "")") }
         return finished
     }
 
     /// Where the worker keeps a job's child logs and events.
-    func jobDirectory(_ job: Job) -> String { storage.path + "/jobs/\(job.idText)" }
+    public func jobDirectory(_ job: Job) -> String { storage.path + "/jobs/\(job.idText)" }
 
     /// What an attempt's child process logged ("none" before it has).
-    func attemptLog(_ job: Job, attempt: Int = 1) -> String {
+    public func attemptLog(_ job: Job, attempt: Int = 1) -> String {
         (try? String(contentsOfFile: jobDirectory(job) + "/attempt-\(attempt).log", encoding: .utf8)) ?? "none"
     }
 
     /// The first MP4 part of a finished job, as a path.
-    func mp4Path(_ job: Job) throws -> String {
+    public func mp4Path(_ job: Job) throws -> String {
         guard let part = job.parts.first(where: { $0.kind == .mp4 }) else { throw ToolError("the job wrote no MP4: \(job.parts)") }
         return storage.path + "/" + part.path
     }
@@ -80,5 +79,15 @@ extension RoomServerHarness {
         case .hls: "hls"
         case .livestream: "livestreams"
         }
+    }
+
+    /// Asks `condition` four times a second until it holds or `timeout` passes.
+    static func poll(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return try condition()
     }
 }
