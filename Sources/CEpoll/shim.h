@@ -2,10 +2,9 @@
 #ifndef REVUE_CEPOLL_SHIM_H
 #define REVUE_CEPOLL_SHIM_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <stdint.h>
 #include <sys/epoll.h>
@@ -32,11 +31,12 @@ static inline int revue_epoll_wait(int epoll, int *descriptors, uint32_t *events
     return count;
 }
 
-/// accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC (a GNU extension Swift's Glibc module does not
-/// export): an accepted socket is never inherited by a job's process, not even one spawned
-/// between the accept and a later fcntl.
+/// accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC: an accepted socket is never inherited by a
+/// job's process, not even one spawned between the accept and a later fcntl. Through syscall(2):
+/// glibc declares accept4 only under _GNU_SOURCE, which this module must not define (Swift's
+/// Glibc module sees the system headers without it, and the two would disagree).
 static inline int revue_accept_nonblocking(int listener, struct sockaddr *address, socklen_t *length) {
-    return accept4(listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    return (int)syscall(SYS_accept4, listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
 #endif
