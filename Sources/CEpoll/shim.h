@@ -2,10 +2,7 @@
 #ifndef REVUE_CEPOLL_SHIM_H
 #define REVUE_CEPOLL_SHIM_H
 
-#include <sys/socket.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
+#include <asm/unistd.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -31,12 +28,17 @@ static inline int revue_epoll_wait(int epoll, int *descriptors, uint32_t *events
     return count;
 }
 
-/// accept4(2) with SOCK_NONBLOCK and SOCK_CLOEXEC: an accepted socket is never inherited by a
-/// job's process, not even one spawned between the accept and a later fcntl. Through syscall(2):
-/// glibc declares accept4 only under _GNU_SOURCE, which this module must not define (Swift's
-/// Glibc module sees the system headers without it, and the two would disagree).
-static inline int revue_accept_nonblocking(int listener, struct sockaddr *address, socklen_t *length) {
-    return (int)syscall(SYS_accept4, listener, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+/// glibc's syscall(2), declared here rather than through <unistd.h>: a system header this module
+/// includes becomes part of it, and Swift then looks for its names (MSG_NOSIGNAL, say) in CEpoll
+/// rather than in Glibc, so files that import only Foundation stop finding them.
+extern long syscall(long number, ...);
+
+/// accept4(2) with the caller's flags (SOCK_NONBLOCK | SOCK_CLOEXEC from Swift's Glibc): an
+/// accepted socket is never inherited by a job's process, not even one spawned between the accept
+/// and a later fcntl. Through syscall(2) because glibc declares accept4 only under _GNU_SOURCE,
+/// which this module must not define, and with untyped addresses for the reason above.
+static inline int revue_accept4(int listener, void *address, unsigned int *length, int flags) {
+    return (int)syscall(__NR_accept4, listener, address, length, flags);
 }
 
 #endif

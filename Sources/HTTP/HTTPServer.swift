@@ -204,7 +204,7 @@ public final class HTTPServer: @unchecked Sendable {
             var address = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let descriptor = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { revue_accept_nonblocking(listener, $0, &length) }
+                revue_accept4(listener, $0, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
             }
             guard descriptor >= 0 else {
                 if errno == EMFILE || errno == ENFILE {
