@@ -87,6 +87,9 @@ let package = Package(
         // End-to-end encrypted frames (SFrame, RFC 9605): encrypted before packetization by the
         // sender, forwarded unread by the SFU, decrypted after assembly by a receiver with the key.
         .target(name: "FrameCrypto", dependencies: ["Crypto", "JobSpec", "MediaSource"]),
+        // Receiving a room, sans-IO, for every receiver (recorder, SDK, transcriber): subscriber
+        // offers in, started and stopped tracks out; datagrams in, opened frames and feedback out.
+        .target(name: "Subscriber", dependencies: ["Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log"]),
 
         // MARK: Media: decode
         .target(name: "Media"),
@@ -103,7 +106,7 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Log"]),
 
         // MARK: The pipeline, assembled in one place
-        .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "FrameCrypto", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
+        .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Subscriber", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
                                                 "Mix", "Encode", "Outputs", "Log", "Platform"]),
 
         // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
@@ -120,7 +123,7 @@ let package = Package(
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
         // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
         .target(name: "RoomClient", dependencies: ["CLinux", "CALSA", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Decode", "LibAV", "CFFmpeg"]),
+                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Subscriber", "Decode", "LibAV", "CFFmpeg"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
@@ -146,42 +149,47 @@ let package = Package(
 
         // MARK: Tests mirror Sources/
         // RoomServerHarness (a room server in the test's process) is shared by RoomServerTests and RevueSDKTests.
-        .target(name: "TestSupport", dependencies: ["JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
+        // What any test may use without building the server: seeded random, hex, temporary
+        // directories, the `.live` and `.browser` tags (Tests/TestKit).
+        .target(name: "TestKit", path: "Tests/TestKit"),
+        // The live harness: servers, peers, browsers, PostgreSQL, media probes (re-exports TestKit).
+        .target(name: "TestSupport", dependencies: ["TestKit", "JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
                                                   "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
-        .testTarget(name: "FrameCryptoTests", dependencies: ["FrameCrypto", "Crypto", "JobSpec", "TestSupport"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestKit"]),
+        .testTarget(name: "FrameCryptoTests", dependencies: ["FrameCrypto", "Crypto", "JobSpec", "TestKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
-        .testTarget(name: "JobSpecTests", dependencies: ["JobSpec", "TestSupport"]),
-        .testTarget(name: "RTPTests", dependencies: ["RTP", "TestSupport"]),
+        .testTarget(name: "JobSpecTests", dependencies: ["JobSpec", "TestKit"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "TestKit"]),
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "MediaSource", "JobSpec", "RTP", "TestSupport"]),
-        .testTarget(name: "IngestTests", dependencies: ["JobSpec", "Ingest", "RTP", "Fixture", "TestSupport"]),
-        .testTarget(name: "NetTests", dependencies: ["Net", "TestSupport"]),
-        .testTarget(name: "STUNTests", dependencies: ["STUN", "Net", "TestSupport"]),
-        .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestSupport"]),
-        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestSupport"]),
-        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestSupport"]),
-        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["JobSpec", "Ingest", "RTP", "Fixture", "TestKit"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "TestKit"]),
+        .testTarget(name: "STUNTests", dependencies: ["STUN", "Net", "TestKit"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestKit"]),
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "DTLS", "COpenSSL", "TestKit"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "Platform", "TestKit", "TestSupport"]),
+        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestKit"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SDP", "DTLS", "ICE", "Net", "HTTP", "TestSupport"]),
-        .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestSupport"],
+        .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestKit", "TestSupport"],
                     exclude: ["Interop/aiortc_sctp_peer.py"]),
-        .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestSupport"]),
+        .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestKit", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "RTP", "TestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
+        .testTarget(name: "SubscriberTests", dependencies: ["Subscriber", "Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "FrameCrypto", "Log", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestSupport"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
                                                      "TestSupport"]),

@@ -63,37 +63,37 @@ public final class SCTPAssociation {
     /// Ports, sizes and limits.
     public let configuration: SCTPConfiguration
     /// Where the association is.
-    public private(set) var state: State = .idle
+    public internal(set) var state: State = .idle
     /// Incoming messages dropped: malformed DCEP, messages on streams without an open
     /// channel, unknown PPIDs, messages over `maxMessageSize`.
-    public private(set) var droppedMessages = 0
+    public internal(set) var droppedMessages = 0
     /// Why the last of those was dropped.
-    public private(set) var lastDropReason: DataChannelError?
+    public internal(set) var lastDropReason: DataChannelError?
     /// Packets dropped before usrsctp because their lengths do not nest (`SCTPPacketGuard`).
     public private(set) var discardedPackets = 0
     /// Why the last of those was dropped.
     public private(set) var lastDiscardReason: DataChannelError?
 
-    private let address: UInt
-    private let inbox = SCTPInbox()
-    private let logger: Logger
+    let address: UInt
+    let inbox = SCTPInbox()
+    let logger: Logger
     /// The association's socket: the client's, or the one the server accepted.
-    private var socket: OpaquePointer?
+    var socket: OpaquePointer?
     /// The server's listening socket, closed once it has accepted the association.
-    private var listener: OpaquePointer?
-    private var table: DataChannelTable
+    var listener: OpaquePointer?
+    var table: DataChannelTable
     /// Work waiting for room in usrsctp's send buffer, in order.
-    private var pending: [PendingOperation] = []
+    var pending: [PendingOperation] = []
     /// Messages usrsctp delivered in parts (partial delivery), by stream.
-    private var partialMessages: [UInt16: PartialMessage] = [:]
+    var partialMessages: [UInt16: PartialMessage] = [:]
 
-    private enum PendingOperation {
+    enum PendingOperation {
         case message(stream: UInt16, ppid: PayloadProtocolIdentifier, bytes: [UInt8], ordered: Bool,
                      reliability: DataChannelReliability)
         case resetOutgoing(UInt16)
     }
 
-    private struct PartialMessage {
+    struct PartialMessage {
         var bytes: [UInt8] = []
         var tooLarge = false
     }
@@ -307,290 +307,4 @@ public final class SCTPAssociation {
         return actions + drain()
     }
 
-    // MARK: Callbacks' output
-
-    private var isClosed: Bool {
-        if case .closed = state { return true }
-        return false
-    }
-
-    /// Takes what the callbacks queued, in order, and acts on it until nothing new comes.
-    private func drain() -> [SCTPAction] {
-        var actions: [SCTPAction] = []
-        // Acting on an item can call usrsctp again (an ACK, a stream reset), which queues
-        // more; the bound only stops a runaway loop.
-        for _ in 0..<64 {
-            let items = inbox.take()
-            if items.isEmpty { break }
-            for item in items {
-                switch item {
-                case .packet(let packet):
-                    actions.append(.send(packet))
-                case .notification(let bytes):
-                    guard !isClosed else { continue }
-                    handle(SCTPNotification(bytes), into: &actions)
-                case .data(let stream, let ppid, let endOfRecord, let bytes):
-                    guard !isClosed else { continue }
-                    receiveData(stream: stream, ppid: ppid, endOfRecord: endOfRecord, bytes: bytes, into: &actions)
-                }
-            }
-            flush(into: &actions)
-        }
-        return actions
-    }
-
-    private func handle(_ notification: SCTPNotification, into actions: inout [SCTPAction]) {
-        switch notification {
-        case .associationChange(let change, let error, let outbound, let inbound, let info):
-            switch Int32(change) {
-            case SCTP_COMM_UP:
-                guard state != .established else { return }
-                if role == .server && socket == nil { accept() }
-                state = .established
-                logger.debug("association up", ["outboundStreams": .int(Int64(outbound)), "inboundStreams": .int(Int64(inbound))])
-                actions.append(.event(.associationUp))
-                perform(table.associationUp(streams: min(outbound, inbound)), into: &actions)
-            case SCTP_RESTART:
-                logger.warning("the peer restarted the association")
-            case SCTP_COMM_LOST:
-                // The peer's ABORT chunk (type 6, RFC 9260 §3.3.7) follows when it aborted.
-                actions += shutDown(info.first == 6 ? .abortedByPeer : .lost, error: error)
-            case SCTP_SHUTDOWN_COMP:
-                actions += shutDown(.shutdown)
-            case SCTP_CANT_STR_ASSOC:
-                actions += shutDown(.cannotStart, error: error)
-            default:
-                break
-            }
-        case .streamReset(let flags, let listed):
-            // An empty list means every stream (RFC 6525 §4.1).
-            let streams = listed.isEmpty ? table.channels.map(\.id) : listed
-            if Int32(flags) & (SCTP_STREAM_RESET_DENIED | SCTP_STREAM_RESET_FAILED) != 0 {
-                logger.warning("the peer refused a stream reset", ["streams": .string(streams.map(String.init).joined(separator: ","))])
-                perform(table.streamResetsFailed(streams), into: &actions)
-                return
-            }
-            let incoming = Int32(flags) & SCTP_STREAM_RESET_INCOMING_SSN != 0 ? streams : []
-            let outgoing = Int32(flags) & SCTP_STREAM_RESET_OUTGOING_SSN != 0 ? streams : []
-            perform(table.streamsReset(incoming: incoming, outgoing: outgoing), into: &actions)
-        case .shutdown, .sendFailed, .other:
-            // Abandoned partially reliable messages are reported as send failures; that is
-            // what partial reliability means, not an error.
-            break
-        }
-    }
-
-    /// One delivery from usrsctp: a whole message, or a part of one (`endOfRecord` false) when
-    /// it is larger than the partial delivery point.
-    private func receiveData(stream: UInt16, ppid rawPPID: UInt32, endOfRecord: Bool, bytes: [UInt8],
-                             into actions: inout [SCTPAction])
-    {
-        var message = partialMessages.removeValue(forKey: stream) ?? PartialMessage()
-        if message.bytes.count + bytes.count > configuration.maxMessageSize {
-            message.tooLarge = true
-            message.bytes = []
-        } else if !message.tooLarge {
-            message.bytes += bytes
-        }
-        guard endOfRecord else {
-            partialMessages[stream] = message
-            return
-        }
-        guard !message.tooLarge else {
-            return drop(DataChannelError.messageTooLarge.with(
-                "a message on stream \(stream) is over the maximum message size of \(configuration.maxMessageSize) bytes"))
-        }
-        guard let ppid = PayloadProtocolIdentifier(rawValue: rawPPID) else {
-            return drop(DataChannelError.unexpectedMessage.with("PPID \(rawPPID) on stream \(stream)"))
-        }
-        if ppid == .dcep {
-            perform(table.receiveDCEP(message.bytes, stream: stream), into: &actions)
-            return
-        }
-        guard let payload = DataChannelPayload(ppid: ppid, bytes: message.bytes) else {
-            return drop(DataChannelError.unexpectedMessage.with("deprecated PPID \(rawPPID) on stream \(stream)"))
-        }
-        guard table.accepts(stream: stream) else {
-            return drop(DataChannelError.unexpectedMessage.with("a message on stream \(stream), which has no open channel"))
-        }
-        actions.append(.event(.message(channelID: stream, payload: payload)))
-    }
-
-    private func perform(_ commands: [DataChannelTable.Command], into actions: inout [SCTPAction]) {
-        for command in commands {
-            switch command {
-            case .sendDCEP(let stream, let message):
-                guard let bytes = try? message.serialized() else { continue }
-                // RFC 8832 §6: DCEP messages are ordered and reliable, on the channel's stream.
-                pending.append(.message(stream: stream, ppid: .dcep, bytes: bytes, ordered: true, reliability: .reliable))
-            case .resetOutgoing(let stream):
-                pending.append(.resetOutgoing(stream))
-            case .event(let event):
-                actions.append(.event(event))
-            case .dropped(let error):
-                drop(error)
-            }
-        }
-    }
-
-    private func drop(_ error: DataChannelError) {
-        droppedMessages += 1
-        lastDropReason = error
-        logger.debug("dropped: \(error.detail)")
-    }
-
-    /// Ends the association here: every channel closes, then `.associationDown`.
-    private func shutDown(_ reason: SCTPDownReason, error: UInt16 = 0) -> [SCTPAction] {
-        guard !isClosed else { return [] }
-        state = .closed(reason)
-        pending = []
-        partialMessages = [:]
-        if reason != .closedLocally {
-            logger.info("association down: \(reason)", ["sctpError": .int(Int64(error))])
-        }
-        var actions: [SCTPAction] = []
-        perform(table.associationDown(), into: &actions)
-        // Whatever usrsctp sent on the way down (an ABORT) still goes out.
-        for case .packet(let packet) in inbox.take() { actions.append(.send(packet)) }
-        return actions + [.event(.associationDown(reason))]
-    }
-
-    // MARK: usrsctp
-
-    /// Hands waiting work to usrsctp in order, until its send buffer is full.
-    private func flush(into actions: inout [SCTPAction]) {
-        guard state == .established, let socket else { return }
-        while let operation = pending.first {
-            switch operation {
-            case .message(let stream, let ppid, let bytes, let ordered, let reliability):
-                let result = sendMessage(socket, stream: stream, ppid: ppid, bytes: bytes, ordered: ordered,
-                                         reliability: reliability)
-                if result == EWOULDBLOCK || result == EAGAIN { return }
-                if result != 0 {
-                    logger.warning("usrsctp_sendv failed on stream \(stream): \(Self.errorText(result))")
-                }
-            case .resetOutgoing(let stream):
-                var streams = [stream]
-                let result = revue_usrsctp_reset_outgoing_streams(socket, &streams, 1)
-                if result != 0 {
-                    logger.warning("resetting stream \(stream) failed: \(Self.errorText(-result))")
-                    perform(table.streamResetsFailed([stream]), into: &actions)
-                }
-            }
-            pending.removeFirst()
-        }
-    }
-
-    /// One `usrsctp_sendv` with the stream, PPID, ordering and partial reliability (RFC 3758)
-    /// of the message. Returns 0 or the errno.
-    private func sendMessage(_ socket: OpaquePointer, stream: UInt16, ppid: PayloadProtocolIdentifier, bytes: [UInt8],
-                             ordered: Bool, reliability: DataChannelReliability) -> Int32
-    {
-        var information = sctp_sendv_spa()
-        information.sendv_flags = UInt32(SCTP_SEND_SNDINFO_VALID)
-        information.sendv_sndinfo.snd_sid = stream
-        information.sendv_sndinfo.snd_ppid = ppid.rawValue.bigEndian
-        information.sendv_sndinfo.snd_flags = UInt16(SCTP_EOR | (ordered ? 0 : SCTP_UNORDERED))
-        switch reliability {
-        case .reliable:
-            break
-        case .maxRetransmits(let count):
-            information.sendv_flags |= UInt32(SCTP_SEND_PRINFO_VALID)
-            information.sendv_prinfo.pr_policy = UInt16(SCTP_PR_SCTP_RTX)
-            information.sendv_prinfo.pr_value = count
-        case .maxPacketLifeTime(let milliseconds):
-            information.sendv_flags |= UInt32(SCTP_SEND_PRINFO_VALID)
-            information.sendv_prinfo.pr_policy = UInt16(SCTP_PR_SCTP_TTL)
-            information.sendv_prinfo.pr_value = milliseconds
-        }
-        let sent = bytes.withUnsafeBytes { buffer in
-            withUnsafeMutablePointer(to: &information) { info in
-                usrsctp_sendv(socket, buffer.baseAddress, buffer.count, nil, 0, info,
-                              socklen_t(MemoryLayout<sctp_sendv_spa>.size), UInt32(SCTP_SENDV_SPA), 0)
-            }
-        }
-        return sent < 0 ? revue_usrsctp_errno() : 0
-    }
-
-    /// Takes the association the listening socket accepted, and closes the listener: one
-    /// association per DTLS session.
-    private func accept() {
-        guard let listener else { return }
-        guard let accepted = usrsctp_accept(listener, nil, nil) else {
-            logger.error("usrsctp_accept failed: \(Self.errorText(revue_usrsctp_errno()))")
-            return
-        }
-        do {
-            try configure(accepted, endpoint: false)
-        } catch {
-            logger.warning("configuring the accepted socket: \(error.detail)")
-        }
-        socket = accepted
-        usrsctp_close(listener)
-        self.listener = nil
-    }
-
-    /// Socket options for WebRTC (RFC 8831 §6.2): non-blocking, abort on close, no Nagle,
-    /// stream reset (RFC 6525), partial reliability (RFC 3758), the event subscriptions, and
-    /// for a new endpoint the stream counts, MTU and retransmission timeout its association
-    /// inherits.
-    private func configure(_ socket: OpaquePointer, endpoint: Bool) throws(DataChannelError) {
-        guard usrsctp_set_non_blocking(socket, 1) == 0 else {
-            throw DataChannelError.setup.with("usrsctp_set_non_blocking failed: \(Self.errorText(revue_usrsctp_errno()))")
-        }
-        try Self.set(socket, SOL_SOCKET, SO_LINGER, linger(l_onoff: 1, l_linger: 0), "SO_LINGER")
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_NODELAY, Int32(1), "SCTP_NODELAY")
-        guard endpoint else { return }
-        let buffer = Int32(clamping: max(1 << 20, 4 * configuration.maxMessageSize))
-        try Self.set(socket, SOL_SOCKET, SO_SNDBUF, buffer, "SO_SNDBUF")
-        try Self.set(socket, SOL_SOCKET, SO_RCVBUF, buffer, "SO_RCVBUF")
-        let future = sctp_assoc_t(SCTP_FUTURE_ASSOC)
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_PR_SUPPORTED, sctp_assoc_value(assoc_id: future, assoc_value: 1),
-                     "SCTP_PR_SUPPORTED")
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_RECONFIG_SUPPORTED, sctp_assoc_value(assoc_id: future, assoc_value: 1),
-                     "SCTP_RECONFIG_SUPPORTED")
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_ENABLE_STREAM_RESET,
-                     sctp_assoc_value(assoc_id: future, assoc_value: UInt32(SCTP_ENABLE_RESET_STREAM_REQ)), "SCTP_ENABLE_STREAM_RESET")
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_INITMSG,
-                     sctp_initmsg(sinit_num_ostreams: configuration.streams, sinit_max_instreams: configuration.streams,
-                                  sinit_max_attempts: 0, sinit_max_init_timeo: 0), "SCTP_INITMSG")
-        var rto = sctp_rtoinfo()
-        rto.srto_assoc_id = future
-        rto.srto_initial = UInt32(max(1, (configuration.initialRetransmissionTimeout * 1000).rounded()))
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_RTOINFO, rto, "SCTP_RTOINFO")
-        // Fixed: DTLS carries no ICMP, so path MTU discovery has nothing to go on. For AF_CONN
-        // usrsctp counts the MTU without the 12-byte common header (measured: a 1140 MTU gave
-        // 1152-byte packets), so the header comes off here.
-        var path = sctp_paddrparams()
-        path.spp_assoc_id = future
-        path.spp_pathmtu = UInt32(configuration.mtu - MemoryLayout<sctp_common_header>.size)
-        path.spp_flags = UInt32(SPP_PMTUD_DISABLE)
-        try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_PEER_ADDR_PARAMS, path, "SCTP_PEER_ADDR_PARAMS")
-        for event in [SCTP_ASSOC_CHANGE, SCTP_STREAM_RESET_EVENT, SCTP_SHUTDOWN_EVENT, SCTP_SEND_FAILED_EVENT] {
-            try Self.set(socket, Int32(IPPROTO_SCTP), SCTP_EVENT, sctp_event(se_assoc_id: future, se_type: UInt16(event), se_on: 1),
-                         "SCTP_EVENT \(event)")
-        }
-    }
-
-    private static func set<Value>(_ socket: OpaquePointer, _ level: Int32, _ option: Int32, _ value: Value,
-                                   _ name: String) throws(DataChannelError)
-    {
-        var value = value
-        let result = withUnsafeBytes(of: &value) { usrsctp_setsockopt(socket, level, option, $0.baseAddress, socklen_t($0.count)) }
-        guard result == 0 else { throw DataChannelError.setup.with("setting \(name) failed: \(errorText(revue_usrsctp_errno()))") }
-    }
-
-    /// The AF_CONN address: usrsctp passes `sconn_addr` back to the output callback, so it is
-    /// the association's number in `SCTPLibrary`.
-    private static func socketAddress(_ address: UInt, port: UInt16) -> sockaddr_conn {
-        var socketAddress = sockaddr_conn()
-        socketAddress.sconn_family = UInt16(AF_CONN)
-        socketAddress.sconn_port = port.bigEndian
-        socketAddress.sconn_addr = pointer(address)
-        return socketAddress
-    }
-
-    private static func pointer(_ address: UInt) -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: address) }
-
-    private static func errorText(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -9,11 +9,12 @@ import Media
 import MediaSource
 import Outputs
 import Platform
+import Subscriber
 
 /// The whole recording path, assembled in one place:
 ///
-///     MediaSource (fixture or room) → IngestSession (RTP, jitter buffer, media clock) → track
-///       decoders → RoomComposer (room events, layout, compositing, mixing, speaker detection,
+///     MediaSource (fixture or room) → SubscriberSession (RTP, jitter buffer, media clock, E2EE,
+///       keyframe and report policy) → track decoders → RoomComposer (room events, layout, compositing, mixing, speaker detection,
 ///       constant frame rate) → VideoEncoder + AudioEncoder (once) → every PacketSink (MP4, HLS, RTMP)
 ///     and back up the source: PLI, NACK, receiver reports.
 ///
@@ -44,7 +45,8 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// Released once `finish` has flushed it.
     public private(set) var videoEncoder: VideoEncoder?
     public let audioEncoder: AudioEncoder
-    private var session = IngestSession(tracks: [])
+    /// Receives what the source sends: the one receive path the SDK and the transcriber share.
+    private let receiver: SubscriberSession
     private var videoDecoders: [UInt32: VideoTrackDecoder] = [:]
     private var audioDecoders: [UInt32: AudioTrackDecoder] = [:]
     /// Video frames received and not decoded yet, per SSRC, in decode order. A frame is decoded
@@ -56,12 +58,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// decoded, as the output reaches them.
     private var endingVideo: Set<UInt32> = []
     private var sinks: [any PacketSink] = []
-    /// Decrypts end-to-end encrypted participants' frames, or keeps them out without a key.
-    private let e2ee: E2EEGate
     private var source: (any MediaSource)?
-    /// When each SSRC was last asked for a keyframe (at most one request a second).
-    private var keyframeRequests: [UInt32: Double] = [:]
-    private var lastReceiverReport = 0.0
     /// The source clock's latest reading.
     private var now = 0.0
     private let logger: Logger
@@ -71,11 +68,6 @@ public final class RecordingPipeline: @unchecked Sendable {
     public var onCanvas: ((PlanarImage, Int64) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
 
-    /// Seconds between receiver reports (RFC 3550 §6.2 allows 5 s; feedback to a live sender
-    /// is more useful sooner).
-    public static let receiverReportInterval = 1.0
-    /// The least time between two keyframe requests for one stream.
-    public static let keyframeRequestInterval = 1.0
     /// How far ahead of the output video is decoded (seconds of media time): a picture is
     /// decoded just before the output frame that shows it is composited, and the margin only
     /// covers rounding.
@@ -93,7 +85,8 @@ public final class RecordingPipeline: @unchecked Sendable {
         self.config = config
         self.playoutDelay = playoutDelay
         self.logger = logger
-        e2ee = E2EEGate(keys: config.e2ee, logger: logger)
+        // End-to-end encrypted participants' frames are decrypted, or kept out without a key.
+        receiver = SubscriberSession(e2ee: E2EEGate(keys: config.e2ee, logger: logger))
         let preset = OutputPreset.preset(config.quality, orientation: config.orientation)
         let text = config.mode == .videoAndAudio ? try TextRenderer() : nil
         audioEncoder = try AudioEncoder(bitrate: preset.audioBitrate)
@@ -148,7 +141,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// Handles one datagram that arrived at `arrival` (seconds on the source clock).
     public func receive(_ datagram: [UInt8], arrival: Double) throws {
         now = max(now, arrival)
-        handle(session.receive(datagram, arrival: arrival))
+        handle(receiver.receive(datagram, arrival: arrival))
         try tick(arrival)
     }
 
@@ -156,12 +149,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// due by `time − playoutDelay`.
     public func tick(_ time: Double) throws {
         now = max(now, time)
-        handle(session.poll(at: time))
-        if time - lastReceiverReport >= RecordingPipeline.receiverReportInterval {
-            lastReceiverReport = time
-            let reports = session.receptionReports(at: time)
-            if !reports.isEmpty { source?.send(.receiverReport(reports)) }
-        }
+        handle(receiver.poll(at: time))
         composer.extend(to: time - playoutDelay)
         decodeVideo(until: time - playoutDelay + RecordingPipeline.decodeAhead)
         try composer.advance(until: time - playoutDelay)
@@ -170,12 +158,12 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// A room event: receive paths are made or torn down now; the layout follows on the frame
     /// the event's time falls on.
     public func handle(_ received: RoomEvent, at time: Double) {
-        guard let event = e2ee.admit(received) else { return }
+        guard let event = receiver.e2ee.admit(received) else { return }
         switch event {
         case .join(let participant):
             for track in participant.tracks { startReceiving(track, of: participant.id) }
         case .leave(let id):
-            for track in session.tracks where track.participantID == id { stopReceiving(track.ssrc) }
+            for track in receiver.tracks where track.participantID == id { stopReceiving(track.ssrc) }
         case .publish(let id, let track):
             startReceiving(track, of: id)
         case .unpublish(_, let ssrc):
@@ -190,7 +178,7 @@ public final class RecordingPipeline: @unchecked Sendable {
     /// Ends the recording: everything still buffered is released, composited, encoded and
     /// written, and every sink finishes its file.
     public func finish() throws {
-        handle(session.finish())
+        handle(receiver.finish(at: now))
         // The frames still waiting are decoded as the output reaches them, not all at once.
         var time = composer.nextOutputTime
         while let last = undecoded.values.compactMap({ $0.last?.mediaTime }).max(),
@@ -231,13 +219,12 @@ public final class RecordingPipeline: @unchecked Sendable {
                 guard config.mode == .videoAndAudio else { return }
                 endingVideo.remove(track.ssrc)
                 if videoDecoders[track.ssrc] == nil { videoDecoders[track.ssrc] = try VideoTrackDecoder(codec: track.codec) }
-                // A new track's first frame must be a keyframe: ask for one now rather than
-                // waiting for the sender's next.
-                requestKeyframe(track.ssrc)
             } else if audioDecoders[track.ssrc] == nil {
                 audioDecoders[track.ssrc] = try AudioTrackDecoder(channels: track.channels)
             }
-            session.add(info)
+            // A new video track's first frame must be a keyframe: the receiver asks for one now
+            // rather than waiting for the sender's next.
+            handle(receiver.add(info, at: now))
         } catch {
             logger.error("cannot decode a track; it is left out", ["ssrc": .of(Int(track.ssrc)), "participantId": .string(participantID),
                                                                      "error": .string("\(error)")])
@@ -245,44 +232,30 @@ public final class RecordingPipeline: @unchecked Sendable {
     }
 
     private func stopReceiving(_ ssrc: UInt32) {
-        handle(session.remove(ssrc: ssrc))
+        handle(receiver.remove(ssrc: ssrc, at: now))
         // What arrived before the end is still shown until the end applies: decoded as it falls
         // due, like the rest.
         if undecoded[ssrc]?.isEmpty == false { endingVideo.insert(ssrc) } else { videoDecoders[ssrc] = nil }
         audioDecoders[ssrc] = nil
-        keyframeRequests[ssrc] = nil
     }
 
-    private func requestKeyframe(_ ssrc: UInt32) {
-        if let last = keyframeRequests[ssrc], now - last < RecordingPipeline.keyframeRequestInterval { return }
-        keyframeRequests[ssrc] = now
-        source?.send(.pictureLossIndication(ssrc: ssrc))
-    }
-
-    private func handle(_ events: [IngestEvent]) {
-        for event in events {
-            switch event {
-            case .frame(let received):
-                guard let frame = e2ee.open(received) else {
-                    if videoDecoders[received.track.ssrc] != nil { requestKeyframe(received.track.ssrc) }
-                    continue
-                }
+    private func handle(_ outputs: [SubscriberOutput]) {
+        for output in outputs {
+            switch output {
+            case .frame(let frame):
                 if videoDecoders[frame.track.ssrc] != nil {
                     undecoded[frame.track.ssrc, default: []].append(frame)
                 } else if let decoder = audioDecoders[frame.track.ssrc] {
                     for chunk in decoder.decode(frame) { composer.add(audio: chunk, ssrc: frame.track.ssrc) }
                 }
-            case .participantJoined:
-                // Who is in the room is the room's to say (the manifest, signalling), not the
-                // first packet's.
+            case .undecryptable:
+                // Counted by the gate; the receiver asked for a keyframe.
                 break
+            case .feedback(let feedback):
+                source?.send(feedback)
             case .participantLeft(let id, let time):
                 // Every track said BYE (RFC 3550 §6.6): they have gone.
                 handle(.leave(participantID: id), at: time)
-            case .sendNack(let ssrc, let sequenceNumbers):
-                source?.send(.nack(ssrc: ssrc, sequenceNumbers: sequenceNumbers))
-            case .requestKeyframe(let ssrc):
-                requestKeyframe(ssrc)
             }
         }
     }
@@ -295,8 +268,10 @@ public final class RecordingPipeline: @unchecked Sendable {
             guard let last = frames.lastIndex(where: { $0.mediaTime <= limit }) else { continue }
             if let decoder = videoDecoders[ssrc] {
                 for frame in frames[...last] {
-                    for picture in decoder.decode(frame) { composer.add(picture: picture, ssrc: ssrc) }
-                    if decoder.needsKeyframe && !endingVideo.contains(ssrc) { requestKeyframe(ssrc) }
+                    let pictures = decoder.decode(frame)
+                    if !pictures.isEmpty { receiver.pictureDecoded(ssrc: ssrc) }
+                    for picture in pictures { composer.add(picture: picture, ssrc: ssrc) }
+                    if decoder.needsKeyframe && !endingVideo.contains(ssrc) { handle(receiver.keyframeNeeded(ssrc: ssrc, at: now)) }
                 }
             }
             undecoded[ssrc] = last + 1 == frames.count ? nil : Array(frames[(last + 1)...])

@@ -5,13 +5,15 @@ import MediaSource
 import RTP
 import SDP
 import Signaling
+import Subscriber
 import Transport
 
 /// A live room as the pipeline's media source: Revue's recorder joins it as a `RECV_ONLY`
 /// participant through the signalling protocol (docs/SIGNALING.md), answers the server's
 /// subscriber offers as a full ICE agent and DTLS client, and hands over the decrypted RTP and
 /// RTCP with the room's events (joins, leaves, tracks on and off, the active speaker). Feedback
-/// (PLI, NACK, receiver reports) goes back as SRTCP.
+/// (PLI, NACK, receiver reports) goes back as SRTCP. The offers are read by `SubscriberOffers`
+/// and the media by the pipeline's `SubscriberSession`: the one way every receiver takes a room.
 ///
 /// When the signalling connection drops, the source rejoins with the same id (the server replaces
 /// a recorder's old self) for up to `rejoinWindow` seconds, and applies the joins and leaves it
@@ -49,7 +51,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public var duration: Double? { nil }
     /// Counters for logs and tests.
     public private(set) var feedbackSent = 0
-    public private(set) var offersAnswered = 0
+    public var offersAnswered: Int { offers.answered }
 
     /// How long the source keeps trying to rejoin after the signalling connection is lost (a
     /// network blip, a proxy that dropped the socket) before the recording ends.
@@ -63,13 +65,9 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     private let origin = EventLoop.now()
     private var ended = false
     private var items: [SourceItem] = []
-    /// The tracks each offer carried, by SSRC: who, and what.
-    private var tracks: [UInt32: SubscribedTrack] = [:]
-    /// Tracks turned off by their participant (streamDisabled), by participant and kind.
-    private var disabled = Set<String>()
+    /// The tracks the offers carry, by SSRC: who, and what; and which are turned off.
+    private var offers = SubscriberOffers()
     private var names: [String: String] = [:]
-    private var sessionID: UInt64 = .random(in: 1...UInt64(Int64.max))
-    private var answerVersion: UInt64 = 1
     /// Our SSRC in RTCP (RFC 3550 §6.4.2: a receiver reports with its own).
     private let reporterSSRC = UInt32.random(in: 1...UInt32.max)
     private let logger = Logger(label: "live-source")
@@ -163,18 +161,16 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
                 items.append(.event(.join(ParticipantDescription(id: info.participantID, name: info.name, encrypted: info.encrypted)), at: at))
             case .participantLeft(let id, _):
                 names[id] = nil
-                for (ssrc, entry) in tracks where entry.participantID == id { tracks[ssrc] = nil }
+                _ = offers.participantLeft(id)
                 items.append(.event(.leave(participantID: id), at: at))
             case .speakerChanged(let id?):
                 items.append(.event(.activeSpeaker(participantID: id), at: at))
             case .streamDisabled(let id, let kind) where kind != .audio:
-                disabled.insert("\(id)/\(kind.rawValue)")
-                for (ssrc, entry) in tracks where entry.participantID == id && entry.track.kind.rawValue == Self.trackKind(kind).rawValue {
-                    items.append(.event(.unpublish(participantID: id, ssrc: ssrc), at: at))
+                for entry in offers.disable(participantID: id, kind: Self.trackKind(kind)) {
+                    items.append(.event(.unpublish(participantID: id, ssrc: entry.track.ssrc), at: at))
                 }
             case .streamEnabled(let id, let kind) where kind != .audio:
-                guard disabled.remove("\(id)/\(kind.rawValue)") != nil else { continue }
-                for (_, entry) in tracks where entry.participantID == id && entry.track.kind.rawValue == Self.trackKind(kind).rawValue {
+                for entry in offers.enable(participantID: id, kind: Self.trackKind(kind)) {
                     items.append(.event(.publish(participantID: id, track: entry.track), at: at))
                 }
             case .subscribeOffer(let sdp):
@@ -195,7 +191,7 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         let now = Set(present.map(\.id))
         for id in names.keys.sorted() where !now.contains(id) {
             names[id] = nil
-            for (ssrc, entry) in tracks where entry.participantID == id { tracks[ssrc] = nil }
+            _ = offers.participantLeft(id)
             items.append(.event(.leave(participantID: id), at: at))
         }
         for participant in present where names[participant.id] == nil {
@@ -214,31 +210,19 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
 
     /// Answers a subscriber offer, and turns what it changed into room events.
     private func answer(_ sdp: String, at: Double) {
-        let offer: SessionDescription
-        let answer: Answer
+        let answered: SubscriberOffers.Answered
         do {
-            offer = try SessionDescription(parsing: sdp)
-            var builder = AnswerBuilder(transport: link.transport, sessionID: sessionID, sessionVersion: answerVersion)
-            builder.role = .client
-            answerVersion += 1
-            answer = try builder.answer(to: offer)
-            try link.connect(to: offer, now: EventLoop.now())
+            answered = try offers.answer(sdp, transport: link.transport) { try link.connect(to: $0, now: EventLoop.now()) }
         } catch {
             logger.error("could not answer a subscriber offer", ["error": .string("\(error)")])
             return
         }
-        // What the offer sends now, by SSRC.
-        let now = SubscribedTrack.tracks(in: answer.negotiation)
-        for (ssrc, entry) in tracks where now[ssrc] == nil {
-            items.append(.event(.unpublish(participantID: entry.participantID, ssrc: ssrc), at: at))
+        for entry in answered.stopped {
+            items.append(.event(.unpublish(participantID: entry.participantID, ssrc: entry.track.ssrc), at: at))
         }
-        for (ssrc, entry) in now.sorted(by: { $0.key < $1.key }) where tracks[ssrc] == nil {
-            if !disabled.contains("\(entry.participantID)/\(entry.track.kind == .share ? "share" : entry.track.kind.rawValue)") {
-                items.append(.event(.publish(participantID: entry.participantID, track: entry.track), at: at))
-            }
+        for entry in answered.started {
+            items.append(.event(.publish(participantID: entry.participantID, track: entry.track), at: at))
         }
-        tracks = now
-        offersAnswered += 1
-        signaling.send(.subscribeAnswer(sdp: answer.description.serialize()))
+        signaling.send(.subscribeAnswer(sdp: answered.sdp))
     }
 }

@@ -1,39 +1,32 @@
 import Decode
 import Foundation
-import FrameCrypto
 import Ingest
 import JobSpec
 import Log
 import Media
 import MediaSource
 import RTP
-import SDP
 import Signaling
+import Subscriber
 import Transport
 
 /// The receive half of a `RoomPublisher` that receives (`Configuration.receives`, the SDK): it
-/// answers the server's subscriber offers for real, as the recorder (`LiveRoomSource`) does: a
-/// second `ClientLink` (a full ICE agent and the DTLS client, `AnswerBuilder` role `.client`),
-/// the offered tracks mapped to their participants by msid (`SubscribedTrack`), and what arrives
-/// put in order and assembled into frames by `IngestSession` (jitter buffer, NACK, keyframe
-/// wait), decoded by `Decode`'s per-track decoders (VP8, H.264, Opus with concealment), and
-/// counted and handed out per participant and kind through `RemoteTrack`.
+/// answers the server's subscriber offers for real through `SubscriberOffers` and receives
+/// through `SubscriberSession`, the path the recorder and the transcriber take too: a second
+/// `ClientLink` (a full ICE agent and the DTLS client), the offered tracks mapped to their
+/// participants by msid, what arrives put in order and assembled into frames (jitter buffer,
+/// NACK, keyframe wait), opened when its sender encrypts end to end, decoded by `Decode`'s
+/// per-track decoders (VP8, H.264, Opus with concealment), and counted and handed out per
+/// participant and kind through `RemoteTrack`.
 ///
-/// Feedback goes back as SRTCP: a PLI when a video track starts and until its first picture
-/// decodes, and when the jitter buffer or the decoder needs a keyframe (RFC 4585 §6.3.1, at
-/// most one a second per track); NACKs (§6.2.1); receiver reports once a second (RFC 3550
-/// §6.4.2), which the SFU reads for loss.
+/// Feedback (keyframe requests, NACKs, receiver reports) follows `SubscriberSession`'s policy
+/// and goes back as SRTCP.
 ///
-/// Threads: an `EventLoop` of its own owns the link, the session and the decoders, so decoding
-/// holds up neither the publisher's sending nor the SDK's main actor. `offer`, `forget` and
-/// `track` may be called from any thread. The owner calls `stop` before letting it go.
+/// Threads: an `EventLoop` of its own owns the link, the subscriber and the decoders, so
+/// decoding holds up neither the publisher's sending nor the SDK's main actor. `offer`,
+/// `forget`, `setEncrypted` and `track` may be called from any thread. The owner calls `stop`
+/// before letting it go.
 final class MediaReceiver: @unchecked Sendable {
-    /// The least time between two keyframe requests for one track: a keyframe takes a round
-    /// trip and a frame interval or more to arrive, and asking again sooner only adds keyframes.
-    static let keyframeRequestInterval = 1.0
-    /// How often receiver reports go out (RFC 3550 §6.2 leaves it to the application; 1 s is
-    /// what browsers send at these rates).
-    static let receiverReportInterval = 1.0
     /// The jitter buffer's timers (NACK retries, loss timeouts) run at least this often.
     static let pollInterval = 0.02
 
@@ -47,36 +40,23 @@ final class MediaReceiver: @unchecked Sendable {
     // Any thread, under `lock`: the tracks handed out, by participant and kind.
     private let lock = NSLock()
     private var remoteTracks: [String: RemoteTrack] = [:]
-    /// Participants whose joins said their media is end-to-end encrypted.
-    private var encrypted = Set<String>()
-    /// The keys to decrypt them with, read before each of their frames (a key set while in the
-    /// room applies at once).
-    private let keys: (@Sendable () -> E2EEKeys?)?
-    private var decryptor: FrameDecryptor?
 
     // The loop's thread only.
     private let link: ClientLink
-    private var session = IngestSession(tracks: [])
+    private var offers = SubscriberOffers()
+    private let session: SubscriberSession
     private var tracks: [UInt32: SubscribedTrack] = [:]
     private var sinks: [UInt32: RemoteTrack] = [:]
     private var videoDecoders: [UInt32: VideoTrackDecoder] = [:]
     private var audioDecoders: [UInt32: AudioTrackDecoder] = [:]
-    /// Video tracks with no picture decoded yet: a keyframe is asked for until one comes.
-    private var awaitingFirstPicture = Set<UInt32>()
-    /// Video tracks whose starting PLI has not gone out yet (the connection was not up): it is
-    /// sent even if the SFU's own keyframe request got a keyframe here first.
-    private var startingRequests = Set<UInt32>()
-    private var lastKeyframeRequest: [UInt32: Double] = [:]
-    private var lastReport = 0.0
     private var lastCopy = 0.0
-    private let sessionID = UInt64.random(in: 1...UInt64(Int64.max))
-    private var answerVersion: UInt64 = 1
 
     /// Starts the receiver's thread; `sendAnswer` sends a subscriber answer's SDP on signalling.
+    /// `keys` are read before each encrypted frame (a key set while in the room applies at once).
     init(logger: Logger, keys: (@Sendable () -> E2EEKeys?)? = nil, sendAnswer: @escaping @Sendable (String) -> Void) throws {
         self.logger = logger
-        self.keys = keys
         self.sendAnswer = sendAnswer
+        session = SubscriberSession(e2ee: E2EEGate(currentKeys: { keys?() }, logger: logger))
         link = try ClientLink(logger: logger)
         loop = try EventLoop(name: "receiver")
         loop.watch(EventLoop.Watch(descriptor: link.udp.descriptor) { [weak self] in self?.receive() })
@@ -107,15 +87,14 @@ final class MediaReceiver: @unchecked Sendable {
     func forget(participantID: String) {
         lock.withLock {
             for kind in StreamKind.allCases { remoteTracks[Self.key(participantID, kind)] = nil }
-            encrypted.remove(participantID)
         }
+        loop.post { [self] in session.e2ee.forget(participantID) }
     }
 
-    /// Whether a participant's media is end-to-end encrypted (their join said so).
+    /// Whether a participant's media is end-to-end encrypted (their join said so). Posted before
+    /// the offer that carries their tracks, so it applies to their first frame.
     func setEncrypted(_ participantID: String, _ isEncrypted: Bool) {
-        lock.withLock {
-            if isEncrypted { encrypted.insert(participantID) } else { encrypted.remove(participantID) }
-        }
+        loop.post { [self] in session.e2ee.setEncrypted(participantID, isEncrypted) }
     }
 
     /// Closes the subscriber connection and waits for the thread to end.
@@ -140,29 +119,20 @@ final class MediaReceiver: @unchecked Sendable {
 
     /// Answers an offer with what Revue decodes and starts or stops receiving what it changed.
     private func answer(_ sdp: String) {
+        // A connection the server closed (a mode without media) stays closed: a later offer
+        // gets a new one, with fresh ICE credentials in its answer.
+        if case .closed? = link.connection?.state {
+            link.reset(reason: "a new subscriber offer")
+            for entry in offers.reset() { stopReceiving(entry.track.ssrc) }
+        }
         do {
-            let offer = try SessionDescription(parsing: sdp)
-            // A connection the server closed (a mode without media) stays closed: a later offer
-            // gets a new one, with fresh ICE credentials in its answer.
-            if case .closed? = link.connection?.state {
-                link.reset(reason: "a new subscriber offer")
-                stopAll()
-            }
-            var builder = AnswerBuilder(transport: link.transport, sessionID: sessionID, sessionVersion: answerVersion)
-            builder.role = .client
-            answerVersion += 1
-            let answer = try builder.answer(to: offer)
-            try link.connect(to: offer, now: EventLoop.now())
-            apply(SubscribedTrack.tracks(in: answer.negotiation))
-            sendAnswer(answer.description.serialize())
+            let answered = try offers.answer(sdp, transport: link.transport) { try link.connect(to: $0, now: EventLoop.now()) }
+            for entry in answered.stopped { stopReceiving(entry.track.ssrc) }
+            for entry in answered.started { startReceiving(entry) }
+            sendAnswer(answered.sdp)
         } catch {
             logger.error("could not answer a subscriber offer", ["error": .string("\(error)")])
         }
-    }
-
-    private func apply(_ offered: [UInt32: SubscribedTrack]) {
-        for ssrc in tracks.keys.sorted() where offered[ssrc] == nil { stopReceiving(ssrc) }
-        for (ssrc, entry) in offered.sorted(by: { $0.key < $1.key }) where tracks[ssrc] == nil { startReceiving(entry) }
     }
 
     private func startReceiving(_ entry: SubscribedTrack) {
@@ -171,9 +141,6 @@ final class MediaReceiver: @unchecked Sendable {
         do {
             if entry.track.kind.isVideo {
                 videoDecoders[ssrc] = try VideoTrackDecoder(codec: entry.track.codec)
-                // Its first frame must be a keyframe: ask now rather than wait for the sender's next.
-                awaitingFirstPicture.insert(ssrc)
-                startingRequests.insert(ssrc)
             } else {
                 audioDecoders[ssrc] = try AudioTrackDecoder(channels: entry.track.channels)
             }
@@ -188,23 +155,20 @@ final class MediaReceiver: @unchecked Sendable {
             $0.ssrc = ssrc
             $0.codec = entry.track.codec.rawValue
         }
-        session.add(TrackInfo(entry.track, participantID: entry.participantID))
         logger.info("receiving", ["participantId": .string(entry.participantID), "kind": .string(entry.track.kind.rawValue),
                                   "codec": .string(entry.track.codec.rawValue), "ssrc": .of(Int(ssrc))])
-        requestKeyframes()
+        session.canSend = link.isConnected
+        handle(session.add(TrackInfo(entry.track, participantID: entry.participantID), at: now()))
     }
 
     private func stopReceiving(_ ssrc: UInt32) {
         // The whole frames it still holds are decoded first.
-        handle(session.remove(ssrc: ssrc))
+        handle(session.remove(ssrc: ssrc, at: now()))
         copyCounters(ssrc)
         tracks[ssrc] = nil
         sinks[ssrc] = nil
         videoDecoders[ssrc] = nil
         audioDecoders[ssrc] = nil
-        awaitingFirstPicture.remove(ssrc)
-        startingRequests.remove(ssrc)
-        lastKeyframeRequest[ssrc] = nil
     }
 
     private func stopAll() {
@@ -214,6 +178,7 @@ final class MediaReceiver: @unchecked Sendable {
     private func receive() {
         let arrival = now()
         var closed: String?
+        session.canSend = link.isConnected
         link.receive(now: EventLoop.now()) { event in
             switch event {
             case .rtp(let packet), .rtcp(let packet): handle(session.receive(packet, arrival: arrival))
@@ -227,17 +192,12 @@ final class MediaReceiver: @unchecked Sendable {
         }
     }
 
-    /// Timers: the connection's, the jitter buffer's, keyframe requests, receiver reports.
+    /// Timers: the connection's, and the subscriber's (jitter buffer, keyframe requests, reports).
     private func tick(now wall: Double) -> Double {
         link.poll(now: wall)
         let time = now()
+        session.canSend = link.isConnected
         handle(session.poll(at: time))
-        requestKeyframes()
-        if link.isConnected, time - lastReport >= Self.receiverReportInterval {
-            lastReport = time
-            let reports = session.receptionReports(at: time)
-            if !reports.isEmpty { send(.receiverReport(reports)) }
-        }
         if time - lastCopy >= 0.1 {
             lastCopy = time
             for ssrc in tracks.keys { copyCounters(ssrc) }
@@ -245,26 +205,26 @@ final class MediaReceiver: @unchecked Sendable {
         return min(link.nextDeadline ?? .infinity, wall + Self.pollInterval)
     }
 
-    private func handle(_ events: [IngestEvent]) {
-        for event in events {
-            switch event {
-            case .frame(let frame): decode(frame)
-            case .sendNack(let ssrc, let sequenceNumbers): send(.nack(ssrc: ssrc, sequenceNumbers: sequenceNumbers))
-            case .requestKeyframe(let ssrc): requestKeyframe(ssrc)
-            case .participantJoined, .participantLeft:
-                // Who is in the room is signalling's to say, not the first packet's or a BYE's.
+    private func handle(_ outputs: [SubscriberOutput]) {
+        for output in outputs {
+            switch output {
+            case .frame(let frame):
+                decode(frame)
+            case .undecryptable(let track):
+                sinks[track.ssrc]?.update { $0.framesUndecryptable += 1 }
+            case .feedback(let feedback):
+                guard send(feedback), case .pictureLossIndication(let ssrc) = feedback else { continue }
+                sinks[ssrc]?.update { $0.keyframeRequests += 1 }
+            case .participantLeft:
+                // Who is in the room is signalling's to say, not a BYE's.
                 break
             }
         }
     }
 
-    private func decode(_ received: EncodedFrame) {
-        let ssrc = received.track.ssrc
+    private func decode(_ frame: EncodedFrame) {
+        let ssrc = frame.track.ssrc
         guard let sink = sinks[ssrc] else { return }
-        guard let frame = opened(received) else {
-            sink.update { $0.framesUndecryptable += 1 }
-            return
-        }
         if let decoder = videoDecoders[ssrc] {
             sink.observe(ReceivedVideoFrame(rtpTimestamp: frame.rtpTimestamp, arrivalTime: now(), size: frame.data.count,
                                             isKeyframe: frame.isKeyframe, temporalLayerID: frame.temporalLayer?.id,
@@ -276,8 +236,8 @@ final class MediaReceiver: @unchecked Sendable {
                 $0.decodeErrors = decoder.statistics.decodeErrors
             }
             sink.deliver(pictures: pictures)
-            if !pictures.isEmpty { awaitingFirstPicture.remove(ssrc) }
-            if decoder.needsKeyframe { requestKeyframe(ssrc) }
+            if !pictures.isEmpty { session.pictureDecoded(ssrc: ssrc) }
+            if decoder.needsKeyframe { handle(session.keyframeNeeded(ssrc: ssrc, at: now())) }
         } else if let decoder = audioDecoders[ssrc] {
             let sound = decoder.decode(frame)
             let counted = decoder.statistics
@@ -289,43 +249,6 @@ final class MediaReceiver: @unchecked Sendable {
             }
             sink.deliver(sound: sound)
         }
-    }
-
-    /// The frame as its sender encoded it: decrypted when the sender encrypts end to end (with
-    /// the shared key or theirs), itself otherwise; nil when it does not decrypt.
-    private func opened(_ frame: EncodedFrame) -> EncodedFrame? {
-        let participantID = frame.track.participantID
-        let current = keys?()
-        // With a shared key the room is encrypted: a participant the server says does not
-        // encrypt is opened too, so a server cannot slip clear media in.
-        guard lock.withLock({ encrypted.contains(participantID) }) || current?.sharedKey != nil else { return frame }
-        guard let current, current.key(for: participantID) != nil else { return nil }
-        if let decryptor, decryptor.keys == current {
-            // The same keys: their derived keys and replay counters carry on.
-        } else {
-            decryptor = FrameDecryptor(keys: current)
-        }
-        guard let decryptor, let clear = try? decryptor.decrypt(frame.data, from: participantID, codec: frame.track.codec.e2eeCodec) else { return nil }
-        var opened = frame
-        opened.data = clear
-        return opened
-    }
-
-    /// Asks for keyframes for the video tracks that are starting or have shown nothing yet.
-    private func requestKeyframes() {
-        for ssrc in awaitingFirstPicture.union(startingRequests).sorted() { requestKeyframe(ssrc) }
-    }
-
-    /// A PLI for `ssrc`, unless one went less than `keyframeRequestInterval` ago or the
-    /// connection is not up yet (then the next tick asks).
-    private func requestKeyframe(_ ssrc: UInt32) {
-        let time = now()
-        guard link.isConnected, tracks[ssrc] != nil else { return }
-        if let last = lastKeyframeRequest[ssrc], time - last < Self.keyframeRequestInterval { return }
-        guard send(.pictureLossIndication(ssrc: ssrc)) else { return }
-        lastKeyframeRequest[ssrc] = time
-        startingRequests.remove(ssrc)
-        sinks[ssrc]?.update { $0.keyframeRequests += 1 }
     }
 
     @discardableResult

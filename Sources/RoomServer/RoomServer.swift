@@ -58,11 +58,11 @@ public final class RoomServer: @unchecked Sendable {
     var registry = RoomRegistry()
     /// On the loop.
     let media: MediaPlane
-    private var jobStates: JobStateRelay?
-    private let jobsLock = NSLock()
+    var jobStates: JobStateRelay?
+    let jobsLock = NSLock()
     /// Weak: the API holds this server too (`LiveRooms`).
-    private weak var roomJobs: (any RoomJobs)?
-    private let logger = Logger(label: "rooms")
+    weak var roomJobs: (any RoomJobs)?
+    let logger = Logger(label: "rooms")
 
     public init(configuration: Configuration, pool: PostgresPool) throws {
         self.configuration = configuration
@@ -100,14 +100,16 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     /// On the loop: when `gateway.sweep` last ran.
-    private var lastGatewaySweep = 0.0
+    var lastGatewaySweep = 0.0
     /// Joins whose room row is being read, and the work their connections sent meanwhile.
-    private let pendingJoins = Mutex<[ConnectionID: [@Sendable () -> Void]]>([:])
+    let pendingJoins = Mutex<[ConnectionID: [@Sendable () -> Void]]>([:])
     /// Where joins' room rows are read: one at a time, off the hub's thread.
-    private let joinLookups = DispatchQueue(label: "revue.join-lookups")
+    let joinLookups = DispatchQueue(label: "revue.join-lookups")
+    /// WHIP sessions (RFC 9725), by resource id (RoomServer+WHIP.swift).
+    let whip = WHIPSessions()
 
     /// The hub needs its handler before `self` exists.
-    private final class Holder: @unchecked Sendable { var server: RoomServer? }
+    final class Holder: @unchecked Sendable { var server: RoomServer? }
 
     public func start() {
         rtc.start()
@@ -202,7 +204,7 @@ public final class RoomServer: @unchecked Sendable {
         }),
     ])
 
-    private func precall(_ request: HTTPRequest, _ action: String) -> HTTPResult {
+    func precall(_ request: HTTPRequest, _ action: String) -> HTTPResult {
         .response(PreCallProbe(verifier: verifier).respond(request, to: action) ?? .text(404, "no such probe"))
     }
 
@@ -231,7 +233,7 @@ public final class RoomServer: @unchecked Sendable {
 
     // MARK: - Signalling (hub thread, then the loop)
 
-    private func received(_ envelope: ClientEnvelope, from connection: ConnectionID) {
+    func received(_ envelope: ClientEnvelope, from connection: ConnectionID) {
         guard case .join(let request) = envelope.message else {
             toLoop(connection) { [self] in perform(registry.receive(envelope, from: connection, now: Date().timeIntervalSince1970)) }
             return
@@ -272,7 +274,7 @@ public final class RoomServer: @unchecked Sendable {
         }
     }
 
-    private func disconnected(_ connection: ConnectionID) {
+    func disconnected(_ connection: ConnectionID) {
         toLoop(connection, always: true) { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
     }
 
@@ -280,7 +282,7 @@ public final class RoomServer: @unchecked Sendable {
     /// that is still being looked up. At most 64 messages wait; a connection that sends more is
     /// closed (1008), and its disconnection (`always`) is never dropped, so no member is seated
     /// for a connection that is gone.
-    private func toLoop(_ connection: ConnectionID, always: Bool = false, _ work: @escaping @Sendable () -> Void) {
+    func toLoop(_ connection: ConnectionID, always: Bool = false, _ work: @escaping @Sendable () -> Void) {
         let outcome = pendingJoins.withLock { pending -> (waiting: Bool, overflow: Bool) in
             guard var queued = pending[connection] else { return (false, false) }
             let overflow = !always && queued.count >= 64
@@ -322,7 +324,7 @@ public final class RoomServer: @unchecked Sendable {
 
     /// Carries out a job command (on the persistence queue: it writes to the database) and
     /// answers the participant who asked, back on the loop.
-    private func run(_ command: JobCommand) {
+    func run(_ command: JobCommand) {
         guard let jobs = jobsLock.withLock({ roomJobs }) else {
             if case .start(let kind, _, _, let connection, let id) = command {
                 answer(connection, id, .failure(SignalingError(JobCommand.refusalCode(kind, starting: true), "this server runs no jobs")))
@@ -360,7 +362,7 @@ public final class RoomServer: @unchecked Sendable {
         }
     }
 
-    private func answer(_ connection: ConnectionID, _ id: RequestID?, _ result: Result<Void, SignalingError>) {
+    func answer(_ connection: ConnectionID, _ id: RequestID?, _ result: Result<Void, SignalingError>) {
         rtc.loop.post { [self] in
             switch result {
             case .success: gateway.send(ServerEnvelope(.ack, id: id), to: connection)
@@ -380,7 +382,7 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     /// What the media plane saw that the room should know: a speaker, a connection that died.
-    private func mediaStateChanged(_ roomID: String, _ participantID: String, _ change: MediaPlane.Change) {
+    func mediaStateChanged(_ roomID: String, _ participantID: String, _ change: MediaPlane.Change) {
         let now = Date().timeIntervalSince1970
         switch change {
         case .activeSpeaker(let speaker):
@@ -390,7 +392,7 @@ public final class RoomServer: @unchecked Sendable {
         }
     }
 
-    private func tick(_ now: Double) -> Double? {
+    func tick(_ now: Double) -> Double? {
         // Connections that have not joined in time, swept once a second.
         if now >= lastGatewaySweep + 1 {
             lastGatewaySweep = now
@@ -403,94 +405,6 @@ public final class RoomServer: @unchecked Sendable {
         return [mediaDeadline, roomsDeadline, now + 1].compactMap { $0 }.min()
     }
 
-    // MARK: - WHIP (RFC 9725)
-
-    let whip = WHIPSessions()
-
-    func whipPublish(_ request: HTTPRequest, roomID: String) -> HTTPResponse {
-        guard request.header("content-type")?.lowercased().hasPrefix("application/sdp") == true else {
-            return WHIPSessions.error(415, code: 3073, name: "ERROR_INVALID_PARAMETER", "a WHIP offer is application/sdp")
-        }
-        guard let token = request.header("authorization"), !token.isEmpty else {
-            return WHIPSessions.error(401, code: 4025, name: "UNAUTHORIZED_REQUEST", "the Authorization header with a Bearer token is missing")
-        }
-        let name = request.query["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "WHIP"
-        let claims = verifier.verify(token, now: Date().timeIntervalSince1970)
-        // The room's row is read only for a good token.
-        var roomSettings: RoomSettings?
-        if case .success = claims { roomSettings = (try? rooms.room(roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:)) }
-        let settings = roomSettings
-        let connection = whip.reserve()
-        let joinRequest = JoinRequest(token: token, roomID: roomID, name: name, mode: .sendAndReceive)
-        let result: Result<(participantID: String, sdp: String), WHIPSessions.Refusal>
-        do {
-            // First the join, judged by the registry with its codes; then the offer, read here on
-            // the HTTP thread within the publisher's limits; then, back on the media loop, only
-            // the answer.
-            let joined: Result<LiveParticipant, WHIPSessions.Refusal> = try rtc.loop.sync { [self] in
-                perform(registry.join(connection: connection, request: joinRequest, requestID: nil, claims: claims, room: settings,
-                                      now: Date().timeIntervalSince1970))
-                if let refusal = whip.refusal(of: connection) { return .failure(refusal) }
-                guard let participant = registry.participant(connection: connection) else {
-                    perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
-                    return .failure(.init(status: 403, code: 4008, name: "INVALID_PERMISSIONS", message: "the token cannot publish here"))
-                }
-                return .success(participant)
-            }
-            switch joined {
-            case .failure(let refusal):
-                result = .failure(refusal)
-            case .success(let participant):
-                let offer = MediaPlane.parseOffer(String(decoding: request.body, as: UTF8.self))
-                result = try rtc.loop.sync { [self] in
-                    switch offer.flatMap({ media.answerWHIP(roomID: participant.roomID, participantID: participant.participantID,
-                                                            connection: connection, offer: $0, now: EventLoop.now()) }) {
-                    case .success(let answer):
-                        // A WHIP client has no signalling to say what it sends: its offer says it.
-                        let state = MediaState(mic: answer.contains("m=audio"), webcam: answer.contains("m=video"), screenShare: false)
-                        perform(registry.receive(ClientEnvelope(.mediaState(state)), from: connection, now: Date().timeIntervalSince1970))
-                        return .success((participant.participantID, answer))
-                    case .failure(let error):
-                        perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
-                        return .failure(.init(status: 400, code: 3073, name: "ERROR_INVALID_PARAMETER", message: error.message))
-                    }
-                }
-            }
-        } catch {
-            // The loop did not answer in time: whatever it still does for this join is undone.
-            rtc.loop.post { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
-            whip.release(connection)
-            return WHIPSessions.error(503, code: 4000, name: "UNKNOWN_ERROR", "the room server is busy or stopping; try again")
-        }
-        switch result {
-        case .failure(let refusal):
-            whip.release(connection)
-            return WHIPSessions.error(refusal.status, code: refusal.code, name: refusal.name, refusal.message)
-        case .success(let (participantID, answer)):
-            let resource = whip.register(connection, roomID: roomID, participantID: participantID, token: token)
-            var response = HTTPResponse(status: 201, contentType: "application/sdp", body: Array(answer.utf8))
-            response.headers.append(("Location", "/v2/rooms/\(roomID)/whip/\(resource)"))
-            response.headers.append(("ETag", "\"\(resource)\""))
-            logger.info("WHIP publisher joined", ["roomId": .string(roomID), "participantId": .string(participantID)])
-            return response
-        }
-    }
-
-    func whipDelete(_ request: HTTPRequest, roomID: String, resource: String) -> HTTPResponse {
-        // Only the token that made it may end it; a session of another room is not there.
-        let connection: ConnectionID
-        switch whip.owner(of: resource, roomID: roomID, token: request.header("authorization")) {
-        case .notFound:
-            return WHIPSessions.error(404, code: 4000, name: "NOT_FOUND", "no WHIP session \(resource.prefix(64)) in room \(roomID)")
-        case .otherToken:
-            return WHIPSessions.error(403, code: 4008, name: "INVALID_PERMISSIONS", "only the token that started a WHIP session can end it")
-        case .owner(let owner):
-            connection = owner
-        }
-        _ = try? rtc.loop.sync { [self] in perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970)) }
-        whip.release(connection)
-        return HTTPResponse(status: 200, contentType: "text/plain", body: [])
-    }
 }
 
 extension RoomServer: LiveRooms {

@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// The REST API over HTTP, against a real database (no worker: jobs stay where the API puts them).
-@Suite struct APIServiceTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct APIServiceTests {
     let server: HTTPServer
     let api: APIService
     let auth = Authenticator(apiKey: "k", secret: "s")

@@ -14,7 +14,7 @@ import Testing
 
 /// Rooms' status and sessions over HTTP against a real database, with a live registry attached
 /// (ending and removing reach the connected participants) and without one.
-@Suite struct RoomSessionAPITests {
+@Suite(.live, .timeLimit(.minutes(10))) struct RoomSessionAPITests {
     let server: HTTPServer
     let api: APIService
     let auth = Authenticator(apiKey: "k", secret: "s")

@@ -4,7 +4,7 @@ import Postgres
 import TestSupport
 import Testing
 
-@Suite struct RevueMainTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct RevueMainTests {
     @Test func badFlagsExitWithStatus2() {
         #expect(Revue.main(["migrate", "--no-such-flag"]) == 2)
         #expect(Revue.main(["no-such-command"]) == 2)

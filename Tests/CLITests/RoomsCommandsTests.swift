@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// `revue rooms list|show` against a database with a live session.
-@Suite struct RoomsCommandsTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct RoomsCommandsTests {
     @Test func listAndShowARoomWithItsLiveSession() throws {
         let url = try JobDatabase.make()
         let pool = PostgresPool(url, size: 2)

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct JSONWebTokenTests {

@@ -5,12 +5,13 @@ import DTLS
 import Foundation
 import Platform
 import SRTP
+import TestKit
 import Testing
 
 /// DTLS-SRTP against the openssl tool over UDP on 127.0.0.1, both ways: our client to
 /// `openssl s_server`, and `openssl s_client` to our server. The keys each side exports must be
 /// the ones openssl prints (`-keymatexport EXTRACTOR-dtls_srtp -keymatexportlen 60`).
-@Suite(.serialized) struct OpenSSLInteropTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct OpenSSLInteropTests {
     /// A scratch directory with an ECDSA P-256 certificate for the openssl side.
     final class Workspace {
         let path: String

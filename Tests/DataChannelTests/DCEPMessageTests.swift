@@ -1,4 +1,5 @@
 import DataChannel
+import TestKit
 import Testing
 
 /// DCEP messages (RFC 8832 §5). The three OPEN vectors are witnessed: aiortc 1.16.0's

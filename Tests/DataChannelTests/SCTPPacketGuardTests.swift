@@ -1,4 +1,5 @@
 @testable import DataChannel
+import TestKit
 import Testing
 
 /// The structural check in front of usrsctp (`SCTPPacketGuard`).

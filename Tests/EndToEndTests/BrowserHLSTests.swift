@@ -6,7 +6,7 @@ import Testing
 
 /// Headless Chromium plays live.m3u8 natively while `revue record --realtime` runs, and
 /// index.m3u8 after it ends; both served over HTTP on loopback.
-@Suite struct BrowserHLSTests {
+@Suite(.browser, .timeLimit(.minutes(10))) struct BrowserHLSTests {
     struct Sample {
         let currentTime: Double
         let error: String?

@@ -6,7 +6,7 @@ import Testing
 
 /// A `revue` binary copied into an empty directory outside the checkout migrates an empty
 /// database and serves the API: it needs no migrations directory beside it.
-@Suite struct CopiedBinaryTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct CopiedBinaryTests {
     @Test func aCopiedBinaryMigratesAndServes() throws {
         let directory = try TemporaryDirectory(prefix: "copied-revue")
         let binary = directory.file("revue")

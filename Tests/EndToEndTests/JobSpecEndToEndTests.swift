@@ -8,7 +8,7 @@ import Testing
 /// The job spec is the one shape of a job from the REST API to the pipeline's process: a
 /// livestream started with every config field set runs with exactly those settings, and its
 /// stream key reaches nginx without ever being on a command line.
-@Suite(.serialized) struct JobSpecEndToEndTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct JobSpecEndToEndTests {
     @Test func aJobRunsWithExactlyTheSettingsItWasStartedWith() throws {
         let cluster = try ServiceCluster(rooms: ["spec-room"])
         try cluster.startAPI()

@@ -6,7 +6,7 @@ import Testing
 
 /// `revue record --realtime` killed with SIGKILL: the MP4 on disk plays, and `revue repair`
 /// makes it faststart.
-@Suite struct KilledRecordingTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct KilledRecordingTests {
     @Test(arguments: [2.7, 5.3])
     func aKilledRecordingPlaysAndRepairs(after seconds: Double) throws {
         let directory = try TemporaryDirectory(prefix: "killed")

@@ -10,7 +10,7 @@ import Testing
 
 /// Recordings and HLS to a real S3 server (`rclone serve s3`, which checks SigV4 and
 /// Content-MD5), through real `revue serve` and `revue worker` processes. docs/STORAGE.md.
-@Suite(.serialized) struct StorageEndToEndTests {
+@Suite(.serialized, .browser, .timeLimit(.minutes(10))) struct StorageEndToEndTests {
     /// Collects webhook bodies by event.
     final class Receiver: @unchecked Sendable {
         let lock = NSLock()

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// A real job with a `webhookUrl` pointing at a receiver that fails its first two answers.
-@Suite struct WebhookDeliveryTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct WebhookDeliveryTests {
     final class Receiver: @unchecked Sendable {
         let lock = NSLock()
         var accepted: [(body: [UInt8], signature: String)] = []

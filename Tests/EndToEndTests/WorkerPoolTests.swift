@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Real processes: an API and workers on one PostgreSQL.
-@Suite(.serialized) struct WorkerPoolTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct WorkerPoolTests {
     /// Two workers and one API; forty start and stop requests over five rooms at once.
     @Test func twoWorkersFortyRequests() async throws {
         let rooms = ["r1", "r2", "r3", "r4", "r5"]

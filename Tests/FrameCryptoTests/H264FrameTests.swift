@@ -1,6 +1,6 @@
 @testable import FrameCrypto
 import JobSpec
-import TestSupport
+import TestKit
 import Testing
 
 /// H.264 frames sealed per slice NAL unit (`AnnexB`, docs/E2EE.md): the SPS and PPS stay as they

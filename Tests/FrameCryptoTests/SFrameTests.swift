@@ -1,7 +1,7 @@
 import Crypto
 @testable import FrameCrypto
 import JobSpec
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct SFrameTests {

@@ -1,6 +1,6 @@
 import ICE
 import Net
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct ICECandidateTests {

@@ -1,7 +1,7 @@
 import ICE
 import Net
 import STUN
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct ICEControllingAgentTests {

@@ -1,5 +1,5 @@
 import ICE
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct ICECredentialsTests {

@@ -1,6 +1,6 @@
 import ICE
 import Net
-import TestSupport
+import TestKit
 import Testing
 
 /// An `ICEControllingAgent` wired to an `ICELiteResponder` in memory: each one's sent datagrams are

@@ -1,7 +1,7 @@
 import ICE
 import Net
 import STUN
-import TestSupport
+import TestKit
 import Testing
 
 /// 100,000 random and mutated datagrams into each state machine: no crash, and every answer goes

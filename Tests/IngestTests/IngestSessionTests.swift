@@ -1,6 +1,6 @@
 import Ingest
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct IngestSessionTests {

@@ -1,7 +1,7 @@
 import Foundation
 import JobSpec
 import Testing
-import TestSupport
+import TestKit
 
 /// The one JSON reader for what arrives from outside: the same values as Foundation's reader on
 /// valid text, a clear error with an offset on anything else, and bounded nesting however deep

@@ -1,6 +1,6 @@
 import Foundation
 import JobSpec
-import TestSupport
+import TestKit
 import Testing
 
 /// Start requests as the REST API receives them.

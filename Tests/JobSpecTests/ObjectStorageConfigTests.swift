@@ -1,6 +1,6 @@
 import Foundation
 import JobSpec
-import TestSupport
+import TestKit
 import Testing
 
 /// The server's object storage, read from the variables S3 tools read.

@@ -1,6 +1,6 @@
 import Foundation
 import JobSpec
-import TestSupport
+import TestKit
 import Testing
 
 /// What a worker hands a job's process.

@@ -5,7 +5,7 @@ import Postgres
 import TestSupport
 import Testing
 
-@Suite struct JobStoreTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct JobStoreTests {
     let store: JobStore
 
     init() throws {

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// A receiver that fails its first two answers; every state change arrives, in order, signed.
-@Suite struct WebhookDispatcherTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct WebhookDispatcherTests {
     final class Receiver: @unchecked Sendable {
         struct Call {
             let body: [UInt8]

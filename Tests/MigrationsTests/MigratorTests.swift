@@ -4,7 +4,7 @@ import Postgres
 import TestSupport
 import Testing
 
-@Suite struct MigratorTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct MigratorTests {
     let directory: TemporaryDirectory
     let connection: PostgresConnection
 

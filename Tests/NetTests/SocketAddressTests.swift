@@ -1,5 +1,5 @@
 import Net
-import TestSupport
+import TestKit
 import Testing
 
 @Suite struct SocketAddressTests {

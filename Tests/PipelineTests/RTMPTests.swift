@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// RTMP against a real server: nginx with the RTMP module, recording what it receives.
-@Suite(.serialized) struct RTMPTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct RTMPTests {
     static func flvSummary(_ path: String) throws -> (codecs: [String], duration: Double) {
         let probe = try MediaProbe.probe(path)
         let packets = try MediaProbe.packets(path)

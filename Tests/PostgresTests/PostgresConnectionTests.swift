@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The libpq layer against a real server (a throwaway cluster started by the test process).
-@Suite struct PostgresConnectionTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct PostgresConnectionTests {
     let connection: PostgresConnection
 
     init() throws {

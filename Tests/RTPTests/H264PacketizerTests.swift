@@ -1,5 +1,5 @@
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 /// The send side of RFC 6184 against the receive side: every access unit the packetizer cuts

@@ -1,4 +1,5 @@
 import RTP
+import TestKit
 import Testing
 
 @Suite struct OpusDepacketizerTests {

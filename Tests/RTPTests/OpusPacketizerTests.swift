@@ -1,5 +1,5 @@
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 /// RFC 7587 §4.2: one Opus packet per payload, unchanged, read back by `OpusDepacketizer`.

@@ -1,5 +1,5 @@
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 /// REMB and transport-wide CC feedback: known vectors, round trips and fuzzing.

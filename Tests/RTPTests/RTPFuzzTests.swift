@@ -1,5 +1,5 @@
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 /// 100,000 mutated inputs into each parser: each must return or throw, never crash.

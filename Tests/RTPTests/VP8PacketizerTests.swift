@@ -1,5 +1,5 @@
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 /// The send side of RFC 7741 against the receive side: every frame the packetizer cuts comes

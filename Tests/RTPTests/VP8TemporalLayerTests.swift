@@ -1,5 +1,5 @@
 import RTP
-import TestSupport
+import TestKit
 import Testing
 
 /// Temporal layers in the VP8 payload descriptor (RFC 7741 §4.2): what the packetizer writes

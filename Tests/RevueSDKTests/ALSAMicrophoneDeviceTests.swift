@@ -12,7 +12,7 @@ import Testing
 /// in the room hears it (`ALSAFileDevice`: a `file` device over `null`, as there is no sound card
 /// here). Subprocesses, so the device lives in their HOME's configuration and not this process's.
 extension RevueSDKTests {
-    @MainActor @Suite struct ALSAMicrophoneDeviceTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct ALSAMicrophoneDeviceTests {
         final class Heard: Sendable {
             let samples = Mutex<[Float]>([])
         }

@@ -9,7 +9,7 @@ import Testing
 /// own counters, asks the publisher's three layers for a lower one and decodes smaller
 /// pictures; once the path is clean it climbs back, one layer at a time, 10 s a layer.
 extension RevueSDKTests {
-    @MainActor @Suite struct AdaptiveSubscriptionLossTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct AdaptiveSubscriptionLossTests {
         @Test func lossOnTheWayToTheViewerLowersItsLayerAndACleanPathRaisesIt() async throws {
             let lossy = try LossyRoomServer(seed: 7)
             let proxy = lossy.proxy

@@ -9,7 +9,7 @@ import Testing
 /// own frames and samples"): an app pushes its own pictures and sound, the room sends them, and
 /// another SDK participant decodes that picture and hears that sound.
 extension RevueSDKTests {
-    @MainActor @Suite struct BufferTrackTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct BufferTrackTests {
         final class Heard: Sendable {
             let colour = Mutex<YUVColor?>(nil)
             let loudest = Mutex<Float>(0)

@@ -8,7 +8,7 @@ import Testing
 /// are checked, the network is measured both ways against `/v2/precall/…`, and each documented
 /// refusal has its code.
 extension RevueSDKTests {
-    @MainActor @Suite struct PreCallTestTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct PreCallTestTests {
         final class Figures: Sendable {
             let seen = Mutex<[PreCallNetworkQuality]>([])
         }

@@ -8,7 +8,7 @@ import Testing
 /// participant with `publishCamera(to:options:)` is checked by what that participant decodes,
 /// beside another participant who gets other options from the same camera.
 extension RevueSDKTests {
-    @MainActor @Suite struct PublishOptionsTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct PublishOptionsTests {
         let server: RoomServerHarness
         let roomId: String
         var signalingURL: String { "ws://127.0.0.1:\(server.port)/v2/rtc" }

@@ -13,7 +13,7 @@ import Testing
 /// is noticed at once. Out of time, the room is left with 1102; `leave()` while reconnecting
 /// leaves at once.
 extension RevueSDKTests {
-    @MainActor @Suite struct ReconnectTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct ReconnectTests {
         let server: RoomServerHarness
         let proxy: TCPProxy
         let roomId: String

@@ -8,7 +8,7 @@ import Testing
 /// viewer's room NACKs each gap, the SFU sends the packet again on the track's RTX stream, and
 /// the viewer takes it from there: few packets end up lost, far fewer than were dropped.
 extension RevueSDKTests {
-    @MainActor @Suite struct RetransmissionLossTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct RetransmissionLossTests {
         @Test func packetsDroppedOnTheWayToTheViewerComeAgainOnRTX() async throws {
             let lossy = try LossyRoomServer(seed: 11)
             let proxy = lossy.proxy

@@ -10,7 +10,7 @@ import Testing
 /// API, signalling and the SFU in this process, a fresh database): each call as the seed's
 /// example makes it, its result, the events in the order the seed gives, and its error codes.
 extension RevueSDKTests {
-    @MainActor @Suite struct RoomSeedWalkTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct RoomSeedWalkTests {
         let server: RoomServerHarness
         let roomId: String
         var signalingURL: String { "ws://127.0.0.1:\(server.port)/v2/rtc" }

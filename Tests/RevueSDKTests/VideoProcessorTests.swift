@@ -9,7 +9,7 @@ import Testing
 /// pictures another participant decodes are the processor's while it is set, and the camera's
 /// again once it is removed, without turning the camera off.
 extension RevueSDKTests {
-    @MainActor @Suite struct VideoProcessorTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct VideoProcessorTests {
         /// Paints every picture one colour, as a stand-in for a background or a filter.
         final class Painter: VideoSDKVideoProcessor {
             static let magenta = YUVColor(y: 105, u: 212, v: 234)

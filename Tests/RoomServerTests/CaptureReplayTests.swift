@@ -11,7 +11,7 @@ import Testing
 /// 1000 Hz) are recorded through POST /v2/recordings/start while the `revue` binary captures
 /// the same room; the replay of the capture is then held against the recording.
 extension BrowserRoomTests {
-    @Suite struct CaptureReplayTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct CaptureReplayTests {
         static let red = YUVColor(red: 0xD0, green: 0x20, blue: 0x20), blue = YUVColor(red: 0x20, green: 0x40, blue: 0xD0)
 
         /// What each of a picture's two grid tiles (854×480, quality low, side by side) shows.

@@ -11,7 +11,7 @@ import Testing
 /// what it cannot decrypt; the recorder records the picture and the tone only when the job has the
 /// room's key, and without it shows the placeholder and no sound, never undecodable pictures.
 extension BrowserRoomTests {
-    @Suite struct E2EERecordingTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct E2EERecordingTests {
         @Test(arguments: PublishedVideoCodec.allCases)
         func anEncryptedPublisherIsRecordedOnlyWithTheRoomsKey(codec: PublishedVideoCodec) throws {
             let server = try RoomServerHarness()

@@ -12,7 +12,7 @@ import Testing
 /// publisher's colour and has its tone. The recorder's subscription made the SFU ask the
 /// publisher for a keyframe (a PLI or FIR), and x264 answered with an IDR picture.
 extension BrowserRoomTests {
-    @Suite struct H264PublisherTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct H264PublisherTests {
         @Test func anH264PublisherIsRecordedLive() throws {
             let server = try RoomServerHarness()
             server.startWorker()

@@ -5,7 +5,7 @@ import Testing
 /// Two people in a room, each a headless Chromium on the join page with a different camera
 /// colour and tone: each decodes the other's video and audio, and sees the other's colour and name.
 extension BrowserRoomTests {
-    @Suite struct JoinPageBrowserTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct JoinPageBrowserTests {
         static func stats(_ page: HeadlessChromium.Page) throws -> [String: Any] {
             (try page.evaluate("window.revue ? window.revue.stats() : null") as? [String: Any]) ?? [:]
         }

@@ -10,7 +10,7 @@ import Testing
 /// a recorder never heard the server's ICE answers, never connected, and recorded placeholders
 /// for the whole job.
 extension BrowserRoomTests {
-    @Suite struct LateLiveSourceTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct LateLiveSourceTests {
         @Test func aSourceAskedOnlyWithPastDeadlinesStillConnectsAndReceives() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()

@@ -9,7 +9,7 @@ import Testing
 /// publisher in the room, `POST /v2/hls/start`, and the `livestreamUrl` the API answers with
 /// (the live window, served by the API's file server) in Chromium's native HLS player.
 extension BrowserRoomTests {
-    @Suite struct LiveHLSTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct LiveHLSTests {
         @Test func aLiveRoomsHLSPlaysInChromiumWhileTheRoomRuns() throws {
             let server = try RoomServerHarness()
             server.startWorker()

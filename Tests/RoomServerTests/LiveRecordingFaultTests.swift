@@ -12,7 +12,7 @@ import Testing
 /// of the link. An aiortc publisher alternates blue and yellow every 0.5 s, so a frozen
 /// picture shows as a run of frames that do not change.
 extension BrowserRoomTests {
-    @Suite struct LiveRecordingFaultTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct LiveRecordingFaultTests {
         static let blue = "2040D0", yellow = "E0D020"
 
         /// The longest stretch, in seconds, over which the picture's mean luma did not change.

@@ -10,7 +10,7 @@ import Testing
 /// the job over within 15 s, its recorder joins the room again, and both parts play with the
 /// room's picture in them.
 extension BrowserRoomTests {
-    @Suite struct LiveRecordingTakeoverTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct LiveRecordingTakeoverTests {
         @Test func aKilledWorkersLiveRecordingIsTakenOverAndBothPartsPlay() throws {
             let server = try RoomServerHarness()
             let logs = try TemporaryDirectory(prefix: "live-takeover")

@@ -10,7 +10,7 @@ import Testing
 /// worker joins it as a hidden RECV_ONLY participant and composites what it receives. A Chromium
 /// on the join page (red camera, 440 Hz) and an aiortc WHIP publisher (blue, 1000 Hz).
 extension BrowserRoomTests {
-    @Suite struct LiveRecordingTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRecordingTests {
         @Test func aLiveRoomIsRecordedThroughTheRESTAPI() throws {
             let server = try RoomServerHarness()
             server.startWorker()

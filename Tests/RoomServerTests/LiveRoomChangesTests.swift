@@ -12,7 +12,7 @@ import Testing
 /// and is removed. The layout the recorder composited is read from the job's events, and the
 /// pictures from the MP4.
 extension BrowserRoomTests {
-    @Suite struct LiveRoomChangesTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRoomChangesTests {
         /// The layouts the job wrote so far, in order; each wait looks only at layouts after the
         /// one the previous wait found, so the changes are seen in the order they were made.
         final class Layouts {

@@ -8,7 +8,7 @@ import Transport
 /// in the test): the server NACKs the publisher, the lost packets come again, and the viewer's
 /// video never freezes for more than a second.
 extension BrowserRoomTests {
-    @Suite struct LossyLinkTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct LossyLinkTests {
         @Test func lossAndReorderingAreRepairedWithoutFreezes() throws {
             let proxy = try LossyUDPProxy(dropPercent: 3, reorderPercent: 5, seed: 5)
             let server = try RoomServerHarness(announcePort: proxy.port)

@@ -9,7 +9,7 @@ import Testing
 /// publishes H.264 and Opus, prints a status line every few seconds, and leaves at SIGTERM; a
 /// subscriber in the room (the live recorder's source) receives both tracks, the video as H.264.
 extension BrowserRoomTests {
-    @Suite struct PublishCommandTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct PublishCommandTests {
         @Test func revuePublishJoinsPublishesAndStopsAtSIGTERM() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()

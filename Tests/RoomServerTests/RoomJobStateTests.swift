@@ -10,7 +10,7 @@ import Testing
 /// state change in the order the webhook receiver gets them, someone who joins meanwhile is
 /// told the current state, refusals carry 4011/4012 with the server's reason; a room's
 /// `autoStartConfig` starts a recording with its session, and the session's end stops it.
-@Suite(.serialized) struct RoomJobStateTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct RoomJobStateTests {
     typealias Client = SignalingEndpointTests.Client
 
     /// The `recordingStateChanged` statuses a client gets until `last` (or the timeout).

@@ -8,7 +8,7 @@ import Testing
 /// a viewer. Chromium decodes both publishers' video and audio and shows each in its colour under
 /// its name; the publishers saw the SFU's keyframe requests and sent their reports.
 extension BrowserRoomTests {
-    @Suite struct RoomPublisherTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct RoomPublisherTests {
         static func publisher(_ server: RoomServerHarness, room: String, name: String, camera: any CameraSource,
                               microphone: any MicrophoneSource, videoCodec: PublishedVideoCodec = .vp8) throws -> RoomPublisher
         {

@@ -11,7 +11,7 @@ import Testing
 /// kind. It asked for a keyframe when each video track started. A publisher that does not
 /// receive (the default) declines the offers and has nothing to hand out.
 extension BrowserRoomTests {
-    @Suite struct RoomReceiverTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct RoomReceiverTests {
         /// What a frame observer saw, shared with the receiver's thread.
         final class ObservedFrames: Sendable {
             let list = Mutex<[ReceivedVideoFrame]>([])

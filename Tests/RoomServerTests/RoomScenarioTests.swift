@@ -7,7 +7,7 @@ import Testing
 /// keyframe within a second of connecting (the server asks the publisher for one when someone
 /// subscribes), and a participant removed through the REST API stops sending to everyone.
 extension BrowserRoomTests {
-    @Suite struct RoomScenarioTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct RoomScenarioTests {
         @Test func aLateJoinerGetsAKeyframeAtOnceAndARemovedPublisherStops() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()

@@ -9,7 +9,7 @@ import WebSocket
 /// The signalling endpoint as a client sees it, through `/v2/rtc` on the real server: every
 /// token failure gets its code at join, a RECV_ONLY participant cannot publish (3066), and an
 /// ask_join participant waits until someone with allow_join lets them in.
-@Suite(.serialized) struct SignalingEndpointTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct SignalingEndpointTests {
     /// A signalling client: sends envelopes and waits for the message types it expects.
     final class Client {
         let socket: WebSocketClient

@@ -13,7 +13,7 @@ import Testing
 /// the layers only by the RIDs in the rtp-stream-id extension (the offer names them and no
 /// SSRC is tied to a layer there), so the switch shows it learned them.
 extension BrowserRoomTests {
-    @Suite struct SimulcastPublisherTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct SimulcastPublisherTests {
         @Test func threeLayersAtTheirRatesAndSetQualitySwitchesAtAKeyframe() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()

@@ -9,7 +9,7 @@ import Testing
 /// Chromium on the join page decodes it; tokens that are missing or wrong get the platform's
 /// errors; DELETE on the session's Location leaves the room.
 extension BrowserRoomTests {
-    @Suite struct WHIPTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct WHIPTests {
         @Test func aiortcPublishesThroughWHIPAndChromiumDecodesIt() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()

@@ -6,7 +6,7 @@ import Testing
 
 /// The SDK's temporary files in a real PostgreSQL: stored, read back whole, gone after a day;
 /// names that could not be one URL path segment refused, whatever bytes they are made of.
-@Suite struct RoomFilesTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct RoomFilesTests {
     let files: RoomFiles
 
     init() throws {

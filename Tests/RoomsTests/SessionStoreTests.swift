@@ -11,7 +11,7 @@ import Testing
 
 /// The registry's actions written to a real PostgreSQL: sessions, time logs, deactivation, and
 /// room webhooks in the outbox in order, delivered and signed by the job webhooks' dispatcher.
-@Suite struct SessionStoreTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct SessionStoreTests {
     let pool: PostgresPool
     let store: SessionStore
     let rooms: RoomStore

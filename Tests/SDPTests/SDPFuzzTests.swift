@@ -1,5 +1,5 @@
 @testable import SDP
-import TestSupport
+import TestKit
 import Testing
 
 /// 100,000 random and mutated descriptions built from the witnessed offers: each must parse or

@@ -1,16 +1,7 @@
 import RTP
 import SFU
+import TestKit
 import Testing
-
-/// Bytes from hex text, for test vectors. Spaces are ignored; bad text is a test bug, so it traps.
-func bytes(_ hex: String) -> [UInt8] {
-    let digits = Array(hex.filter { !$0.isWhitespace })
-    precondition(digits.count % 2 == 0, "odd hex length")
-    return stride(from: 0, to: digits.count, by: 2).map { index in
-        guard let value = UInt8(String(digits[index...index + 1]), radix: 16) else { preconditionFailure("bad hex") }
-        return value
-    }
-}
 
 /// Invented VP8 payloads (RFC 7741 §4.2): a descriptor with S set on the first packet of a
 /// frame, a 15-bit picture ID and TL0PICIDX when asked, then a frame byte whose low bit is P

@@ -1,5 +1,6 @@
 import COpenSSL
 import SRTP
+import TestKit
 import Testing
 
 /// libsrtp's output checked against RFC 3711's test vectors, through the public API.

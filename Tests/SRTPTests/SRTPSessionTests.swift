@@ -1,11 +1,6 @@
 import SRTP
+import TestKit
 import Testing
-
-/// Hex text (spaces ignored) as bytes.
-func bytes(_ hex: String) -> [UInt8] {
-    let digits = Array(hex.filter { !$0.isWhitespace }.utf8)
-    return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) }
-}
 
 @Suite struct SRTPSessionTests {
     static func keys(_ profile: SRTPProtectionProfile, seed: UInt8) -> SRTPKeyingMaterial {

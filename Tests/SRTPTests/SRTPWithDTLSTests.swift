@@ -1,6 +1,6 @@
 import DTLS
 import SRTP
-import TestSupport
+import TestKit
 import Testing
 
 /// SRTP keyed by a real DTLS-SRTP handshake (RFC 5764 §4.2): what one side protects the other

@@ -1,5 +1,6 @@
 import Net
 import STUN
+import TestKit
 import Testing
 
 /// The sample messages of RFC 5769 (Test Vectors for STUN), §2.1–§2.3, copied from the RFC.

@@ -1,5 +1,6 @@
 import Net
 import STUN
+import TestKit
 import Testing
 
 /// Each typed attribute against its bytes (invented values), both directions.

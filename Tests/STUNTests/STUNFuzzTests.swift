@@ -1,6 +1,6 @@
 import Net
 import STUN
-import TestSupport
+import TestKit
 import Testing
 
 /// 100,000 random and mutated datagrams into the parser and the integrity checks: each must return or

@@ -1,5 +1,6 @@
 import Net
 import STUN
+import TestKit
 import Testing
 
 @Suite struct STUNMessageTests {

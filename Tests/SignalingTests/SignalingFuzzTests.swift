@@ -1,6 +1,6 @@
 import JobSpec
 import Signaling
-import TestSupport
+import TestKit
 import Testing
 
 /// 100,000 random and mutated frames into each decoder: each gives a message or an error, never

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The S3 client against a real S3 server (`rclone serve s3`, which checks SigV4 and Content-MD5).
-@Suite struct S3ClientTests {
+@Suite(.live, .timeLimit(.minutes(10))) struct S3ClientTests {
     final class MemoryJournal: UploadJournal {
         var uploadID: String?
         var parts: [UploadedPart] = []

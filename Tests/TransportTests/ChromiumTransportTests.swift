@@ -11,7 +11,7 @@ import Transport
 /// microphone to a bare WHIP-style endpoint (an offer POSTed, the answer back), and the server's
 /// connection must pass ICE, finish DTLS (Chromium offers 1.3; OpenSSL answers 1.2) and decrypt
 /// its SRTP.
-@Suite(.serialized) struct ChromiumTransportTests {
+@Suite(.serialized, .browser, .timeLimit(.minutes(10))) struct ChromiumTransportTests {
     /// Counts what the server decrypted, per SSRC (touched on the loop, read after sync).
     final class Counter: @unchecked Sendable {
         var rtp: [UInt32: Int] = [:]

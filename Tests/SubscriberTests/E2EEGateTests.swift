@@ -3,10 +3,10 @@ import Ingest
 import JobSpec
 import Log
 import MediaSource
-@testable import Pipeline
+import Subscriber
 import Testing
 
-/// The recorder's side of E2EE: who is decrypted, who is kept out, and what a frame that does
+/// The one E2EE rule every receiver keeps: who is decrypted, who is kept out, and what a frame that does
 /// not decrypt becomes.
 @Suite struct E2EEGateTests {
     static let camera = TrackDescription(kind: .video, ssrc: 21, codec: .vp8, payloadType: 96, clockRate: 90000)

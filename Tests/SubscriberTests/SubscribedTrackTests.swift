@@ -1,6 +1,6 @@
 import MediaSource
 import RTP
-@testable import RoomClient
+@testable import Subscriber
 import SDP
 import Testing
 

@@ -6,7 +6,7 @@ extension Feedback {
     /// receiver reports with an SSRC of its own). A FIR goes as a PLI: the server's SFU treats
     /// both as a keyframe request (RFC 4585 §6.3.1, RFC 5104 §4.3.1). At most 31 report blocks
     /// fit one receiver report (RFC 3550 §6.4.2's 5-bit count).
-    func rtcpPacket(senderSSRC: UInt32) -> RTCPPacket {
+    public func rtcpPacket(senderSSRC: UInt32) -> RTCPPacket {
         switch self {
         case .pictureLossIndication(let ssrc), .fullIntraRequest(let ssrc):
             .pictureLossIndication(RTCPPictureLossIndication(senderSSRC: senderSSRC, mediaSSRC: ssrc))

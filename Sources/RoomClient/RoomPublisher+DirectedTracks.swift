@@ -1,0 +1,263 @@
+import DataChannel
+import Encode
+import Foundation
+import FrameCrypto
+import JobSpec
+import Log
+import Media
+import RTP
+import SDP
+import Signaling
+import Transport
+
+/// Tracks for one participant and screen shares (the media thread): requests, sections, renegotiation, encoding.
+extension RoomPublisher {
+    // MARK: - Tracks for one participant (media thread)
+
+    /// Takes the owner's requests about tracks for one participant.
+    func takeDirectedRequests() {
+        let requests = lock.withLock {
+            defer { directedRequests.removeAll() }
+            return directedRequests
+        }
+        for request in requests {
+            switch request {
+            case .publish(let id, let to, let source, let settings, let completion):
+                if let problem = settings.problem {
+                    completion(.failure(DirectedVideoError("\(problem.field) \(problem.reason)")))
+                } else if configuration.mode != .sendAndReceive || (source == nil && !configuration.offers.contains(.video)) {
+                    completion(.failure(DirectedVideoError("this participant offers no camera (mode \(configuration.mode.rawValue))")))
+                } else {
+                    let section = newSection(kind: source == nil ? .video : .share, for: to, codec: settings.codec.published)
+                    directed[id] = DirectedPublication(id: id, participantID: to, source: source, settings: settings, section: section)
+                    waitingSections.append((section, completion))
+                }
+            case .update(let id, let settings):
+                guard let publication = directed[id], settings.problem == nil else { continue }
+                if settings.codec.published != publication.section.codec {
+                    publication.section.isActive = false
+                    publication.section = newSection(kind: publication.section.kind, for: publication.participantID, codec: settings.codec.published)
+                    waitingSections.append((publication.section, { _ in }))
+                }
+                do {
+                    try publication.update(settings)
+                } catch {
+                    logger.error("a publication's new settings did not apply", ["error": .string("\(error)")])
+                }
+            case .keyframe(let id):
+                directed[id]?.keyframeWanted = true
+            case .unpublish(let id):
+                guard let publication = directed.removeValue(forKey: id) else { continue }
+                publication.section.isActive = false
+                renegotiationNeeded = true
+            }
+        }
+    }
+
+    func newSection(kind: StreamKind, for participant: String?, codec: PublishedVideoCodec) -> DirectedSection {
+        defer { nextMid += 1 }
+        let section = DirectedSection(mid: String(nextMid), kind: kind, participantID: participant, codec: codec)
+        directedSections.append(section)
+        renegotiationNeeded = true
+        return section
+    }
+
+    /// `publishAgain`, on the media thread.
+    func publishAgainIfAsked() {
+        guard let newConnection = lock.withLock({ defer { publishAgainRequest = nil }; return publishAgainRequest }) else { return }
+        guard newConnection else {
+            renegotiationNeeded = true
+            return
+        }
+        // Everything of the old connection goes; the first offer on the new one starts it all
+        // again, as the join's did.
+        link.reset(reason: "the media starts again")
+        offerBuilder.transport = link.transport
+        sender = nil
+        dataChannels = nil
+        dataAccepted = false
+        tracks = []
+        encryptors = [:]
+        answeredAt = nil
+        offerOutstanding = false
+        renegotiationNeeded = false
+        nextVideoFrame = 0
+        nextAudioFrame = 0
+        do {
+            try sendOffer()
+        } catch {
+            stop(because: "the offer to publish again could not be made: \(error)")
+        }
+    }
+
+    /// Sends a new offer when the sections changed, once the first answer is in and no other
+    /// offer is waiting for one (one offer at a time: RFC 8829 §4.1.8's "stable" state).
+    func renegotiateIfNeeded() {
+        guard renegotiationNeeded, !offerOutstanding, answeredAt != nil else { return }
+        renegotiationNeeded = false
+        do {
+            guard let (description, published) = try makeOffer() else { return }
+            offer = description
+            offerOutstanding = true
+            offeredSections = waitingSections
+            waitingSections = []
+            offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
+        } catch {
+            refuseSections(waitingSections, because: "the offer could not be made: \(error)")
+            waitingSections = []
+        }
+    }
+
+    /// A later answer: the sections it accepted become tracks the sender sends on.
+    func acceptNewAnswer(_ sdp: String) {
+        guard let offer else { return }
+        let offered = offeredSections
+        offeredSections = []
+        do {
+            let answer = try SessionDescription(parsing: sdp)
+            let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
+            for (section, completion) in offered {
+                guard section.isActive else {
+                    completion(.failure(DirectedVideoError("the publication ended before the server answered")))
+                    continue
+                }
+                guard let media = negotiation.media(mid: section.mid), media.isAccepted, let codec = media.codec(named: section.codec.encodingName) else {
+                    section.isActive = false
+                    renegotiationNeeded = true
+                    completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID ?? "the room")")))
+                    continue
+                }
+                let track = SendTrack(codec: section.codec.sendCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
+                                      rtxSSRC: codec.rtxPayloadType == nil ? nil : section.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
+                                      mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                      absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                      transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)))
+                section.track = track
+                tracks.append(track)
+                sender?.add(track)
+                for publication in directed.values where publication.section === section { publication.keyframeWanted = true }
+                logger.info(section.kind == .share ? "sharing the screen" : "publishing to one participant",
+                            ["participantId": .string(section.participantID ?? "the room"), "mid": .string(section.mid),
+                                                             "codec": .string(section.codec.encodingName)])
+                completion(.success(()))
+            }
+            sender?.pacingBitsPerSecond = pacingRate
+        } catch {
+            refuseSections(offered, because: "the publish answer cannot be used: \(error)")
+        }
+    }
+
+    /// The outstanding offer was refused: its new sections never were (the server keeps the
+    /// previous negotiation), so they go, and their publications with them.
+    func refuseOfferedSections(because reason: String) {
+        refuseSections(offeredSections, because: reason)
+        offeredSections = []
+    }
+
+    func refuseSections(_ sections: [(section: DirectedSection, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)],
+                                because reason: String)
+    {
+        logger.warning("sections for one participant were refused", ["reason": .string(reason)])
+        for (section, completion) in sections {
+            directedSections.removeAll { $0 === section }
+            for (id, publication) in directed where publication.section === section { directed[id] = nil }
+            completion(.failure(DirectedVideoError(reason)))
+        }
+    }
+
+    /// How fast the pacer drains: two and a half times what is encoded (as WebRTC paces), so
+    /// a keyframe's packets go out within a frame or two. A video section offered with no
+    /// camera yet may get any camera later: it counts as the largest bitrate the SDK's camera
+    /// table has (2.7 Mbps), so a later camera is not held back.
+    var pacingRate: Double {
+        let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
+        let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
+        let directedRate = directed.values.filter { $0.section.track != nil }.reduce(0) { $0 + $1.settings.codec.bitrate }
+        return max(500_000, 2.5 * Double(video + directedRate + configuration.audioBitrate))
+    }
+
+    /// Encodes a picture of the camera for each publication whose `maxFps` takes it.
+    func encodeDirected(_ picture: VideoFrame, format: CameraFormat, mediaTime: Double, sender: inout MediaSender) {
+        for publication in directed.values.sorted(by: { $0.id < $1.id }) where publication.source == nil {
+            guard let track = publication.section.track, publication.section.isActive,
+                  publication.takes(mediaTime: mediaTime, cameraRate: Double(format.framesPerSecond))
+            else { continue }
+            do {
+                guard let frame = try publication.encode(picture, format: format),
+                      let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.e2eeCodec)
+                else { continue }
+                sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
+            } catch {
+                logger.error("a picture for one participant did not encode", ["error": .string("\(error)"),
+                                                                            "participantId": .string(publication.participantID ?? "")])
+            }
+        }
+    }
+
+    /// Takes and sends the pictures that are due of each publication with a source of its own
+    /// (a screen share), on that source's clock; more than two frames late skips ahead, as the
+    /// camera does.
+    func captureOwnSources(elapsed: Double, sender: inout MediaSender) {
+        for publication in directed.values.sorted(by: { $0.id < $1.id }) {
+            guard let source = publication.source, let track = publication.section.track, publication.section.isActive else { continue }
+            let rate = Double(source.format.framesPerSecond)
+            let due = Int((elapsed * rate).rounded(.down))
+            if due - publication.nextFrame >= 2 { publication.nextFrame = due }
+            while publication.nextFrame <= due {
+                let index = publication.nextFrame
+                publication.nextFrame += 1
+                let mediaTime = Double(index) / rate
+                guard publication.takes(mediaTime: mediaTime, cameraRate: rate) else { continue }
+                do {
+                    guard let frame = try publication.encode(source.frame(index), format: source.format),
+                          let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.e2eeCodec)
+                    else { continue }
+                    sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
+                } catch {
+                    logger.error("a screen-share picture did not encode", ["error": .string("\(error)")])
+                }
+            }
+        }
+    }
+
+    /// When the next picture of a publication with its own source is due.
+    func nextOwnSourceTime(origin: Double) -> Double? {
+        directed.values.compactMap { publication -> Double? in
+            guard let source = publication.source, publication.section.track != nil else { return nil }
+            return origin + Double(publication.nextFrame) / Double(source.format.framesPerSecond)
+        }.min()
+    }
+
+    /// An extension id the one-byte form can carry (RFC 8285 §4.2: 1–14); others are not sent.
+    static func oneByteID(_ id: UInt16?) -> UInt8? {
+        guard let id, (1...14).contains(id) else { return nil }
+        return UInt8(id)
+    }
+
+    /// Answers a subscriber offer with every section rejected: this publisher receives nothing.
+    func decline(_ sdp: String) {
+        guard let offer = try? SessionDescription(parsing: sdp) else { return }
+        var builder = AnswerBuilder(capabilities: Capabilities(codecs: [], headerExtensions: []), transport: link.transport,
+                                    sessionID: 1, sessionVersion: subscriberAnswers)
+        builder.role = .client
+        subscriberAnswers += 1
+        guard let answer = try? builder.answer(to: offer) else { return }
+        signaling.send(.subscribeAnswer(sdp: answer.description.serialize()))
+    }
+
+    func stop(because reason: String) {
+        logger.warning("stopped publishing", ["reason": .string(reason)])
+        lock.lock()
+        let first = stopReason == nil && !stopRequested
+        if stopReason == nil { stopReason = reason }
+        stopRequested = true
+        lock.unlock()
+        if first { configuration.onStopped?(reason) }
+    }
+
+    var shouldStop: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopRequested
+    }
+}

@@ -1,0 +1,163 @@
+import DataChannel
+import Encode
+import Foundation
+import FrameCrypto
+import JobSpec
+import Log
+import Media
+import RTP
+import SDP
+import Signaling
+import Transport
+
+/// The publisher connection's offers and answers, and the server's messages (the media thread).
+extension RoomPublisher {
+    // MARK: - Signalling
+
+    /// The publisher connection's offer: a sendonly section for each offered kind. With none
+    /// (another mode, or nothing to send) there is no media connection, only signalling.
+    func sendOffer() throws {
+        guard let (description, published) = try makeOffer() else { return }
+        offer = description
+        offerOutstanding = true
+        offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
+    }
+
+    /// The offer of the sections now: the microphone's and the camera's, the data channel's,
+    /// then each section for one participant (`inactive` once ended). Nil when there is nothing
+    /// to offer.
+    func makeOffer() throws -> (SessionDescription, [PublishedTrack])? {
+        let offers = configuration.offers
+        var transceivers: [ClientTransceiver] = []
+        var published: [PublishedTrack] = []
+        if offers.contains(.audio) {
+            transceivers.append(ClientTransceiver(mid: "0", kind: .audio, direction: .sendonly,
+                                                  sender: .init(ssrc: audioSSRC, cname: cname, msid: MSID(streamID: participantID, trackID: "\(participantID)-mic"))))
+            published.append(PublishedTrack(mid: "0", kind: .audio))
+        }
+        if offers.contains(.video) {
+            transceivers.append(ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
+                                                  sender: .init(ssrc: videoStreams[0].ssrc, rtxSSRC: videoStreams[0].rtxSSRC, cname: cname,
+                                                                msid: MSID(streamID: participantID, trackID: "\(participantID)-cam"),
+                                                                layers: videoStreams.compactMap { stream in
+                                                                    stream.rid.map { ClientTransceiver.Layer(rid: $0, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC) }
+                                                                })))
+            published.append(PublishedTrack(mid: "1", kind: .video))
+        }
+        let data = configuration.dataChannel && configuration.mode != .signallingOnly
+        var later: [ClientTransceiver] = []
+        for section in directedSections {
+            if section.isActive {
+                later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .sendonly,
+                                               sender: .init(ssrc: section.ssrc, rtxSSRC: section.rtxSSRC, cname: cname,
+                                                             msid: MSID(streamID: participantID, trackID: "\(participantID)-\(section.kind == .share ? "share" : "cam")-\(section.mid)")),
+                                               codecs: [section.codec.capability]))
+                published.append(PublishedTrack(mid: section.mid, kind: section.kind, to: section.participantID))
+            } else {
+                later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .inactive, codecs: [section.codec.capability]))
+            }
+        }
+        guard !transceivers.isEmpty || data || !later.isEmpty else { return nil }
+        // Each offer after the first is a new version of the session (RFC 3264 §8: o= goes up by one).
+        defer { offerVersion += 1 }
+        let description = try offerBuilder.offer(transceivers: transceivers, dataChannelMid: data ? Self.dataChannelMid : nil,
+                                                 laterTransceivers: later, sessionVersion: offerVersion)
+        return (description, published)
+    }
+
+    func handleSignalling(now: Double) {
+        // A publisher does not rejoin (its window is 0): a lost connection ends it, with a
+        // roomLeft (1001) for the owner unless the owner reconnects itself.
+        for inbound in signaling.drain() {
+            let envelope: ServerEnvelope
+            switch inbound {
+            case .message(let message):
+                envelope = message
+            case .lost(let why):
+                if let lost = configuration.onConnectionLost {
+                    lost(why)
+                    stop(because: "lost the signalling connection: \(why)")
+                    continue
+                }
+                envelope = ServerEnvelope(.roomLeft(reason: .websocketDisconnected))
+            case .rejoined:
+                continue
+            }
+            // The owner hears a message before the publisher acts on it, so a `roomLeft` reaches
+            // it ahead of the `onStopped` it causes, with the server's reason.
+            configuration.onMessage?(envelope)
+            switch envelope.message {
+            case .publishAnswer(let sdp) where envelope.id == offerRequest:
+                offerOutstanding = false
+                if answeredAt == nil { acceptAnswer(sdp, now: now) } else { acceptNewAnswer(sdp) }
+            case .error(let code, let message) where envelope.id == offerRequest:
+                offerOutstanding = false
+                if answeredAt == nil {
+                    stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                } else {
+                    refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                }
+            case .subscribeOffer(let sdp):
+                if let receiver { receiver.offer(sdp) } else { decline(sdp) }
+            case .participantJoined(let info):
+                receiver?.setEncrypted(info.participantID, info.encrypted)
+            case .participantLeft(let id, _):
+                receiver?.forget(participantID: id)
+            case .roomLeft(let reason):
+                stop(because: "left the room: \(reason)")
+            default:
+                break
+            }
+        }
+    }
+
+    func acceptAnswer(_ sdp: String, now: Double) {
+        guard let offer else { return }
+        do {
+            let answer = try SessionDescription(parsing: sdp)
+            let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
+            tracks = []
+            if let media = negotiation.media(mid: "0"), media.isAccepted, let opus = media.codec(named: "opus") {
+                tracks.append(SendTrack(codec: .opus, ssrc: audioSSRC, payloadType: opus.payloadType, mid: "0",
+                                        midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                        audioLevelExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.audioLevel)),
+                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                        transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC))))
+            }
+            let video = configuration.videoCodec
+            if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
+                // The layers the answer receives (RFC 8853 §5.1: its `a=simulcast:recv`), with
+                // the RID extension to name them by; an answer without simulcast gets the top
+                // layer alone, as a single stream.
+                let section = answer.media.first { $0.mid == "1" }
+                let accepted = Set(section?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
+                let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
+                let simulcast = videoStreams.count > 1 && ridID != nil && !accepted.isEmpty
+                for stream in videoStreams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == videoStreams.last?.ssrc {
+                    tracks.append(SendTrack(codec: video.sendCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
+                                            rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
+                                            midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                            absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                            transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
+                                            rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
+                                            repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil))
+                }
+            }
+            dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
+            guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
+            if configuration.offers.contains(.video) {
+                guard tracks.contains(where: \.codec.isVideo) else {
+                    return stop(because: "the server did not accept the camera as \(video.encodingName)")
+                }
+                statistics.videoCodec = video.encodingName
+            }
+            try link.connect(to: answer, now: now)
+            answeredAt = now
+        } catch {
+            stop(because: "the publish answer cannot be used: \(error)")
+        }
+    }
+
+    /// The data channel section's mid, after the microphone's (0) and the camera's (1).
+    static let dataChannelMid = "2"
+}
