@@ -65,11 +65,14 @@ let package = Package(
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
 
+        // MARK: Media types every layer shares: kinds of track, pictures, sound
+        .target(name: "Media"),
+
         // MARK: Ingest: packets in, whole frames on one clock out
         .target(name: "RTP"),
-        .target(name: "MediaSource", dependencies: ["JobSpec", "RTP"]),
+        .target(name: "MediaSource", dependencies: ["JobSpec", "RTP", "Media"]),
         .target(name: "Fixture", dependencies: ["RTP", "JobSpec", "MediaSource"]),
-        .target(name: "Ingest", dependencies: ["RTP", "MediaSource"]),
+        .target(name: "Ingest", dependencies: ["RTP", "MediaSource", "Media"]),
 
         // MARK: Transport: one UDP port carries STUN/ICE, DTLS, SRTP; SDP negotiates it
         .target(name: "Net"),
@@ -83,18 +86,17 @@ let package = Package(
         // Data channels (RFC 8831/8832) over usrsctp; SCTP packets ride DTLS application data.
         .target(name: "DataChannel", dependencies: ["CUsrsctp", "Log"]),
         // The SFU forwards plain RTP/RTCP between peers; the transport does the sockets and SRTP.
-        .target(name: "SFU", dependencies: ["RTP"]),
+        .target(name: "SFU", dependencies: ["RTP", "Media"]),
         // End-to-end encrypted frames (SFrame, RFC 9605): encrypted before packetization by the
         // sender, forwarded unread by the SFU, decrypted after assembly by a receiver with the key.
         .target(name: "FrameCrypto", dependencies: ["Crypto", "JobSpec", "MediaSource"]),
         // Receiving a room, sans-IO, for every receiver (recorder, SDK, transcriber): subscriber
         // offers in, started and stopped tracks out; datagrams in, opened frames and feedback out.
-        .target(name: "Subscriber", dependencies: ["Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log"]),
+        .target(name: "Subscriber", dependencies: ["Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log", "Media"]),
 
         // MARK: Media: decode
-        .target(name: "Media"),
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
-        .target(name: "Decode", dependencies: ["COpus", "CFFmpeg", "LibAV", "Media", "Ingest", "MediaSource"]),
+        .target(name: "Decode", dependencies: ["COpus", "CFFmpeg", "LibAV", "Media", "Ingest"]),
 
         // MARK: Media: composite and mix, then encode once
         .target(name: "Layout", dependencies: ["JobSpec"]),
@@ -116,8 +118,8 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL", "CEpoll"]),
         .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
         // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
-        .target(name: "Signaling", dependencies: ["JobSpec"]),
-        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "HTTP", "Outputs", "Storage"]),
+        .target(name: "Signaling", dependencies: ["JobSpec", "Media"]),
+        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
         // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
@@ -126,11 +128,13 @@ let package = Package(
                                                   "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Subscriber", "Decode", "LibAV", "CFFmpeg"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP"]),
-        .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms", "Signaling",
-                                                  "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log"],
+        .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
+                                                   "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
+                                                   "Crypto"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
-        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log", "Storage"],
+        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
+                                            "Storage"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool
@@ -166,8 +170,8 @@ let package = Package(
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
         .testTarget(name: "JobSpecTests", dependencies: ["JobSpec", "TestKit"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestKit"]),
-        .testTarget(name: "FixtureTests", dependencies: ["Fixture", "MediaSource", "JobSpec", "RTP", "TestSupport"]),
-        .testTarget(name: "IngestTests", dependencies: ["JobSpec", "Ingest", "RTP", "Fixture", "TestKit"]),
+        .testTarget(name: "FixtureTests", dependencies: ["Fixture", "MediaSource", "TestSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "TestKit"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "TestKit"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "Net", "TestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "Net", "TestKit"]),
@@ -178,35 +182,40 @@ let package = Package(
         .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestKit", "TestSupport"],
                     exclude: ["Interop/aiortc_sctp_peer.py"]),
         .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestKit", "TestSupport"]),
-        .testTarget(name: "DecodeTests", dependencies: ["JobSpec", "Decode", "Ingest", "Media", "TestSupport"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "RTP", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["JobSpec", "Outputs", "Encode", "Media", "TestSupport"]),
-        .testTarget(name: "SubscriberTests", dependencies: ["Subscriber", "Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log"]),
-        .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP", "FrameCrypto", "Log", "TestSupport"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Outputs", "Platform", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "TestSupport"]),
+        .testTarget(name: "SubscriberTests", dependencies: ["Subscriber", "Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec",
+                                                            "RTP", "Log"]),
+        .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP",
+                                                          "TestSupport", "Composite", "Encode", "Layout", "Media", "Outputs"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Platform", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
-        .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Migrations", "Crypto", "HTTP", "TestSupport"]),
-        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres", "Migrations",
-                                                     "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto", "Postgres", "Migrations", "RoomServer",
-                                                    "TestSupport"]),
+        .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "TestSupport"]),
+        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
+                                                       "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto",
+                                                     "Postgres", "RoomServer", "TestSupport", "Platform"]),
         // Issue 29's hostile clients against a real `revue serve`, with a legitimate room beside them.
-        .testTarget(name: "HardeningTests", dependencies: ["RoomClient", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Outputs", "Platform", "Postgres", "API", "Storage", "Crypto", "HTTP"]),
-        .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "MediaSource", "SDP", "TestSupport"]),
-        .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Crypto", "HTTP", "Net", "Postgres",
-                                                          "Signaling", "WebSocket", "Transport", "Media", "MediaSource", "TestSupport"]),
+        .testTarget(name: "HardeningTests", dependencies: ["RoomClient", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport",
+                                                           "Platform"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Platform", "Postgres", "API", "Storage",
+                                                          "HTTP"]),
+        .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
+        .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Net", "Signaling",
+                                                            "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
         // Verbatim examples leave values unused, as documentation does (three "never used"
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.
         .target(name: "SeedExamples", dependencies: ["RevueSDK"], path: "Tests/SeedExamples", exclude: ["README.md"],
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
-        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Net", "Transport", "TestSupport"]),
+        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Net",
+                                                          "Transport", "TestSupport", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,6 +14,7 @@ import Storage
 /// HLS and livestreams (start, stop/end, list, get, delete), rooms (create, list, get, validate,
 /// enable/disable, deactivate), sessions and their participants (list, get, end, remove), the
 /// webhook public key, files and metrics. Handlers run on the HTTP server's connection threads.
+// @unchecked Sendable: mutable state (`live`) guarded by `liveLock`; every other stored property is a `let`
 public final class APIService: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var authenticator: Authenticator

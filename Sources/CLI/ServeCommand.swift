@@ -46,6 +46,7 @@ enum ServeCommand: RevueCommand {
 }
 
 /// The running parts of `serve` (and of `demo`): HTTP server, dispatcher and worker threads.
+// @unchecked Sendable: `running` guarded by `finished` (an NSCondition); `stopping` is an Atomic; the rest is `let`
 final class Services: @unchecked Sendable {
     let api: APIService
     let server: HTTPServer
@@ -157,6 +158,7 @@ final class Services: @unchecked Sendable {
 }
 
 /// The HTTP handler, set once the API service exists.
+// @unchecked Sendable: mutable state (`current`, the HTTP handler) guarded by `lock`
 final class HandlerBox: @unchecked Sendable {
     private let lock = NSLock()
     private var current: HTTPHandler?

@@ -13,7 +13,7 @@ import Media
 /// once. Different planes (another address or size) are drawn in full.
 ///
 /// One compositor per output; not shared between threads.
-public final class Compositor: @unchecked Sendable {
+public final class Compositor {
     public let canvasSize: Size
     public let theme: Theme
     private let text: TextRenderer

@@ -14,6 +14,7 @@ public struct GlyphMask: Sendable {
 /// Draws text with FreeType (a real font: DejaVu Sans from Debian's fonts-dejavu-core).
 /// Owns an `FT_Library` and an `FT_Face` and frees them in `deinit`. Rendered strings are
 /// cached, since names repeat on every frame.
+// @unchecked Sendable: owns an `FT_Library` and an `FT_Face`; they and `cache` are guarded by `lock`
 public final class TextRenderer: @unchecked Sendable {
     private var library: FT_Library?
     private var face: FT_Face?

@@ -3,6 +3,7 @@ import Foundation
 
 /// An RSA key pair for signing webhooks (RSA-SHA256, PKCS #1 v1.5), owned as an `EVP_PKEY`
 /// (freed in `deinit`). Generated once and kept as PEM.
+// @unchecked Sendable: immutable after init but holds an `EVP_PKEY`; each sign or verify makes its own EVP_MD_CTX
 public final class RSAKeyPair: @unchecked Sendable {
     private let key: OpaquePointer
 

@@ -10,6 +10,7 @@ import COpenSSL
 /// Thread safety: nothing changes after `init`; OpenSSL's X509 and EVP_PKEY objects may be read
 /// and used for signing from several threads at once, so one certificate may serve every
 /// context and session in the process.
+// @unchecked Sendable: immutable after init but holds an `EVP_PKEY` and an `X509`, which OpenSSL lets threads share
 public final class DTLSCertificate: @unchecked Sendable {
     let key: OpaquePointer
     let certificate: OpaquePointer

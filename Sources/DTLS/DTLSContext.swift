@@ -10,6 +10,7 @@ import SRTP
 ///
 /// Cookie exchange (RFC 6347 §4.2.1) stays off: ICE connectivity checks have already proved the
 /// peer's address, so a ClientHello is answered with the ServerHello at once.
+// @unchecked Sendable: immutable after init but holds an `SSL_CTX`, never changed after setup, so any thread may SSL_new
 public final class DTLSContext: @unchecked Sendable {
     /// The certificate every session of this context presents.
     public let certificate: DTLSCertificate

@@ -5,7 +5,7 @@ import Media
 /// up by the decoder's concealment, so the audio timeline has no gap where a packet went
 /// missing. A pause without loss (DTX, a muted sender) is left as a pause; the mixer plays
 /// silence there.
-public final class AudioTrackDecoder: @unchecked Sendable {
+public final class AudioTrackDecoder {
     private let decoder: OpusDecoder
     /// The RTP timestamp (48 kHz) just after the last decoded sample.
     private var nextTimestamp: Int64?

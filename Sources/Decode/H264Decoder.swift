@@ -6,6 +6,7 @@ import Media
 ///
 /// It runs single-threaded: frame threading would hold frames back, and one decoder per
 /// participant already spreads the work.
+// @unchecked Sendable: owns an AVCodecContext (libavcodec H.264), used by one thread at a time (its VideoTrackDecoder's)
 public final class H264Decoder: @unchecked Sendable {
     private let context: CodecContext
     private let packet = Packet()

@@ -3,6 +3,7 @@ import Media
 
 /// Decodes Opus with libopus to 48 kHz float, and makes up audio for lost packets with the
 /// decoder's own concealment (PLC) or the next packet's in-band FEC.
+// @unchecked Sendable: owns a libopus `OpusDecoder` (opus_decoder_create), used by one thread at a time (its track decoder's)
 public final class OpusDecoder: @unchecked Sendable {
     private let decoder: OpaquePointer
     public let channels: Int

@@ -8,6 +8,7 @@ import Media
 /// bit, and recordings are the same with either), and libavcodec's takes about 10 % less CPU
 /// on this machine (`ffmpeg -threads 1` on a fixture's VP8 track, 21 passes: 0.56–0.61 s
 /// against libvpx's 0.63–0.67 s). VP8 has no B-frames, so each frame comes out as it goes in.
+// @unchecked Sendable: owns an AVCodecContext (libavcodec VP8), used by one thread at a time (its VideoTrackDecoder's)
 public final class VP8Decoder: @unchecked Sendable {
     private let context: CodecContext
     private let packet = Packet()

@@ -6,7 +6,7 @@ import Media
 /// After a frame fails to decode, frames are skipped until the next keyframe: the jitter
 /// buffer already guarantees no frame arrives with a missing reference, and this covers a frame
 /// that arrived whole but was damaged at the source.
-public final class VideoTrackDecoder: @unchecked Sendable {
+public final class VideoTrackDecoder {
     private enum Backend {
         case vp8(VP8Decoder)
         case h264(H264Decoder)

@@ -2,6 +2,7 @@ import CFFmpeg
 import LibAV
 
 /// AAC-LC with libavcodec's own encoder: 48 kHz stereo, planar float, 1024 samples a frame.
+// @unchecked Sendable: owns an AVCodecContext (libavcodec AAC), used by one thread at a time (the recording pipeline's)
 public final class AudioEncoder: @unchecked Sendable {
     public let parameters: CodecParameters
     private let context: CodecContext

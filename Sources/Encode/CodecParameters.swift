@@ -3,6 +3,7 @@ import LibAV
 
 /// Owns an `AVCodecParameters` (avcodec_parameters_alloc / avcodec_parameters_free): what a
 /// muxer needs to know about an encoded stream (codec, size, extradata).
+// @unchecked Sendable: immutable after init but holds an `AVCodecParameters` pointer, which muxers only copy from
 public final class CodecParameters: @unchecked Sendable {
     public let pointer: UnsafeMutablePointer<AVCodecParameters>
     /// The encoder's time base, which packet times are in.

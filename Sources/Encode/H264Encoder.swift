@@ -21,6 +21,7 @@ import Media
 /// - A keyframe every `keyframeInterval` pictures, none on scene cuts, and an IDR picture when
 ///   asked (`forced-idr`: a forced picture is IDR, not a recovery-point I picture, since a new
 ///   subscriber needs an IDR to start).
+// @unchecked Sendable: owns an AVCodecContext (libx264), used by one thread at a time (the publisher's media thread)
 public final class H264Encoder: RealTimeVideoEncoder, @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         public var width: Int

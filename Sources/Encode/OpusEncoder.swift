@@ -3,6 +3,7 @@ import COpus
 /// Opus with libopus for Revue's own publisher: 48 kHz, 20 ms frames (RFC 7587 §4.2 leaves the
 /// duration to the sender; 20 ms is what browsers send), in-band FEC on because the server's SDP
 /// asks for it (`useinbandfec=1`). Owns an `OpusEncoder` (opus_encoder_create / opus_encoder_destroy).
+// @unchecked Sendable: owns a libopus `OpusEncoder`, used by one thread at a time (the publisher's media thread)
 public final class OpusEncoder: @unchecked Sendable {
     public static let sampleRate = 48_000
     /// Samples per channel in one 20 ms frame.

@@ -18,6 +18,7 @@ import Media
 ///   `EncodedVideoFrame` for the packetizer's TID (RFC 7741 §4.2).
 ///
 /// docs/PUBLISHING.md maps each setting to libvpx's.
+// @unchecked Sendable: owns a libvpx encoder (`vpx_codec_ctx_t`), used by one thread at a time (the publisher's media thread)
 public final class VP8Encoder: RealTimeVideoEncoder, @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         public var width: Int

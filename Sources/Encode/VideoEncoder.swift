@@ -5,6 +5,7 @@ import Media
 /// H.264 with libx264 through libavcodec: `veryfast`, no B-frames (so pts equals dts and the
 /// first picture goes out without delay), a fixed GOP of 2 s with no scene-cut keyframes (so
 /// HLS segments line up), and a VBV cap of 1.5× the target bitrate for streaming.
+// @unchecked Sendable: owns an AVCodecContext (libx264), used by one thread at a time (the recording pipeline's)
 public final class VideoEncoder: @unchecked Sendable {
     public let preset: OutputPreset
     public let parameters: CodecParameters

@@ -3,6 +3,7 @@ import Foundation
 /// One TCP connection: blocking reads with deadlines, writes, and the bytes already read but
 /// not used. The WebSocket client runs on one; after an upgrade, the server hands the upgraded
 /// socket to its new protocol as one.
+// @unchecked Sendable: owns a TCP socket, used by one thread at a time (WebSocketClient's reader and writer only recv and send)
 public final class HTTPConnection: @unchecked Sendable {
     public let descriptor: Int32
     public let remoteAddress: String

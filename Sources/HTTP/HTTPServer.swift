@@ -23,6 +23,7 @@ public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPConnection) -> HTTPRe
 /// Every limit says what happens when it is crossed (docs/HTTP.md): per-source and total
 /// connections, the bytes held for unfinished requests across the process, the worker queue, and
 /// the head, body, idle and write deadlines.
+// @unchecked Sendable: clients confined to the `http` loop thread; workers only append to `completions` (a Mutex)
 public final class HTTPServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var limits = HTTPRequestParser.Limits()

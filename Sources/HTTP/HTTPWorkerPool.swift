@@ -4,6 +4,7 @@ import Foundation
 /// from one bounded queue. A slow client never holds one, since the server's loop reads the
 /// whole request before a handler sees it and writes the answer after; a handler holds one only
 /// while it runs.
+// @unchecked Sendable: mutable state (`queue`, `head`, `stopping`, `running`) guarded by `condition` (an NSCondition)
 final class HTTPWorkerPool: @unchecked Sendable {
     private let condition = NSCondition()
     /// Jobs in order; a taken one is cleared at once, so a finished request's bytes go with it.

@@ -1,3 +1,4 @@
+import Media
 import MediaSource
 import RTP
 

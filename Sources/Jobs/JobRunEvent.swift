@@ -55,6 +55,7 @@ public struct JobRunEvent: Sendable, Codable, Equatable {
     }
 
     /// Appends events to a file, a line each, flushed as written.
+    // @unchecked Sendable: writes through `handle` (a FileHandle) guarded by `lock`, so lines never interleave
     public final class Writer: @unchecked Sendable {
         private let handle: FileHandle?
         private let lock = NSLock()
@@ -72,6 +73,7 @@ public struct JobRunEvent: Sendable, Codable, Equatable {
     }
 
     /// Reads the lines appended to an events file since the last call.
+    // @unchecked Sendable: confined to the worker's run-loop thread (`pollChildren`); others only hold it in `running`
     public final class Reader: @unchecked Sendable {
         public let path: String
         private var offset: UInt64 = 0

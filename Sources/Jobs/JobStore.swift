@@ -6,7 +6,7 @@ import Postgres
 /// Jobs in PostgreSQL: creating them, moving them through their states (each transition writes
 /// its `job_events` row and queues its webhooks in the same transaction), and the leases
 /// workers hold. Every statement binds its values; docs/JOBS.md describes the tables.
-public final class JobStore: @unchecked Sendable {
+public final class JobStore: Sendable {
     public let pool: PostgresPool
     /// Fills in an event's extra webhook `data` (URLs the API knows how to build).
     public let webhookData: @Sendable (Job, String, WebhookPayload.Data) -> WebhookPayload.Data

@@ -19,7 +19,7 @@ public struct Room: Sendable, Equatable {
     public var participantJobs: ParticipantJobs = .moderators
 }
 
-public final class RoomStore: @unchecked Sendable {
+public final class RoomStore: Sendable {
     public let pool: PostgresPool
 
     public init(pool: PostgresPool) {

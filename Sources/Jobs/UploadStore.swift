@@ -5,7 +5,7 @@ import Storage
 /// The state of each upload in PostgreSQL (`uploads`, `upload_parts`; migrations/0005): which
 /// parts of a job's files are in object storage, so the worker that takes a job over finishes
 /// an upload without sending the parts another worker already stored.
-public final class UploadStore: @unchecked Sendable {
+public final class UploadStore: Sendable {
     public let pool: PostgresPool
 
     /// Where a file goes.

@@ -14,7 +14,7 @@ import Storage
 /// receiver accepts it and is never sent again. A dispatcher that dies between the receiver's
 /// 2xx and that mark sends the row again on restart, with the same `Revue-Delivery-Id`, so
 /// receivers can drop the repeat.
-public final class WebhookDispatcher: @unchecked Sendable {
+public final class WebhookDispatcher: Sendable {
     public let pool: PostgresPool
     public let signer: RSAKeyPair
     public let timeout: Double

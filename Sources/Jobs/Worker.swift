@@ -27,6 +27,7 @@ import Synchronization
 /// - A finished job's files are uploaded (awsDirPath, preSignedUrl) before it is STOPPED, on a
 ///   thread of their own with the lease renewed; a job taken over mid-upload resumes it from the
 ///   parts the database says are done (docs/STORAGE.md).
+// @unchecked Sendable: mutable state (running, preparing, uploading) guarded by `lock`; the lease-check dates are the run loop's
 public final class Worker: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var workerID: String

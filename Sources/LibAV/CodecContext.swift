@@ -2,6 +2,7 @@ import CFFmpeg
 
 /// Owns an `AVCodecContext` (avcodec_alloc_context3 / avcodec_free_context) and speaks the
 /// send/receive API for both decoding and encoding.
+// @unchecked Sendable: owns an AVCodecContext, used by one thread at a time (that of the decoder or encoder holding it)
 public final class CodecContext: @unchecked Sendable {
     public let pointer: UnsafeMutablePointer<AVCodecContext>
     public let codec: UnsafePointer<AVCodec>

@@ -3,6 +3,7 @@ import CFFmpeg
 /// Owns an `AVIOContext` whose bytes come to Swift instead of a file (avio_alloc_context /
 /// avio_context_free): a muxer writes into it, and the owner decides when and where the bytes
 /// go. Not seekable, which is what fragmented MP4 and FLV need.
+// @unchecked Sendable: owns an AVIOContext and its `pending` bytes, used by one thread at a time (its muxer's)
 public final class CustomIOContext: @unchecked Sendable {
     public private(set) var pointer: UnsafeMutablePointer<AVIOContext>?
     /// Bytes written by the muxer and not yet taken.

@@ -1,6 +1,7 @@
 import CFFmpeg
 
 /// Owns an `AVFrame` (av_frame_alloc / av_frame_free).
+// @unchecked Sendable: owns an AVFrame, used by one thread at a time (that of the decoder or encoder holding it)
 public final class Frame: @unchecked Sendable {
     public let pointer: UnsafeMutablePointer<AVFrame>
 

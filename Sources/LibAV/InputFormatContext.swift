@@ -1,6 +1,7 @@
 import CFFmpeg
 
 /// Owns an input `AVFormatContext` (avformat_open_input / avformat_close_input): a demuxer.
+// @unchecked Sendable: owns an input AVFormatContext, used by one thread at a time (that of the file source or remux opening it)
 public final class InputFormatContext: @unchecked Sendable {
     public private(set) var pointer: UnsafeMutablePointer<AVFormatContext>?
 

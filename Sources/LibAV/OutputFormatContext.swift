@@ -3,6 +3,7 @@ import CFFmpeg
 /// Owns an output `AVFormatContext` (avformat_alloc_output_context2 / avformat_free_context)
 /// and its `AVIOContext` when it opened one (avio_open2 / avio_closep): a muxer writing to a
 /// file or a network URL.
+// @unchecked Sendable: owns an output AVFormatContext, used by one thread at a time (its output's QueuedSink thread)
 public final class OutputFormatContext: @unchecked Sendable {
     public let pointer: UnsafeMutablePointer<AVFormatContext>
     private var ownsIO = false

@@ -1,6 +1,7 @@
 import CFFmpeg
 
 /// Owns an `AVPacket` (av_packet_alloc / av_packet_free).
+// @unchecked Sendable: owns an AVPacket, used by one thread at a time (that of the codec or muxer holding it)
 public final class Packet: @unchecked Sendable {
     public let pointer: UnsafeMutablePointer<AVPacket>
 

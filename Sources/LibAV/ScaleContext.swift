@@ -2,6 +2,7 @@ import CFFmpeg
 import Media
 
 /// Owns a libswscale context (sws_getContext / sws_freeContext): scales and converts pictures.
+// @unchecked Sendable: owns a libswscale `SwsContext`, used by one thread at a time (its compositor's, decoder's or camera's)
 public final class ScaleContext: @unchecked Sendable {
     private let context: OpaquePointer
     public let sourceWidth: Int

@@ -1,4 +1,5 @@
 import JobSpec
+import Media
 
 /// One published track: what the room says about a stream before its packets arrive.
 public struct TrackDescription: Sendable, Codable, Equatable {

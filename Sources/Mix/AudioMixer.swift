@@ -11,7 +11,7 @@ import Media
 /// (−1 dBFS)
 /// lowers the gain at once (no sample ever exceeds it), and the gain recovers over `release`
 /// seconds. Missing or late audio is silence, never a hole in the output timeline.
-public final class AudioMixer: @unchecked Sendable {
+public final class AudioMixer {
     public static let sampleRate = AudioChunk.sampleRate
     public static let channels = 2
 

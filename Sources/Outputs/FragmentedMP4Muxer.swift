@@ -6,6 +6,7 @@ import LibAV
 /// `default_base_moof`), writing into memory: the caller gets the initialization bytes (ftyp +
 /// moov) once, and then decides where each fragment (moof + mdat) ends and where its bytes go.
 /// The MP4 recording and the HLS (CMAF) segments are both made by it.
+// @unchecked Sendable: owns an AVFormatContext and AVIOContext, used by one thread at a time (its output's thread)
 public final class FragmentedMP4Muxer: @unchecked Sendable {
     private let io: CustomIOContext
     private let muxer: OutputFormatContext

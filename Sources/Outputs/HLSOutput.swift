@@ -14,6 +14,7 @@ import LibAV
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
 ///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
 /// - A `mirror` gets every file as it becomes whole, in that order (HLS to a bucket, live).
+// @unchecked Sendable: confined to its QueuedSink's output thread; other threads only get files through `mirror`
 public final class HLSOutput: PacketSink, @unchecked Sendable {
     public let directory: String
     public var name: String { "hls:\(directory)" }

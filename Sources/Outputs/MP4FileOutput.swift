@@ -13,6 +13,7 @@ import LibAV
 ///
 /// `finish()` rewrites the file as a faststart MP4 (moov before mdat) without re-encoding.
 /// `MP4Repair` does the same for a file whose writer was killed.
+// @unchecked Sendable: confined to its QueuedSink's output thread; the pipeline only hands it packets through the queue
 public final class MP4FileOutput: PacketSink, @unchecked Sendable {
     public let path: String
     public var name: String { path }

@@ -10,6 +10,7 @@ import Log
 ///   keyframe (network outputs: a slow server costs frames, never unbounded memory).
 ///
 /// An output that fails is reported once and stops taking packets; the others go on.
+// @unchecked Sendable: the queue and counters guarded by `condition`; `sink` is used only on the output's own thread
 public final class QueuedSink: PacketSink, @unchecked Sendable {
     public enum Policy: Sendable {
         case block

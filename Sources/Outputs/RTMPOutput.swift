@@ -14,6 +14,7 @@ import Log
 /// A write that stalls for `writeTimeout` counts as a drop.
 ///
 /// It blocks while connecting and writing, so it runs behind a `QueuedSink` of its own.
+// @unchecked Sendable: confined to its QueuedSink's output thread; others only call `cancel()`, which sets the atomic `stop`
 public final class RTMPOutput: PacketSink, @unchecked Sendable {
     public enum State: String, Sendable {
         case connecting, streaming, waiting, failed, finished

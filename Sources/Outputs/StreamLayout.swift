@@ -2,8 +2,8 @@ import CFFmpeg
 import Encode
 
 /// The encoded streams an output receives: their parameters and the time base of their packets.
-public struct StreamLayout: @unchecked Sendable {
-    public struct Stream: @unchecked Sendable {
+public struct StreamLayout: Sendable {
+    public struct Stream: Sendable {
         public let kind: EncodedPacket.Stream
         public let parameters: CodecParameters
         public var timeBase: AVRational { parameters.timeBase }

@@ -25,7 +25,7 @@ import Subscriber
 /// The loop is driven by the output clock, not by packets: it asks the source for the next
 /// datagram or event no later than the time the next output frame is due, so a room where
 /// nobody sends still produces frames and silence.
-public final class RecordingPipeline: @unchecked Sendable {
+public final class RecordingPipeline {
     public struct Progress: Sendable {
         /// Media time produced so far.
         public var mediaTime: Double

@@ -22,7 +22,7 @@ import Mix
 /// Pictures and audio are routed by SSRC: a track's route exists from when its publication is
 /// announced until its end is applied, so late media of an ended track is dropped and a track
 /// that comes back with a new SSRC is a new route.
-public final class RoomComposer: @unchecked Sendable {
+public final class RoomComposer {
     struct ParticipantState {
         var name: String
         var joinedAt: Double

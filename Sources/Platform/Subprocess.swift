@@ -5,6 +5,7 @@ import Foundation
 /// Foundation's `Process` watches children through a run loop and a SIGCHLD source; with many
 /// processes started from several threads it was seen to miss an exit and wait forever. This
 /// owns its pid and waits for exactly that pid.
+// @unchecked Sendable: mutable state (`finished`, the child's termination) guarded by `lock`; `pid` and `executable` are `let`
 public final class Subprocess: @unchecked Sendable {
     /// How a process ended.
     public enum Termination: Sendable, Equatable, CustomStringConvertible {

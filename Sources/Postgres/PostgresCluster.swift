@@ -7,6 +7,7 @@ import Log
 /// It serves two uses: the embedded default database of `revue` (under `./.revue/pg`) and the
 /// throwaway servers of the tests. PostgreSQL refuses to run as root, so as root the server runs
 /// as the `postgres` user and the cluster's directory is handed to that user.
+// @unchecked Sendable: confined to the owner's thread (start, stop); other threads only read `port` once started
 public final class PostgresCluster: @unchecked Sendable {
     /// Tuning for a cluster whose data can be lost (tests): no fsync.
     public enum Durability: Sendable {

@@ -8,6 +8,7 @@ import Log
 /// from values. The connection is safe to share between threads; statements are serialised by a
 /// lock. A connection that LISTENs should be its own: `waitForNotifications` holds that lock
 /// while it waits.
+// @unchecked Sendable: owns a libpq `PGconn`; statements and `transactionDepth` guarded by `lock` (an NSRecursiveLock)
 public final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private let lock = NSRecursiveLock()

@@ -2,6 +2,7 @@ import Foundation
 
 /// A few connections shared by many threads: each caller borrows one for the length of a
 /// closure (a transaction, or a statement), so a slow request does not hold up the others.
+// @unchecked Sendable: mutable state (`idle`, `open`) guarded by `condition` (an NSCondition)
 public final class PostgresPool: @unchecked Sendable {
     public let connectionString: String
     public let size: Int

@@ -2,8 +2,8 @@
 /// kinds in one array; `as? CameraDeviceInfo` tells them apart, as the seed's example does).
 /// Two are equal when their kind and `deviceId` match. A class, not a struct, because the seeds
 /// cast between the kinds.
+// @unchecked Sendable: immutable after init (Sendable `let`s) but a non-final class, which the compiler cannot check
 public class DeviceInfo: Equatable, Hashable, CustomStringConvertible, @unchecked Sendable {
-    // @unchecked: every stored property is a `let` of a Sendable type, in the subclasses too.
     /// The name to show in a picker.
     public let label: String
     public let kind: MediaKind

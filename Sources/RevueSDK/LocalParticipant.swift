@@ -69,6 +69,6 @@ public final class LocalParticipant: Participant {
 
 /// The publication id `publishVideo` or `publishShare` returns, kept for after its completion
 /// (which may come before the call has returned it).
-final class PublicationIDBox: @unchecked Sendable {
+final class PublicationIDBox {
     var id = 0
 }

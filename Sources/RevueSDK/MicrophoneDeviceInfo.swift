@@ -2,6 +2,7 @@
 /// on Linux the SDK plays nothing, so it only routes nothing), the synthetic tone, the ALSA
 /// capture devices (`alsa:NAME`) and the file microphones an app added with
 /// `VideoSDK.addFileMicrophone(path:label:)`.
+// @unchecked Sendable: immutable after init but a subclass of `DeviceInfo`, a non-final class the compiler cannot check
 public final class MicrophoneDeviceInfo: DeviceInfo, @unchecked Sendable {
     /// The `deviceId` of the loudspeaker entry, as the seeds spell it.
     public static let speakerID = "Speaker"

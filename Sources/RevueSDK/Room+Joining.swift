@@ -227,7 +227,7 @@ extension Room {
         inbound?.finish()
         inbound = continuation
         publisher = made
-        Thread { old.leave(reason: .switchRoom) }.start()
+        Room.inBackground { old.leave(reason: .switchRoom) }
         for participant in participants.values.sorted(by: { $0.id < $1.id }) {
             emit { $0.onParticipantLeft(participant, reason: .switchRoom) }
         }
@@ -291,7 +291,7 @@ extension Room {
         guard state != .CLOSED else { return }
         let publisher = self.publisher
         self.publisher = nil
-        if let publisher { Thread { publisher.leave() }.start() }
+        if let publisher { Room.inBackground { publisher.leave() } }
         inbound?.finish()
         inbound = nil
         for (_, waiter) in pending { waiter.resume(returning: .roomLeft(reason: reason)) }

@@ -235,21 +235,32 @@ public final class Room {
 
     // MARK: Helpers
 
-    /// Runs blocking work (a join, a leave) on a thread of its own, off the main actor.
+    /// Runs blocking work (a join, a leave) on `blockingWork`, off the main actor.
     nonisolated static func offMain<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
+            blockingWork.async { continuation.resume(with: Result { try work() }) }
         }
     }
 
     nonisolated static func offMain(_ work: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
+            blockingWork.async {
                 work()
                 continuation.resume()
-            }.start()
+            }
         }
     }
+
+    /// Starts blocking work that no one waits for (a publisher leaving in the background).
+    nonisolated static func inBackground(_ work: @escaping @Sendable () -> Void) {
+        blockingWork.async(execute: work)
+    }
+
+    /// Where the SDK's blocking calls run (a join, a leave, a file upload), off the main actor
+    /// and off Swift's cooperative pool, which blocking would starve. One queue whose threads
+    /// are reused, rather than a thread per call; not serial, because a 30 s upload must not
+    /// hold up a leave.
+    nonisolated static let blockingWork = DispatchQueue(label: "revue.sdk.blocking", qos: .userInitiated, attributes: .concurrent)
 }
 
 /// A listener the room does not keep alive.

@@ -5,6 +5,7 @@ import Foundation
 /// or in deinit. ALSA converts and resamples what the device has (`snd_pcm_set_params` with soft
 /// resampling), as browsers ask it to. Used by one thread at a time: `ALSAMicrophone`'s capture
 /// thread, once it is opened.
+// @unchecked Sendable: owns an ALSA capture PCM (`snd_pcm_t`), used by one thread at a time (ALSAMicrophone's capture thread)
 final class ALSACapturePCM: @unchecked Sendable {
     /// libasound's error printer replaced once, before the first call (it is process-wide).
     private static let silenced: Void = revue_alsa_silence()

@@ -7,6 +7,7 @@ import CAudioProcessing
 ///
 /// It is stateful (noise and echo estimates, the gain), so frames must come in order, one
 /// stream per processor.
+// @unchecked Sendable: owns a `revue_apm` (WebRTC audio processing), used by one thread at a time (ProcessedMicrophone's lock)
 public final class AudioProcessor: @unchecked Sendable {
     /// How hard noise suppression works (webrtc::NoiseSuppression::Level).
     public enum NoiseSuppressionLevel: Int32, Sendable, Equatable {

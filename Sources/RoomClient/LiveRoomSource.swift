@@ -21,6 +21,7 @@ import Transport
 ///
 /// Threads: `RoomSignaling`'s reads the signalling socket and queues what it reads (and rejoins);
 /// everything else (ICE, DTLS, SRTP, the answers) runs on the pipeline's thread inside `next(until:)`.
+// @unchecked Sendable: confined to the pipeline's thread (`next(until:)`); the signalling reader only queues into `signaling`
 public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     public struct Configuration: Sendable {
         /// `ws://host:port/v2/rtc`.
@@ -166,11 +167,11 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
             case .speakerChanged(let id?):
                 items.append(.event(.activeSpeaker(participantID: id), at: at))
             case .streamDisabled(let id, let kind) where kind != .audio:
-                for entry in offers.disable(participantID: id, kind: Self.trackKind(kind)) {
+                for entry in offers.disable(participantID: id, kind: kind) {
                     items.append(.event(.unpublish(participantID: id, ssrc: entry.track.ssrc), at: at))
                 }
             case .streamEnabled(let id, let kind) where kind != .audio:
-                for entry in offers.enable(participantID: id, kind: Self.trackKind(kind)) {
+                for entry in offers.enable(participantID: id, kind: kind) {
                     items.append(.event(.publish(participantID: id, track: entry.track), at: at))
                 }
             case .subscribeOffer(let sdp):
@@ -197,14 +198,6 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         for participant in present where names[participant.id] == nil {
             names[participant.id] = participant.name
             items.append(.event(.join(participant), at: at))
-        }
-    }
-
-    static func trackKind(_ kind: StreamKind) -> TrackKind {
-        switch kind {
-        case .audio: .audio
-        case .video: .video
-        case .share: .share
         }
     }
 

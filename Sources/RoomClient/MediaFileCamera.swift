@@ -12,6 +12,7 @@ import Media
 /// 720p is 2.5 GB decoded. Frame `index` is the file's picture showing at `index / fps`
 /// seconds (a 25 fps file sent at 30 fps repeats one picture in six); at the end the file seeks
 /// back to its start and plays again, its times carrying on.
+// @unchecked Sendable: mutable state (the libav demuxer, decoder, scaler and pictures) guarded by `lock`
 public final class MediaFileCamera: CameraSource, @unchecked Sendable {
     /// Why a file cannot be a camera.
     public struct OpenError: Error, Sendable, CustomStringConvertible {

@@ -26,6 +26,7 @@ import Transport
 /// decoding holds up neither the publisher's sending nor the SDK's main actor. `offer`,
 /// `forget`, `setEncrypted` and `track` may be called from any thread. The owner calls `stop`
 /// before letting it go.
+// @unchecked Sendable: `remoteTracks` guarded by `lock`; the rest confined to its `receiver` EventLoop; others only post to it
 final class MediaReceiver: @unchecked Sendable {
     /// The jitter buffer's timers (NACK retries, loss timeouts) run at least this often.
     static let pollInterval = 0.02
@@ -105,14 +106,6 @@ final class MediaReceiver: @unchecked Sendable {
 
     private static func key(_ participantID: String, _ kind: StreamKind) -> String { "\(participantID)/\(kind.rawValue)" }
 
-    static func streamKind(_ kind: TrackKind) -> StreamKind {
-        switch kind {
-        case .audio: .audio
-        case .video: .video
-        case .share: .share
-        }
-    }
-
     // MARK: - The receiver's thread
 
     private func now() -> Double { EventLoop.now() - origin }
@@ -137,7 +130,7 @@ final class MediaReceiver: @unchecked Sendable {
 
     private func startReceiving(_ entry: SubscribedTrack) {
         let ssrc = entry.track.ssrc
-        let sink = track(participantID: entry.participantID, kind: Self.streamKind(entry.track.kind))
+        let sink = track(participantID: entry.participantID, kind: entry.track.kind)
         do {
             if entry.track.kind.isVideo {
                 videoDecoders[ssrc] = try VideoTrackDecoder(codec: entry.track.codec)

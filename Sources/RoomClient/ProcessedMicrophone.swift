@@ -13,6 +13,7 @@ import Foundation
 /// The far-end source, when given, is what the loudspeaker played: its frame at the same
 /// position is analysed before each microphone frame, and `echoDelayMilliseconds` says how much
 /// later its echo reaches the microphone (the canceller also estimates it).
+// @unchecked Sendable: mutable state (kept samples, positions, counts) and every `processor` call guarded by `lock`
 public final class ProcessedMicrophone: MicrophoneSource, @unchecked Sendable {
     public let source: any MicrophoneSource
     public let farEnd: (any MicrophoneSource)?

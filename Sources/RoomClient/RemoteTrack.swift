@@ -10,6 +10,7 @@ import Signaling
 /// One object per participant and kind for as long as the participant is in the room: a stream
 /// turned off and on again (the same SSRC, or a new one after a new offer) carries on counting.
 /// The receiver's thread writes it and calls the handlers; any thread reads it.
+// @unchecked Sendable: mutable state (`counts` and the three handlers) guarded by `lock`; handlers are called outside it
 public final class RemoteTrack: @unchecked Sendable {
     /// What has arrived so far. Video fields stay zero for audio and the other way round.
     public struct Statistics: Sendable, Equatable {

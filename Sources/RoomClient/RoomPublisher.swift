@@ -30,6 +30,7 @@ import Transport
 /// Threads: `RoomSignaling`'s reads the signalling socket; one more runs everything else (ICE,
 /// DTLS, SRTP, capture, encoding, pacing) until `leave()`; a receiver has a thread of its own
 /// (its connection, jitter buffers and decoders).
+// @unchecked Sendable: the owner's requests guarded by `lock`; everything else confined to the publisher's media thread
 public final class RoomPublisher: @unchecked Sendable {
 
     public let configuration: Configuration

@@ -13,6 +13,7 @@ import WebSocket
 /// With a `rejoinWindow` above zero a lost connection is not the end: the reader joins again with
 /// the same request (a hidden recorder keeps its id, and the server replaces its old self) and
 /// queues `.rejoined` with who is in the room now, so the owner can apply what it missed.
+// @unchecked Sendable: mutable state (socket, inbox, closed, leaving, window, nextRequest) guarded by `lock`
 final class RoomSignaling: @unchecked Sendable {
     /// What the reader hands the owner.
     enum Inbound {

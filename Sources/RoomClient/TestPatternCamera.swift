@@ -6,7 +6,7 @@ import Media
 /// participant's name in the bottom left, so a person looking at a recording sees who is who.
 ///
 /// The background and the name are drawn once; each frame is a copy of them with the square.
-public final class TestPatternCamera: CameraSource, @unchecked Sendable {
+public final class TestPatternCamera: CameraSource, Sendable {
     public let format: CameraFormat
     public let colour: YUVColor
     public let name: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// A synthetic microphone: a sine tone, on all the time or for part of each cycle (so several
 /// publishers can take turns, and the room's active speaker changes as in a conversation).
-public final class ToneMicrophone: MicrophoneSource, @unchecked Sendable {
+public final class ToneMicrophone: MicrophoneSource, Sendable {
     public let frequency: Double
     public let amplitude: Float
     /// When set, the tone sounds only from `on.lowerBound` to `on.upperBound` seconds of every

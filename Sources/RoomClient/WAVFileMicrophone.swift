@@ -5,7 +5,7 @@ import Foundation
 ///
 /// RIFF/WAVE (http://soundfile.sapp.org/doc/WaveFormat/): a `fmt ` chunk (format 1 PCM or 3
 /// float, channels, rate, bits), then a `data` chunk; other chunks are skipped.
-public final class WAVFileMicrophone: MicrophoneSource, @unchecked Sendable {
+public final class WAVFileMicrophone: MicrophoneSource, Sendable {
     public let path: String
     /// The file's sound, mono.
     public let mono: [Float]

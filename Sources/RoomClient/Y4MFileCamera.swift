@@ -8,7 +8,7 @@ import Media
 ///
 /// The format (https://wiki.multimedia.cx/index.php/YUV4MPEG2): a header line
 /// `YUV4MPEG2 W640 H360 F30:1 …`, then per frame a line `FRAME[ params]` and the Y, U and V planes.
-public final class Y4MFileCamera: CameraSource, @unchecked Sendable {
+public final class Y4MFileCamera: CameraSource, Sendable {
     public let format: CameraFormat
     public let path: String
     /// Frames in the file.

@@ -12,6 +12,7 @@ import Synchronization
 /// its webhooks (`JobStore`). This thread LISTENs for them, reads the rows after the last one it
 /// sent, oldest first, and hands each to the registry on the RTC loop, so participants see the
 /// same changes in the same order as the webhook receiver.
+// @unchecked Sendable: `thread` confined to the owner's thread (start, stop); the relay thread uses `let`s and Atomic `stopped`
 final class JobStateRelay: @unchecked Sendable {
     private let store: JobStore
     private let deliver: @Sendable (RoomJobState) -> Void

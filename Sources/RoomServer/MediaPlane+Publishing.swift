@@ -4,6 +4,7 @@ import Foundation
 import ICE
 import JobSpec
 import Log
+import Media
 import Net
 import Rooms
 import SDP
@@ -101,7 +102,7 @@ extension MediaPlane {
                 ? media.remoteStreams.map { SimulcastLayer(ssrc: $0.ssrc, rtxSSRC: $0.rtxSSRC) }
                 : media.rids.map { SimulcastLayer(rid: $0) }
             let parameters = ProducerParameters(
-                peer: publisher.peerID, participant: ParticipantID(member.key.participantID), kind: SFU.TrackKind(kind),
+                peer: publisher.peerID, participant: ParticipantID(member.key.participantID), kind: kind,
                 codec: TrackCodec(name: codec.name), payloadType: codec.payloadType, clockRate: codec.clockRate,
                 rtxPayloadType: codec.rtxPayloadType, mid: mid,
                 extensions: HeaderExtensionIDs(media.extensions.map { (uri: $0.uri, id: $0.id) }), layers: layers, feedback: feedback,

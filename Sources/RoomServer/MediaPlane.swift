@@ -4,6 +4,7 @@ import Foundation
 import ICE
 import JobSpec
 import Log
+import Media
 import Net
 import Rooms
 import SDP
@@ -329,16 +330,6 @@ final class MediaPlane {
         return TransportParameters(iceUfrag: credentials?.ufrag ?? "none", icePwd: credentials?.pwd ?? "nonenonenonenonenonenone",
                                    fingerprints: [Fingerprint(hashFunction: fingerprint.algorithm.rawValue, value: fingerprint.value)],
                                    candidates: [HostCandidate(address: "\(address.ip)", port: address.port)])
-    }
-}
-
-extension SFU.TrackKind {
-    init(_ kind: StreamKind) {
-        switch kind {
-        case .audio: self = .audio
-        case .video: self = .video
-        case .share: self = .share
-        }
     }
 }
 

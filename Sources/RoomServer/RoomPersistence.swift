@@ -6,7 +6,7 @@ import Rooms
 /// What the registry records and announces, done off the media thread: sessions, participants
 /// and their time logs into PostgreSQL, and the room webhooks into the outbox (`SessionStore`).
 /// A serial queue, so the order of events is kept; one registry call's rows go in one transaction.
-final class RoomPersistence: @unchecked Sendable {
+final class RoomPersistence: Sendable {
     private let queue = DispatchQueue(label: "revue.rooms.persistence")
     let store: SessionStore
     private let logger = Logger(label: "rooms")

@@ -22,6 +22,7 @@ import WebSocket
 /// messages, REST calls and UDP datagrams all become work on that one thread, so room state needs
 /// no locks. What must not stall media (the database, webhooks) runs on `persistence`, a serial
 /// queue of its own.
+// @unchecked Sendable: room state (`registry`, `media`) confined to the `rtc.loop` thread; others only post closures to it
 public final class RoomServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var rtc: RTCServer.Configuration
@@ -109,6 +110,7 @@ public final class RoomServer: @unchecked Sendable {
     let whip = WHIPSessions()
 
     /// The hub needs its handler before `self` exists.
+    // @unchecked Sendable: `server` is written once, in init before hub.start() hands it to the hub thread, which only reads it
     final class Holder: @unchecked Sendable { var server: RoomServer? }
 
     public func start() {

@@ -14,6 +14,7 @@ import WebSocket
 /// (docs/SECURITY.md): an address holds at most `Limits.unverifiedPerSource` such connections,
 /// each must show a good token within `Limits.verifyWithin`, and its messages are held to the
 /// hub's small initial size until then. Every connection's messages are rate-limited.
+// @unchecked Sendable: mutable state (`entries`, `unverifiedBySource`, `nextID`) guarded by `lock`
 final class SignalingGateway: @unchecked Sendable {
     struct Limits: Sendable {
         /// Connections from one address whose token has not been judged good (0: no limit, as

@@ -13,6 +13,7 @@ import Signaling
 /// number, and the session keeps a digest of the token that made it: only a DELETE with that
 /// token ends it (RFC 9725 §4.2, the resource is the publisher's own), so one valid token
 /// cannot end another publisher's session, nor can ids be guessed by counting.
+// @unchecked Sendable: mutable state (sessions, resource ids, pending joins, refusals, `next`) guarded by `lock`
 final class WHIPSessions: @unchecked Sendable {
     struct Session: Sendable {
         var roomID: String

@@ -19,6 +19,7 @@ import JobSpec
 /// Memory is bounded (docs/SECURITY.md): each stroke is kept as the JSON it is served as, made
 /// once; a board holds at most 10,000 strokes and 8 MiB of them, all boards together 128 MiB;
 /// a GET sends at most 512 KiB of strokes and says where to go on from (`next`, `more`).
+// @unchecked Sendable: mutable state (the boards' strokes and their byte counts) guarded by `lock`
 final class Whiteboards: @unchecked Sendable {
     /// The most strokes one board keeps: a board that fills up refuses more (a whiteboard, not
     /// a store).

@@ -13,6 +13,7 @@ import Signaling
 ///
 /// The room server may drive a bare `RoomRegistry` from its own thread instead; this is the
 /// simple way to share one, and what the REST API tests use.
+// @unchecked Sendable: mutable state (`registry`) guarded by `lock` (an NSLock); every other stored property is a Sendable `let`
 public final class LockedRoomRegistry: LiveRooms, @unchecked Sendable {
     private let lock = NSLock()
     private var registry: RoomRegistry

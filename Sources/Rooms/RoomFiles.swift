@@ -4,7 +4,7 @@ import Postgres
 /// The SDK's temporary file storage (the Room seed's `uploadBase64File` / `fetchBase64File`):
 /// files a participant uploads for the others of their room, kept in PostgreSQL (`room_files`)
 /// for a day, so any room server of the deployment hands them out and they survive a restart.
-public final class RoomFiles: @unchecked Sendable {
+public final class RoomFiles: Sendable {
     /// How long a file is kept after its upload.
     public static let lifetime: TimeInterval = 24 * 3600
     /// The largest file: the HTTP server's body limit (1 MiB), which the upload's body is.

@@ -9,7 +9,7 @@ import Signaling
 /// registry's `persist` actions write, room webhooks queued in the job webhooks' outbox
 /// (`webhook_deliveries`, delivered and signed by `WebhookDispatcher`), and the reads of the
 /// REST API and `revue rooms`. Every statement binds its values.
-public final class SessionStore: @unchecked Sendable {
+public final class SessionStore: Sendable {
     public let pool: PostgresPool
     private let logger = Logger(label: "rooms")
 

@@ -1,3 +1,5 @@
+import Media
+
 /// What the subscriber's SDP must announce for a consumer (`a=ssrc`, `a=ssrc-group:FID`,
 /// `a=rtpmap`), as `Router.addConsumer` settled it.
 public struct ConsumerParameters: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import Media
+
 /// A published track: its parameters, its streams (one per simulcast layer) and its consumers.
 final class Producer {
     let id: ProducerID

@@ -1,3 +1,5 @@
+import Media
+
 /// A publisher's track as negotiated: what `Router.addProducer` needs to receive it.
 public struct ProducerParameters: Sendable, Equatable {
     /// The publisher connection: where the router sends its RTCP (RR, NACK, PLI, REMB, TWCC).

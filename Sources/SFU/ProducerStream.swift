@@ -1,3 +1,4 @@
+import Media
 import RTP
 
 /// One RTP stream a producer receives: its only layer, or one simulcast layer. It owns what is

@@ -10,6 +10,7 @@ import CSRTP
 /// Thread safety: the two directions share nothing, so one thread may protect while another
 /// unprotects. Calls in the same direction must not overlap (libsrtp adds a stream to its session
 /// the first time it sees an SSRC).
+// @unchecked Sendable: owns two libsrtp sessions (`srtp_t`), each used by one thread at a time (its connection's loop)
 public final class SRTPSession: @unchecked Sendable {
     /// The profile both directions use.
     public let profile: SRTPProtectionProfile

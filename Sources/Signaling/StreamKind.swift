@@ -1,6 +1,7 @@
+import Media
+
 /// A kind of stream a participant publishes: microphone audio, camera video or a screen share.
-public enum StreamKind: String, SignalingEnum {
-    case audio
-    case video
-    case share
-}
+/// The signalling protocol's name for `TrackKind`, which every layer shares.
+public typealias StreamKind = TrackKind
+
+extension TrackKind: SignalingEnum {}

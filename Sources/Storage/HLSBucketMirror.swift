@@ -12,6 +12,7 @@ import Outputs
 ///   slow bucket costs playlist updates, never segments, and the queue stays short.
 /// - Each PUT is retried with backoff; once one gives up, the mirror stops and reports it, and
 ///   the output fails with that reason (the local files are complete all the same).
+// @unchecked Sendable: mutable state (the queue, `busy`, `stopped`, `firstFailure`, `stored`) guarded by `condition`
 public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     struct Item {
         var name: String

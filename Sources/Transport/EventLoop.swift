@@ -7,6 +7,7 @@ import Log
 /// (poll(2)) and on work posted from other threads (woken through an eventfd), and wakes no
 /// later than the deadline its owner gives, so timers need no thread of their own. Everything
 /// a loop owns is touched only on its thread: no locks on the hot path.
+// @unchecked Sendable: `posted`, `stopping` guarded by `lock`, `hasFinished` by `finished`; `watches` are the loop's
 public final class EventLoop: @unchecked Sendable {
     /// What the loop waits on and calls.
     public struct Watch {
@@ -159,6 +160,7 @@ public final class EventLoop: @unchecked Sendable {
 }
 
 /// Carries a result from the loop's thread to a waiting one (guarded by their condition).
+// @unchecked Sendable: mutable state (`result`) guarded by EventLoop.sync's `done` NSCondition; T is Sendable
 private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, Error>?
 }

@@ -15,6 +15,7 @@ import STUN
 ///
 /// Every method marked "on the loop" must be called on `loop`'s thread (inside `loop.post` or
 /// `loop.sync`, or from a handler callback).
+// @unchecked Sendable: connections confined to `loop`'s thread (others only post to it); `counters` under `statisticsLock`
 public final class RTCServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Where the socket binds (`--rtc-listen`).

@@ -4,7 +4,7 @@ import Net
 
 /// A non-blocking UDP socket (owned: closed in `deinit`) that receives and sends in batches
 /// (recvmmsg/sendmmsg), so one system call moves up to 64 datagrams.
-public final class UDPSocket: @unchecked Sendable {
+public final class UDPSocket: Sendable {
     public let descriptor: Int32
     /// The address it is bound to (the kernel's choice when bound to port 0).
     public let localAddress: SocketAddress

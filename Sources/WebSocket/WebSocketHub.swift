@@ -25,6 +25,7 @@ import Synchronization
 ///   reset destroys the close frame in flight.
 ///
 /// `onOpen` and the sessions' callbacks run on the loop thread (docs/WEBSOCKET.md).
+// @unchecked Sendable: confined to the `websocket hub` loop thread; other threads only post to `inbox` and use Atomics
 public final class WebSocketHub: @unchecked Sendable {
     /// Limits and timers of the hub and of each connection.
     public struct Configuration: Sendable {
