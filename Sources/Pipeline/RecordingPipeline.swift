@@ -190,6 +190,10 @@ public final class RecordingPipeline {
             time += 1 / Double(composer.framesPerSecond)
         }
         try composer.finish()
+        if composer.latePictures > 0 {
+            logger.warning("pictures came after their output frame and were shown late",
+                           ["pictures": .of(composer.latePictures), "worstMilliseconds": .double((composer.worstPictureLateness * 1000).rounded())])
+        }
         if let videoEncoder { try deliver(videoEncoder.finish()) }
         try deliver(audioEncoder.finish())
         // x264's pictures and the decoders are the bulk of a job's memory: let them go before

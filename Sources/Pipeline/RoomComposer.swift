@@ -57,6 +57,11 @@ public final class RoomComposer {
     public private(set) var detector = SpeakerDetector()
     /// Output frames and audio samples produced so far.
     public private(set) var videoFrames: Int64 = 0
+    /// Pictures that came after the output frame they fall on was made (a receive path or a
+    /// machine running behind the playout delay), shown a frame or more late; and the worst,
+    /// in seconds. A recording's log says them at the end.
+    public private(set) var latePictures = 0
+    public private(set) var worstPictureLateness = 0.0
     public private(set) var audioSamples: Int64 = 0
     /// The latest media time any input reached, or the source clock passed (the end of the
     /// recording when the source ends).
@@ -117,6 +122,13 @@ public final class RoomComposer {
     /// A decoded camera or screen-share picture of the track `ssrc`.
     public func add(picture: VideoFrame, ssrc: UInt32) {
         guard var track = videoTracks[ssrc] else { return }
+        // The last frame made took pictures up to half a frame past its time.
+        let frameDuration = 1 / Double(framesPerSecond)
+        let lateness = (Double(videoFrames) - 0.5) * frameDuration - picture.mediaTime
+        if compositor != nil, lateness >= 0 {
+            latePictures += 1
+            worstPictureLateness = max(worstPictureLateness, lateness)
+        }
         if let last = track.queue.last, last.mediaTime > picture.mediaTime {
             let index = track.queue.firstIndex { $0.mediaTime > picture.mediaTime } ?? track.queue.count
             track.queue.insert(picture, at: index)

@@ -10,7 +10,11 @@ import Testing
     @Test func aCopiedBinaryMigratesAndServes() throws {
         let directory = try TemporaryDirectory(prefix: "copied-revue")
         let binary = directory.file("revue")
-        try FileManager.default.copyItem(atPath: RevueBinary.path, toPath: binary)
+        // Copied by cp(1), not in this process: a child another test forks while this process
+        // holds the copy open for writing inherits that descriptor, and exec then fails with
+        // ETXTBSY ("Text file busy") until the child execs in turn. cp's descriptor ends with cp.
+        let copy = try Tool.run("/bin/cp", [RevueBinary.path, binary])
+        try #require(copy.status == 0, "\(copy.standardError)")
         let url = try TemporaryPostgres.shared().makeDatabase(prefix: "copied")
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = url

@@ -47,6 +47,10 @@ extension BrowserRoomTests {
             print("measured: flash-beep offsets (beep minus flash, ms) "
                 + offsets.map { String(format: "%+.1f", $0 * 1000) }.joined(separator: ", ")
                 + " over \(pairs.count) flashes at " + flashes.map { String(format: "%.3f", $0) }.joined(separator: ", ") + " s")
+            // A picture the recorder got after its output frame (a stalled machine) is shown a
+            // frame late: its log says so, and this says it beside the offsets.
+            let late = server.attemptLog(job).split(separator: "\n").filter { $0.contains("shown late") }
+            print("measured: recorder: " + (late.isEmpty ? "no picture came after its output frame" : late.joined(separator: " ")))
             let statistics = publisher.currentStatistics
             print("measured: publisher \(statistics.videoFramesEncoded) frames (\(statistics.videoFramesSkipped) skipped), "
                 + "\(statistics.audioFramesEncoded) sound frames (\(statistics.audioFramesSkipped) skipped), \(statistics.sender.senderReportsSent) SRs")
