@@ -435,7 +435,9 @@ extension RevueSDKTests {
             #expect(ann.isScreenSharing)
             #expect(await annLog.wait(for: "streamEnabled local SHARE"), "\(annLog.events)")
             #expect(await bobLog.wait(for: "streamEnabled Ann SHARE"), "\(bobLog.events)")
-            #expect(bob.getActivePresenterId() == ann.localParticipant?.id)
+            // The server says streamEnabled before presenterChanged: wait for the second too.
+            #expect(await RevueSDKTests.waitUntil { bob.getActivePresenterId() == ann.localParticipant?.id },
+                    "presenter \(String(describing: bob.getActivePresenterId()))")
             let sharer = try #require(bob.participants.values.first { $0.displayName == "Ann" })
             let screen = try #require(sharer.stream(of: .SHARE)?.remoteVideoTrack)
             let deadline = Date().addingTimeInterval(20)
