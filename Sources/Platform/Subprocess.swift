@@ -61,6 +61,11 @@ public final class Subprocess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             }
         }
+        // The child keeps 0, 1 and 2 only: without this it would inherit every descriptor of
+        // ours that lacks close-on-exec (sockets, pipes, epoll and event descriptors), hold
+        // them open after we close them, and start with fewer free (PostgreSQL refuses to start
+        // with "insufficient file descriptors" beside a busy process).
+        Subprocess.closeDescriptorsFromThree(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -90,6 +95,15 @@ public final class Subprocess: @unchecked Sendable {
             throw SubprocessError("cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = childPID
+    }
+
+    /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34 and later) closes every descriptor
+    /// from 3 up in the child. glibc declares it only under _GNU_SOURCE, which Swift's Glibc
+    /// module is built without, so it is looked up by name; an older glibc goes without.
+    private static func closeDescriptorsFromThree(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
     }
 
     /// Waits for the process to end and returns how it ended.

@@ -11,6 +11,19 @@ import Testing
         #expect(!result.succeeded)
     }
 
+    /// A descriptor of ours without close-on-exec (a pipe here; a socket or a database file in
+    /// the server) does not reach the child, which sees only 0, 1 and 2 of its own.
+    @Test func theChildInheritsNoDescriptorButTheStandardThree() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(fcntl(ends[0], F_GETFD) & FD_CLOEXEC == 0, "the pipe is inheritable, as a careless descriptor would be")
+        let listed = try Subprocess.run("sh", ["-c", "ls /proc/self/fd"])
+        let descriptors = Set(listed.standardOutput.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) })
+        #expect(!descriptors.contains(ends[0]) && !descriptors.contains(ends[1]), "the child has \(descriptors.sorted())")
+        #expect(descriptors.isSuperset(of: [0, 1, 2]))
+    }
+
     @Test func aSignalIsReportedAsSuch() throws {
         let process = try Subprocess("sleep", ["30"], standardOutput: .discard, standardError: .discard)
         #expect(process.poll() == nil)
