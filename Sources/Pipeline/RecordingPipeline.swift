@@ -13,9 +13,10 @@ import Subscriber
 
 /// The whole recording path, assembled in one place:
 ///
-///     MediaSource (fixture or room) → SubscriberSession (RTP, jitter buffer, media clock, E2EE,
-///       keyframe and report policy) → track decoders → RoomComposer (room events, layout, compositing, mixing, speaker detection,
-///       constant frame rate) → VideoEncoder + AudioEncoder (once) → every PacketSink (MP4, HLS, RTMP)
+///     MediaSource (fixture or room) → SubscriberSession (RTP, jitter buffer, media clock,
+///       E2EE, keyframe and report policy) → track decoders → RoomComposer (room events,
+///       layout, compositing, mixing, speaker detection, constant frame rate) → VideoEncoder +
+///       AudioEncoder (once) → every PacketSink (MP4, HLS, RTMP)
 ///     and back up the source: PLI, NACK, receiver reports.
 ///
 /// It runs on the calling thread: ingest, decode, composite and mix are plain calls in one loop,
