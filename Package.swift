@@ -98,6 +98,13 @@ let package = Package(
         .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
         .target(name: "Decode", dependencies: ["COpus", "CFFmpeg", "LibAV", "Media", "Ingest"]),
 
+        // MARK: Speech: utterances in, timed words out (docs/TRANSCRIPTION.md)
+        // The SpeechEngine seam, faster-whisper in a helper process Revue owns (Resources/
+        // whisper_helper.py, built in), voice activity detection, transcripts and their files.
+        .target(name: "Speech", dependencies: ["Platform", "Log"], exclude: ["Resources"], plugins: ["EmbedFiles"]),
+        // Transcripts of files and recordings: each speaker's audio decoded, cut and transcribed.
+        .target(name: "Transcription", dependencies: ["Speech", "Decode", "Log"]),
+
         // MARK: Media: composite and mix, then encode once
         .target(name: "Layout", dependencies: ["JobSpec"]),
         .target(name: "Composite", dependencies: ["JobSpec", "Layout", "Media", "LibAV", "CFreeType"]),
@@ -139,7 +146,7 @@ let package = Package(
 
         // MARK: The tool
         .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "RoomServer", "RoomClient", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
-                                           "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage"]),
+                                           "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
@@ -216,6 +223,8 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
         .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Net",
                                                           "Transport", "TestSupport", "Platform"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
+        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

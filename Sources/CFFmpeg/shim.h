@@ -59,13 +59,12 @@ static inline const char *revue_av_strerror(int code, char *buffer, size_t size)
     return buffer;
 }
 
-/// A resampler from a decoder's sound to mono float at 48 kHz (what a publisher's microphone
-/// gives), or NULL. Free it with swr_free.
-static inline SwrContext *revue_swr_to_mono_48k(const AVCodecContext *decoder) {
+/// A resampler from a decoder's sound to mono float at `rate`, or NULL. Free it with swr_free.
+static inline SwrContext *revue_swr_to_mono(const AVCodecContext *decoder, int rate) {
     SwrContext *swr = NULL;
     AVChannelLayout mono;
     av_channel_layout_default(&mono, 1);
-    if (swr_alloc_set_opts2(&swr, &mono, AV_SAMPLE_FMT_FLT, 48000, &decoder->ch_layout, decoder->sample_fmt, decoder->sample_rate, 0, NULL) < 0)
+    if (swr_alloc_set_opts2(&swr, &mono, AV_SAMPLE_FMT_FLT, rate, &decoder->ch_layout, decoder->sample_fmt, decoder->sample_rate, 0, NULL) < 0)
         return NULL;
     if (swr_init(swr) < 0) {
         swr_free(&swr);
@@ -73,6 +72,9 @@ static inline SwrContext *revue_swr_to_mono_48k(const AVCodecContext *decoder) {
     }
     return swr;
 }
+
+/// Mono float at 48 kHz: what a publisher's microphone gives.
+static inline SwrContext *revue_swr_to_mono_48k(const AVCodecContext *decoder) { return revue_swr_to_mono(decoder, 48000); }
 
 /// Converts a decoded frame (or, with NULL, what the resampler still holds) into `out`; the
 /// samples written, or a negative AVERROR. swr_convert takes `const uint8_t **`, which Swift

@@ -32,11 +32,14 @@ public struct PositionalSpec: Sendable {
     public let name: String
     public let help: String
     public let required: Bool
+    /// The last positional may take every remaining word (`FILE...`).
+    public let repeatable: Bool
 
-    public init(_ name: String, help: String, required: Bool = true) {
+    public init(_ name: String, help: String, required: Bool = true, repeatable: Bool = false) {
         self.name = name
         self.help = help
         self.required = required
+        self.repeatable = repeatable
     }
 }
 
@@ -66,7 +69,8 @@ public struct CommandSpec: Sendable {
         var usage = "usage: revue \(name)"
         if options.count > 1 { usage += " [options]" }
         for positional in positionals {
-            usage += positional.required ? " \(positional.name)" : " [\(positional.name)]"
+            let word = positional.name + (positional.repeatable ? "..." : "")
+            usage += positional.required ? " \(word)" : " [\(word)]"
         }
         var lines = [usage, "", summary]
         if let discussion { lines += ["", discussion] }

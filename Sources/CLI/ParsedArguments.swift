@@ -83,7 +83,7 @@ public struct ParsedArguments: Sendable {
                 let missing = spec.positionals.filter(\.required)[positionals.count]
                 throw UsageError("missing argument \(missing.name)", command: spec.name)
             }
-            if positionals.count > spec.positionals.count {
+            if positionals.count > spec.positionals.count, spec.positionals.last?.repeatable != true {
                 throw UsageError("unexpected argument '\(positionals[spec.positionals.count])'", command: spec.name)
             }
             // Environment values are checked against the allowed values too.

@@ -11,6 +11,7 @@ public enum Revue {
         CaptureCommand.self,
         PublishCommand.self,
         DevicesCommand.self,
+        TranscribeCommand.self,
         RepairCommand.self,
         DemoCommand.self,
         ServeCommand.self,

@@ -31,6 +31,12 @@ struct revue_mmsghdr { struct msghdr msg_hdr; unsigned int msg_len; };
 int revue_recvmmsg_(int, struct revue_mmsghdr *, unsigned int, int, struct timespec *) __asm__("recvmmsg");
 int revue_sendmmsg_(int, struct revue_mmsghdr *, unsigned int, int) __asm__("sendmmsg");
 int revue_eventfd_(unsigned int, int) __asm__("eventfd");
+int revue_pipe2_(int descriptors[2], int flags) __asm__("pipe2");
+
+/// A close-on-exec pipe (pipe2(2)): no child started by another thread meanwhile inherits it.
+static inline int revue_pipe_cloexec(int descriptors[2]) { return revue_pipe2_(descriptors, O_CLOEXEC); }
+/// A connected pair of close-on-exec Unix stream sockets (socketpair(2)).
+static inline int revue_socketpair_cloexec(int descriptors[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, descriptors); }
 
 /// The most datagrams one batch call moves.
 #define REVUE_BATCH_MAX 64

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// A child process started with `posix_spawnp` and waited for with `waitpid`.
@@ -36,29 +37,58 @@ public final class Subprocess: @unchecked Sendable {
         case discard
         /// Appended to a file.
         case file(String)
+        /// A pipe this process reads (`standardOutputPipe`).
+        case pipe
+    }
+
+    /// Where a child's standard input comes from.
+    public enum Input: Sendable {
+        /// /dev/null.
+        case null
+        /// A pipe this process writes (`standardInputPipe`).
+        case pipe
     }
 
     public let pid: pid_t
     public let executable: String
+    /// Our end of the child's standard input, with `standardInput: .pipe`.
+    public let standardInputPipe: PipeEnd?
+    /// Our end of the child's standard output, with `standardOutput: .pipe`.
+    public let standardOutputPipe: PipeEnd?
     private let lock = NSLock()
     private var finished: Termination?
 
     /// Starts `executable` (looked up on PATH when it has no slash) with `arguments`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                standardOutput: Output = .inherit, standardError: Output = .inherit,
+                standardInput: Input = .null, standardOutput: Output = .inherit, standardError: Output = .inherit,
                 workingDirectory: String? = nil) throws(SubprocessError)
     {
         self.executable = executable
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Pipes are made close-on-exec: the child's copies are the dup2'd 0 and 1 (dup2 clears
+        // the flag), so no other child started meanwhile holds them open.
+        var inputPipe: (ours: PipeEnd, theirs: PipeEnd)?
+        var outputPipe: (ours: PipeEnd, theirs: PipeEnd)?
+        switch standardInput {
+        case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .pipe:
+            let made = try Subprocess.makeSocketPair()
+            inputPipe = (ours: made.ours, theirs: made.theirs)
+            posix_spawn_file_actions_adddup2(&actions, made.theirs.descriptor, 0)
+        }
         for (descriptor, output) in [(Int32(1), standardOutput), (Int32(2), standardError)] {
             switch output {
             case .inherit: break
             case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
             case .file(let path):
                 posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            case .pipe:
+                guard descriptor == 1 else { throw SubprocessError("standard error cannot be a pipe; use a file") }
+                let made = try Subprocess.makePipe()
+                outputPipe = (ours: made.read, theirs: made.write)
+                posix_spawn_file_actions_adddup2(&actions, made.write.descriptor, 1)
             }
         }
         // The child keeps 0, 1 and 2 only: without this it would inherit every descriptor of
@@ -95,6 +125,29 @@ public final class Subprocess: @unchecked Sendable {
             throw SubprocessError("cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = childPID
+        // Our copies of the child's ends close here (when `inputPipe`/`outputPipe` go), so
+        // end of file reaches each side when the other closes.
+        standardInputPipe = inputPipe?.ours
+        standardOutputPipe = outputPipe?.ours
+    }
+
+    /// A connected pair of Unix stream sockets, close-on-exec; ours writes with MSG_NOSIGNAL.
+    private static func makeSocketPair() throws(SubprocessError) -> (ours: PipeEnd, theirs: PipeEnd) {
+        var descriptors: [Int32] = [-1, -1]
+        guard revue_socketpair_cloexec(&descriptors) == 0 else {
+            throw SubprocessError("cannot make a socket pair: \(String(cString: strerror(errno)))")
+        }
+        // The child only reads; we only write.
+        shutdown(descriptors[0], Int32(SHUT_RD))
+        return (PipeEnd(descriptor: descriptors[0], isSocket: true), PipeEnd(descriptor: descriptors[1]))
+    }
+
+    private static func makePipe() throws(SubprocessError) -> (read: PipeEnd, write: PipeEnd) {
+        var descriptors: [Int32] = [-1, -1]
+        guard revue_pipe_cloexec(&descriptors) == 0 else {
+            throw SubprocessError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        return (PipeEnd(descriptor: descriptors[0]), PipeEnd(descriptor: descriptors[1]))
     }
 
     /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34 and later) closes every descriptor

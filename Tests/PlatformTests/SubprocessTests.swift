@@ -56,3 +56,19 @@ import Testing
         }
     }
 }
+
+extension SubprocessTests {
+    /// Standard input and output as pipes: what goes in comes back out of `cat`, end of input
+    /// ends it, and writing to a child that has gone is an error, not SIGPIPE.
+    @Test func pipesCarryBytesBothWaysAndADeadChildIsAnError() throws {
+        let process = try Subprocess("cat", [], standardInput: .pipe, standardOutput: .pipe)
+        let input = try #require(process.standardInputPipe), output = try #require(process.standardOutputPipe)
+        try input.write(Array("hello\n".utf8))
+        #expect(output.waitReadable(timeout: 10))
+        #expect(try output.read(upTo: 100) == Array("hello\n".utf8))
+        process.signal(SIGKILL)
+        process.wait()
+        #expect(try output.read(upTo: 100).isEmpty)
+        #expect(throws: SubprocessError.self) { try input.write(Array("anyone?\n".utf8)) }
+    }
+}

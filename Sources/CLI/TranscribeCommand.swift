@@ -1,0 +1,61 @@
+import Foundation
+import Log
+import Speech
+import Transcription
+
+/// `revue transcribe FILE...`: a transcript of any file libavformat reads, with the same engine
+/// and the same files a recording's transcription writes (docs/TRANSCRIPTION.md).
+enum TranscribeCommand: RevueCommand {
+    static let spec = CommandSpec(
+        ["transcribe"],
+        summary: "Transcribe audio or video files with the speech engine, each file as one speaker.",
+        discussion: """
+            Each FILE is one speaker (a participant's own audio gives a transcript attributed line by line); their lines are
+            interleaved by time. Without --out the transcript is printed in --format; with --out DIR, transcript.json, .vtt,
+            .srt and .txt are written there. The engine is faster-whisper with Whisper tiny.en, installed by scripts/bootstrap
+            (REVUE_SPEECH_VENV moves it); it runs offline. Progress goes to standard error.
+            """,
+        options: [
+            OptionSpec("speaker", value: "NAME", help: "A speaker's name, once per FILE in order (default: the file's name).", repeatable: true),
+            OptionSpec("out", value: "DIR", help: "Write the four transcript files into DIR."),
+            OptionSpec("format", value: "FORMAT", help: "What to print without --out.", default: "txt", allowed: TranscriptFormat.allCases.map(\.rawValue)),
+            OptionSpec("model", value: "ID", help: "The speech model.", default: SpeechModel.defaultID),
+            OptionSpec("model-config", value: "JSON", help: "Engine settings, a JSON object (docs/TRANSCRIPTION.md)."),
+        ] + CommonOptions.loggingForPeople,
+        positionals: [PositionalSpec("FILE", help: "Files to transcribe, one speaker each.", repeatable: true)])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        CommonOptions.applyLogging(arguments)
+        let files = arguments.positionals
+        guard !files.isEmpty else { throw UsageError("missing FILE", command: spec.name) }
+        let names = arguments.values("speaker")
+        guard names.count <= files.count else { throw UsageError("more --speaker names than files", command: spec.name) }
+        let model: SpeechModel
+        do {
+            model = try SpeechModel.resolve(modelId: arguments.value("model"), modelConfig: arguments.value("model-config"))
+        } catch {
+            throw UsageError(error.description, command: spec.name)
+        }
+        let speakers = files.enumerated().map { index, path in
+            let name = index < names.count ? names[index] : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            return SpeakerAudio(path: path, participantId: "speaker-\(index + 1)", participantName: name)
+        }
+        let engine = try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: model)
+        defer { engine.stop() }
+        let started = Date()
+        let transcript = try FileTranscriber(engine: engine, modelId: model.id).transcribe(speakers) { progress in
+            let total = progress.secondsTotal.map { String(format: " of %.0f", $0) } ?? ""
+            Console.progress(String(format: "transcribing: %.0f%@ s read, %d utterances", progress.secondsRead, total, progress.utterances))
+        }
+        Console.progress(nil)
+        let seconds = Date().timeIntervalSince(started)
+        if let directory = arguments.value("out") {
+            for path in try TranscriptFiles.write(transcript, to: directory) { Console.print(path) }
+        } else {
+            let format = arguments.value("format").flatMap(TranscriptFormat.init(rawValue:)) ?? .txt
+            FileHandle.standardOutput.write(Data(format.render(transcript).utf8))
+        }
+        Console.error(String(format: "transcribed %d segments in %.1f s with %@", transcript.segments.count, seconds, engine.description))
+        return 0
+    }
+}

@@ -1,0 +1,83 @@
+import Decode
+import Foundation
+import Log
+import Speech
+
+/// Transcribes speakers' audio files: each file is read at 16 kHz in blocks, cut into utterances
+/// by voice activity detection and sent to the engine one utterance at a time, so a two-hour
+/// file needs no more memory than its longest utterance. Each speaker's words are attributed to
+/// them; the transcript interleaves speakers by time.
+///
+/// Blocking; one thread per transcription.
+public struct FileTranscriber: Sendable {
+    /// How far it has got: seconds of audio read, of the total when the files say.
+    public struct Progress: Sendable, Equatable {
+        public var secondsRead: Double
+        public var secondsTotal: Double?
+        public var utterances: Int
+    }
+
+    public let engine: any SpeechEngine
+    public let modelId: String
+    public let logger: Logger
+
+    public init(engine: any SpeechEngine, modelId: String, logger: Logger = Logger(label: "transcribe")) {
+        self.engine = engine
+        self.modelId = modelId
+        self.logger = logger
+    }
+
+    public func transcribe(_ speakers: [SpeakerAudio], progress: (Progress) -> Void = { _ in }) throws(TranscriptionError) -> Transcript {
+        var transcript = Transcript(engine: engine.description, modelId: modelId)
+        var state = Progress(secondsRead: 0, secondsTotal: nil, utterances: 0)
+        var readers: [(SpeakerAudio, AudioFileReader)] = []
+        for speaker in speakers {
+            do {
+                readers.append((speaker, try AudioFileReader(path: speaker.path, rate: Utterance.sampleRate)))
+            } catch {
+                throw TranscriptionError(error.description)
+            }
+        }
+        let durations = readers.compactMap(\.1.duration)
+        state.secondsTotal = durations.count == readers.count ? durations.reduce(0, +) : nil
+        var lastReport = 0.0
+        for (speaker, reader) in readers {
+            var detector = VoiceActivityDetector(origin: 0)
+            var readHere = 0
+            func recognise(_ utterances: [Utterance]) throws(TranscriptionError) {
+                for utterance in utterances {
+                    let segments: [RecognizedSegment]
+                    do {
+                        segments = try engine.transcribe(utterance)
+                    } catch {
+                        throw TranscriptionError("\(speaker.participantName) at \(String(format: "%.1f", utterance.start)) s: \(error)")
+                    }
+                    transcript.append(segments, offset: speaker.offset + utterance.start, participantId: speaker.participantId,
+                                      participantName: speaker.participantName)
+                    state.utterances += 1
+                }
+            }
+            while true {
+                let block: [Float]
+                do {
+                    guard let next = try reader.next() else { break }
+                    block = next
+                } catch {
+                    throw TranscriptionError(error.description)
+                }
+                readHere += block.count
+                try recognise(detector.feed(block))
+                state.secondsRead += Double(block.count) / Double(Utterance.sampleRate)
+                if state.secondsRead - lastReport >= 30 {
+                    lastReport = state.secondsRead
+                    progress(state)
+                }
+            }
+            try recognise(detector.flush())
+            logger.info("speaker transcribed", ["participant": .string(speaker.participantId),
+                                                "seconds": .double(Double(readHere) / Double(Utterance.sampleRate))])
+        }
+        progress(state)
+        return transcript
+    }
+}
