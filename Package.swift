@@ -116,7 +116,7 @@ let package = Package(
 
         // MARK: The pipeline, assembled in one place
         .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Subscriber", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
-                                                "Mix", "Encode", "Outputs", "Log", "Platform"]),
+                                                "Mix", "Encode", "Outputs", "Log", "Platform", "Transcription"]),
 
         // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
         .target(name: "Storage", dependencies: ["CCurl", "Crypto", "JobSpec", "Outputs"]),
@@ -134,14 +134,14 @@ let package = Package(
         .target(name: "RoomClient", dependencies: ["CLinux", "CALSA", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
                                                   "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Subscriber", "Decode", "LibAV", "CFFmpeg"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
-        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP"]),
+        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
                                                    "Crypto"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
-                                            "Storage"],
+                                            "Storage", "Speech"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool
@@ -215,7 +215,7 @@ let package = Package(
                                                           "HTTP"]),
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Net", "Signaling",
-                                                            "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform"]),
+                                                            "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform", "Speech"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
         // Verbatim examples leave values unused, as documentation does (three "never used"
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.
@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Net",
                                                           "Transport", "TestSupport", "Platform"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
-        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "TestSupport"]),
+        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

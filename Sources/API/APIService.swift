@@ -8,6 +8,7 @@ import Log
 import Postgres
 import Rooms
 import Signaling
+import Speech
 import Storage
 
 /// The REST API v2 (`../shared/spec/PLATFORM_API.md`, docs/API.md, docs/ROOMS.md): recordings,
@@ -188,6 +189,14 @@ public final class APIService: @unchecked Sendable {
 
     /// Creates a validated job on an existing room (REST, signalling and `autoStartConfig` alike).
     func create(_ job: JobRequest) throws -> Job {
+        if let transcription = job.transcription {
+            // The model and its settings are checked here, before any job exists (400).
+            do {
+                _ = try SpeechModel.resolve(modelId: transcription.modelId, modelConfig: transcription.modelConfig)
+            } catch {
+                throw ServiceError.spec(SpecError("transcription: \(error.description)"), kind: job.kind)
+            }
+        }
         if configuration.fixtureRooms?.path(of: job.roomID) != nil { try store.ensureRoom(job.roomID) }
         guard try rooms.room(job.roomID) != nil else { throw ServiceError.invalidRoom(job.roomID) }
         if let path = job.awsDirPath, !path.isEmpty, configuration.objectStorage == nil {

@@ -16,14 +16,18 @@ struct JobViews {
             let (path, url) = urls.location(of: part)
             return FileView(part: part, filePath: path, fileURL: url)
         }
-        return RecordingView(common: common(job), file: JobURLs.latestRecording(job).map(file), files: job.parts.filter { $0.kind == .mp4 }.map(file))
+        var view = RecordingView(common: common(job), file: JobURLs.latestRecording(job).map(file), files: job.parts.filter { $0.kind == .mp4 }.map(file))
+        view.transcription = urls.transcription(job)
+        return view
     }
 
     func hls(_ job: Job) -> HLSView {
         let urls = urls.hls(job)
-        return HLSView(common: common(job), start: APITime.string(job.startedAt ?? job.createdAt),
-                       end: job.state.isActive ? nil : job.stoppedAt.map(APITime.string),
-                       duration: job.parts.compactMap(\.duration).reduce(0, +), playbackHlsUrl: urls?.playback, livestreamUrl: urls?.live)
+        var view = HLSView(common: common(job), start: APITime.string(job.startedAt ?? job.createdAt),
+                           end: job.state.isActive ? nil : job.stoppedAt.map(APITime.string),
+                           duration: job.parts.compactMap(\.duration).reduce(0, +), playbackHlsUrl: urls?.playback, livestreamUrl: urls?.live)
+        view.transcription = self.urls.transcription(job)
+        return view
     }
 
     func livestream(_ job: Job) -> LivestreamView {

@@ -152,6 +152,7 @@ enum RecordCommand: RevueCommand {
         defer { live?.leave() }
         let source = try wrap(made)
         let pipeline = try RecordingPipeline(config: spec.config)
+        if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
         var sinks: [(OutputSpec, QueuedSink)] = []
         for output in spec.outputs {
             let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, onPlayable: {

@@ -17,17 +17,20 @@ enum TranscribeCommand: RevueCommand {
             """,
         options: [
             OptionSpec("speaker", value: "NAME", help: "A speaker's name, once per FILE in order (default: the file's name).", repeatable: true),
+            OptionSpec("speakers", value: "MANIFEST",
+                       help: "Transcribe the participants' audio a recording kept (its speakers.json) instead of FILEs."),
             OptionSpec("out", value: "DIR", help: "Write the four transcript files into DIR."),
             OptionSpec("format", value: "FORMAT", help: "What to print without --out.", default: "txt", allowed: TranscriptFormat.allCases.map(\.rawValue)),
             OptionSpec("model", value: "ID", help: "The speech model.", default: SpeechModel.defaultID),
             OptionSpec("model-config", value: "JSON", help: "Engine settings, a JSON object (docs/TRANSCRIPTION.md)."),
         ] + CommonOptions.loggingForPeople,
-        positionals: [PositionalSpec("FILE", help: "Files to transcribe, one speaker each.", repeatable: true)])
+        positionals: [PositionalSpec("FILE", help: "Files to transcribe, one speaker each.", required: false, repeatable: true)])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         CommonOptions.applyLogging(arguments)
         let files = arguments.positionals
-        guard !files.isEmpty else { throw UsageError("missing FILE", command: spec.name) }
+        let manifest = arguments.value("speakers")
+        guard files.isEmpty != (manifest == nil) else { throw UsageError("give FILE... or --speakers MANIFEST", command: spec.name) }
         let names = arguments.values("speaker")
         guard names.count <= files.count else { throw UsageError("more --speaker names than files", command: spec.name) }
         let model: SpeechModel
@@ -36,9 +39,14 @@ enum TranscribeCommand: RevueCommand {
         } catch {
             throw UsageError(error.description, command: spec.name)
         }
-        let speakers = files.enumerated().map { index, path in
+        let speakers = try manifest.map { path throws(TranscriptionError) in try SpeakerTracks.load(path) } ?? files.enumerated().map { index, path in
             let name = index < names.count ? names[index] : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             return SpeakerAudio(path: path, participantId: "speaker-\(index + 1)", participantName: name)
+        }
+        // Nobody spoke: an empty transcript, without starting the engine.
+        if speakers.isEmpty, let directory = arguments.value("out") {
+            for path in try TranscriptFiles.write(Transcript(engine: "none (nobody spoke)", modelId: model.id), to: directory) { Console.print(path) }
+            return 0
         }
         let engine = try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: model)
         defer { engine.stop() }

@@ -13,6 +13,8 @@ public struct JobRequest: Sendable, Equatable {
     public var awsDirPath: String?
     /// A presigned S3 PUT URL the recording is uploaded to when it finishes (a capability: never echoed).
     public var preSignedURL: String?
+    /// A transcript of the job's speech when it stops (recordings and HLS).
+    public var transcription: TranscriptionRequest?
 
     public init(kind: JobKind, roomID: String, config: RecordingConfig = RecordingConfig(), outputs: [LivestreamOutput] = [],
                 webhookURL: String? = nil, awsDirPath: String? = nil, preSignedURL: String? = nil)
@@ -50,12 +52,9 @@ public struct JobRequest: Sendable, Equatable {
                 outputs.append(try LivestreamOutput.validated(entry, index: index))
             }
         }
-        // Not built yet (issue 22): refused, never silently ignored.
-        if let transcription = body["transcription"], !transcription.isNull {
-            guard transcription.objectValue != nil else { throw SpecError("transcription must be an object {enabled, summary}") }
-            if transcription["enabled"]?.boolValue == true {
-                throw SpecError("transcription is not built yet in Revue: start the job without it (transcription: {enabled: false})")
-            }
+        if let transcription = try TranscriptionRequest.validated(body["transcription"]) {
+            guard kind != .livestream else { throw SpecError("transcription is for recordings and HLS, not livestreams", category: .livestreamConfig) }
+            self.transcription = transcription
         }
         if let url = body["webhookUrl"], !url.isNull {
             guard let text = url.stringValue, let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),

@@ -5,4 +5,7 @@ public enum PartKind: String, Sendable, Codable, CaseIterable {
     case mp4
     /// An HLS directory with `index.m3u8`, `live.m3u8` and fMP4 segments (`hls/<job>/part-N`).
     case hls
+    /// A transcript of a part's speech: a directory with `transcript.json`, `.vtt`, `.srt` and
+    /// `.txt` (`recordings/<job>/part-N.transcript`, `hls/<job>/part-N.transcript`).
+    case transcript
 }

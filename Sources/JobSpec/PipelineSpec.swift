@@ -29,10 +29,14 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     /// HLS outputs also go to this bucket, live (docs/STORAGE.md). It holds the storage's
     /// secret, which is why the spec file is readable only by its user.
     public var bucketMirror: BucketMirrorSpec?
+    /// Keep each participant's own audio in this directory for a transcript
+    /// (`SpeakerTracksWriter`; docs/TRANSCRIPTION.md).
+    public var speakerAudio: String?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
-                eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil)
+                eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil, speakerAudio: String? = nil)
     {
+        self.speakerAudio = speakerAudio
         self.source = source
         self.config = config
         self.outputs = outputs

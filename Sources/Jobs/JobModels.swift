@@ -23,6 +23,8 @@ public struct Job: Sendable, Equatable {
     public var errorMessage: String?
     public var parts: [JobPart]
     public var progress: JobProgress?
+    /// The transcript asked for and where it is; nil when none was asked for.
+    public var transcription: TranscriptionStatus?
     public var createdAt: Date
     public var updatedAt: Date
     public var startedAt: Date?

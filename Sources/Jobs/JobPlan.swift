@@ -46,6 +46,11 @@ struct JobPlan {
         // A room's fixture plays live and loops until the job is stopped.
         spec = PipelineSpec(source: source, config: job.config,
                             outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts), eventsPath: eventsPath,
-                            parentPID: parentPID, bucketMirror: mirror)
+                            parentPID: parentPID, bucketMirror: mirror,
+                            speakerAudio: job.transcription == nil ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
     }
+
+    /// Where an attempt keeps each participant's audio for the job's transcript (relative to
+    /// the storage directory).
+    static func speakerAudio(job id: String, attempt: Int) -> String { "jobs/\(id)/speakers/attempt-\(attempt)" }
 }

@@ -24,7 +24,7 @@ public final class JobStore: Sendable {
     static let columns = """
         id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path, pre_signed_url,
         worker_id, lease_expires_at, attempts, stop_requested_at, error_code, error_message, parts::text AS parts,
-        progress::text AS progress, created_at, updated_at, started_at, playable_at, stopped_at
+        progress::text AS progress, transcription::text AS transcription, created_at, updated_at, started_at, playable_at, stopped_at
         """
 
     public init(pool: PostgresPool,
@@ -67,11 +67,11 @@ public final class JobStore: Sendable {
                 let outputs = String(decoding: try JSONEncoder().encode(new.outputs), as: UTF8.self)
                 let rows = try connection.query(
                     """
-                    INSERT INTO jobs (id, kind, room_id, session_id, config, outputs, webhook_url, aws_dir_path, pre_signed_url)
-                    VALUES ($1, $2::job_kind, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9) RETURNING \(JobStore.columns)
+                    INSERT INTO jobs (id, kind, room_id, session_id, config, outputs, webhook_url, aws_dir_path, pre_signed_url, transcription)
+                    VALUES ($1, $2::job_kind, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10::jsonb) RETURNING \(JobStore.columns)
                     """,
                     [UUID(), new.kind.rawValue, new.roomID, session ?? JobStore.newSessionID(), APIJSON.text(new.config), outputs, new.webhookURL,
-                     new.awsDirPath, new.preSignedURL])
+                     new.awsDirPath, new.preSignedURL, new.transcription.map { APIJSON.text(TranscriptionStatus(request: $0)) }])
                 let job = try JobStore.job(from: rows[0])
                 try record(connection, job: job, from: nil, to: .starting, webhook: "\(new.kind.webhookPrefix)-starting",
                            workerID: nil, detail: "created")
@@ -102,6 +102,33 @@ public final class JobStore: Sendable {
             job = try apply(.stopRequested, to: job, connection: connection, workerID: nil, detail: "stop requested")
             try connection.notify(JobStore.stopChannel, payload: job.id.uuidString)
             return job
+        }
+    }
+
+    // MARK: - Transcripts
+
+    /// Records where a job's transcript is, with its parts (the transcript files), and sends the
+    /// state's webhook (`transcription-started`, `-completed`, `-failed`) where the job's own
+    /// webhooks go. Only the worker holding an active job may change it.
+    @discardableResult
+    public func setTranscription(_ status: TranscriptionStatus, jobID: UUID, workerID: String, parts: [JobPart]? = nil) throws -> Job {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 FOR UPDATE", [jobID])
+            guard let row = rows.first else { throw ServiceError.notFound("no job \(jobID)") }
+            let job = try JobStore.job(from: row)
+            if job.state.isActive, job.workerID != workerID { throw LeaseLost(jobID: jobID, workerID: workerID) }
+            try connection.query("UPDATE jobs SET transcription = $2::jsonb, updated_at = now() WHERE id = $1", [jobID, APIJSON.text(status)])
+            if let parts {
+                let text = String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
+                try connection.query("UPDATE jobs SET parts = $2::jsonb WHERE id = $1", [jobID, text])
+            }
+            let updated = try reload(jobID, connection: connection)
+            if let webhook = status.state.webhook, status.state != job.transcription?.state {
+                try enqueueWebhooks(connection, job: updated, event: webhook)
+            }
+            try connection.notify(JobStore.eventsChannel, payload: jobID.uuidString)
+            logger.info("transcription \(status.state.rawValue)", ["jobId": .string(job.idText), "error": .string(status.error ?? "")])
+            return updated
         }
     }
 
@@ -414,6 +441,15 @@ public final class JobStore: Sendable {
             .flatMap { try? decoder.decode([LivestreamOutput].self, from: Data($0.utf8)) }
         // Stored by this code from a validated request; a row it cannot read has the defaults.
         let config = (try? decoder.decode(RecordingConfig.self, from: Data(try row.decode("config", as: String.self).utf8))) ?? RecordingConfig()
+        // Written only by this code; a row whose transcription cannot be read is an error, not
+        // a job that silently has none.
+        let transcription = try row.decodeIfPresent("transcription", as: String.self).map { text in
+            do {
+                return try decoder.decode(TranscriptionStatus.self, from: Data(text.utf8))
+            } catch {
+                throw PostgresError(kind: .decodingFailed, message: "job transcription is not readable: \(error)")
+            }
+        }
         guard let kind = JobKind(rawValue: try row.decode("kind", as: String.self)),
               let state = JobState(rawValue: try row.decode("state", as: String.self))
         else { throw PostgresError(kind: .decodingFailed, message: "unknown job kind or state") }
@@ -423,7 +459,7 @@ public final class JobStore: Sendable {
             awsDirPath: try row.decodeIfPresent("aws_dir_path"), preSignedURL: try row.decodeIfPresent("pre_signed_url"), workerID: try row.decodeIfPresent("worker_id"),
             leaseExpiresAt: try row.decodeIfPresent("lease_expires_at"), attempts: try row.decode("attempts"),
             stopRequestedAt: try row.decodeIfPresent("stop_requested_at"), errorCode: try row.decodeIfPresent("error_code"),
-            errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress,
+            errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress, transcription: transcription,
             createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"), startedAt: try row.decodeIfPresent("started_at"),
             playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"))
     }

@@ -48,6 +48,24 @@ public struct JobURLs: Sendable {
         return (file(OutputPart.mediaFile(.hls, at: part.path)), file(OutputPart.livePlaylist(at: part.path)))
     }
 
+    /// The transcript's status and files (nil when none was asked for).
+    public func transcription(_ job: Job) -> TranscriptionView? {
+        guard let status = job.transcription else { return nil }
+        var files: [TranscriptionView.File] = []
+        for part in job.parts where part.kind == .transcript {
+            for format in TranscriptPart.formats {
+                let name = TranscriptPart.fileName(format)
+                if let key = part.objectKey, let storage {
+                    files.append(.init(format: format, attempt: part.attempt, filePath: key + "/" + name, fileUrl: storage.downloadURL(key + "/" + name, now: now())))
+                } else {
+                    files.append(.init(format: format, attempt: part.attempt, filePath: part.path + "/" + name, fileUrl: file(part.path + "/" + name)))
+                }
+            }
+        }
+        return TranscriptionView(status: status.state.rawValue, modelId: status.request.modelId ?? TranscriptPart.defaultModelID,
+                                 error: status.error, segments: status.segments, files: files)
+    }
+
     /// The event's extra webhook data: the file of `recording-stopped` (and of `recording-failed`,
     /// where it is the local file that was kept), the URLs of `hls-started` and `hls-playable`.
     public func webhookData(_ job: Job, event: String, base: WebhookPayload.Data) -> WebhookPayload.Data {
@@ -57,6 +75,8 @@ public struct JobURLs: Sendable {
             if let part = JobURLs.latestRecording(job) {
                 (data.filePath, data.fileUrl) = location(of: part)
             }
+        case "transcription-started", "transcription-completed", "transcription-failed":
+            data.transcription = transcription(job)
         case "hls-started", "hls-playable":
             if let urls = hls(job) {
                 data.playbackHlsUrl = urls.playback

@@ -41,7 +41,7 @@ struct JobUploader {
         if job.preSignedURL != nil && finishedMP4 { return true }
         guard storageConfigured, prefix(job) != nil else { return false }
         return parts.contains { ($0.kind == .mp4 && ($0.status == .complete || $0.status == .repaired) && $0.objectKey == nil)
-            || ($0.kind == .hls && $0.objectKey != nil) }
+            || ($0.kind == .hls && $0.objectKey != nil) || ($0.kind == .transcript && $0.objectKey == nil) }
     }
 
     func run(_ job: Job, parts: [JobPart], shouldStop: @escaping () -> Bool) -> Outcome {
@@ -57,6 +57,23 @@ struct JobUploader {
                             return failure.isInterrupted ? .interrupted(parts) : .failed(parts, failure.message)
                         }
                         parts[index].objectKey = key
+                    }
+                    // Transcripts are small: each file in one PUT, beside the part it transcribes.
+                    for index in parts.indices where parts[index].kind == .transcript && parts[index].objectKey == nil {
+                        let key = JobUploader.key(prefix, parts[index].fileName)
+                        for format in TranscriptPart.formats {
+                            let name = TranscriptPart.fileName(format)
+                            guard let bytes = FileManager.default.contents(atPath: storageRoot + "/" + parts[index].path + "/" + name) else {
+                                return .failed(parts, "the transcript file \(parts[index].path)/\(name) is missing")
+                            }
+                            do {
+                                try storage.putObject(key: JobUploader.key(key, name), bytes: Array(bytes), contentType: TranscriptPart.contentType(format))
+                            } catch {
+                                return .failed(parts, "the transcript \(parts[index].path)/\(name) could not be put in the bucket: \(error)")
+                            }
+                        }
+                        parts[index].objectKey = key
+                        logger.info("uploaded a transcript", ["part": .string(parts[index].path), "object": .string(storage.name(key))])
                     }
                     for part in parts where part.kind == .hls {
                         guard let prefix = part.objectKey else { continue }

@@ -350,11 +350,13 @@ public final class Worker: @unchecked Sendable {
         }
     }
 
-    /// Ends a job whose recording is over: uploads its files first when it has any to upload
-    /// (on a thread of its own, the lease renewed by the heartbeat), then STOPPED, or FAILED with
-    /// the upload's reason and the local files kept.
+    /// Ends a job whose recording is over: makes its transcript when one was asked for, uploads
+    /// its files when it has any to upload (on a thread of its own, the lease renewed by the
+    /// heartbeat), then STOPPED, or FAILED with the upload's reason and the local files kept. A
+    /// transcript that fails says so in its own state and never fails the recording.
     private func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger) {
-        guard JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
+        let wantsTranscript = job.transcription.map { $0.state == .waiting || $0.state == .started } ?? false
+        guard wantsTranscript || JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
             finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger)
             return
         }
@@ -362,41 +364,91 @@ public final class Worker: @unchecked Sendable {
         lock.lock()
         uploading[id] = true
         lock.unlock()
-        let uploader = JobUploader(storage: objectStorage, uploads: uploads, storageRoot: configuration.storage,
-                                   workerID: configuration.workerID, logger: logger)
         let thread = Thread { [self] in
-            // Stops between parts when the worker is stopping or the heartbeat found the job lost.
+            // Stops between steps when the worker is stopping or the heartbeat found the job lost.
             let shouldStop = { [self] in
                 lock.lock()
                 defer { lock.unlock() }
                 return uploading[id] != true || stopping.load(ordering: .relaxed)
             }
-            try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
-            let outcome = uploader.run(job, parts: parts, shouldStop: shouldStop)
-            lock.lock()
-            let stillHeld = uploading[id] == true
-            lock.unlock()
+            defer {
+                lock.lock()
+                uploading[id] = nil
+                lock.unlock()
+            }
+            var parts = parts
+            var transcription = job.transcription
+            if wantsTranscript, var status = transcription {
+                status.state = .started
+                status.error = nil
+                _ = try? store.setTranscription(status, jobID: id, workerID: configuration.workerID)
+                let transcriber = JobTranscriber(executable: configuration.executable, storageRoot: configuration.storage, logger: logger)
+                switch transcriber.run(job, parts: parts, request: status.request, shouldStop: shouldStop) {
+                case .done(let made, let segments):
+                    parts = made
+                    status.state = .stopped
+                    status.segments = segments
+                case .failed(let reason):
+                    logger.error("the transcription failed; the recording is kept", ["error": .string(reason)])
+                    status.state = .failed
+                    status.error = reason
+                case .interrupted:
+                    handBack(id, parts: parts, logger: logger, what: "mid-transcription")
+                    return
+                }
+                transcription = status
+                try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
+            }
+            let outcome: JobUploader.Outcome
+            let uploadsFiles = JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil)
+            if uploadsFiles {
+                try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
+                let uploader = JobUploader(storage: objectStorage, uploads: uploads, storageRoot: configuration.storage,
+                                           workerID: configuration.workerID, logger: logger)
+                outcome = uploader.run(job, parts: parts, shouldStop: shouldStop)
+            } else {
+                outcome = .done(parts)
+            }
+            // The transcript's final state goes out once its files are where they stay.
+            let settle = { [self] (final: [JobPart]) in
+                guard wantsTranscript, let transcription else { return }
+                do {
+                    try store.setTranscription(transcription, jobID: id, workerID: configuration.workerID, parts: final)
+                } catch {
+                    logger.error("could not record the transcript's state", ["error": .string("\(error)")])
+                }
+            }
             switch outcome {
             case .done(let uploaded):
-                finish(id, event: .finished, parts: uploaded, detail: "\(detail); files uploaded", logger: logger)
+                settle(uploaded)
+                finish(id, event: .finished, parts: uploaded, detail: uploadsFiles ? "\(detail); files uploaded" : detail, logger: logger)
             case .failed(let kept, let reason):
+                settle(kept)
                 finish(id, event: .failed, parts: kept, detail: "upload failed", logger: logger, error: (job.kind.failureCode, reason))
-            case .interrupted(let sofar) where stillHeld:
-                do {
-                    try store.release(jobID: id, workerID: configuration.workerID, parts: sofar)
-                    logger.info("handed the job back mid-upload; the next holder resumes it")
-                } catch {
-                    logger.error("could not hand the job back", ["error": .string("\(error)")])
-                }
-            case .interrupted:
-                logger.warning("lost the job mid-upload; its next holder resumes the upload")
+            case .interrupted(let sofar):
+                handBack(id, parts: sofar, logger: logger, what: "mid-upload")
             }
-            lock.lock()
-            uploading[id] = nil
-            lock.unlock()
         }
-        thread.name = "upload \(job.idText)"
+        thread.name = "finish \(job.idText)"
         thread.start()
+    }
+
+    /// Gives a job back between steps of its ending (the worker is stopping), unless the job is
+    /// already lost; its next holder resumes.
+    private func handBack(_ id: UUID, parts: [JobPart], logger: Logger, what: String) {
+        lock.lock()
+        let stillHeld = uploading[id] == true
+        lock.unlock()
+        guard stillHeld else {
+            logger.warning("lost the job \(what); its next holder resumes")
+            return
+        }
+        do {
+            try store.release(jobID: id, workerID: configuration.workerID, parts: parts)
+            logger.info("handed the job back \(what); the next holder resumes it")
+        } catch {
+            logger.error("could not hand the job back", ["error": .string("\(error)")])
+        }
     }
 
     private func finish(_ id: UUID, event: JobStateMachine.Event, parts: [JobPart], detail: String, logger: Logger,

@@ -124,12 +124,21 @@ public final class AudioMixer {
         lanes[participant] = nil
     }
 
-    /// Mixes the next `frames` samples (from `mixedUntil`) and returns interleaved stereo, plus
-    /// each participant's own samples for that block (for level metering).
-    public func mix(frames: Int) -> (mixed: [Float], perParticipant: [String: ArraySlice<Float>]) {
+    /// One mixed block: interleaved stereo, and each participant's own samples in it (for
+    /// level metering and per-speaker transcription) with the frame of the block they start at
+    /// (a participant whose audio starts or ends mid-block covers only part of it).
+    public struct MixedBlock {
+        public var mixed: [Float]
+        public var perParticipant: [String: ArraySlice<Float>]
+        public var offsets: [String: Int]
+    }
+
+    /// Mixes the next `frames` samples (from `mixedUntil`).
+    public func mix(frames: Int) -> MixedBlock {
         let start = mixedUntil
         var mixed = [Float](repeating: 0, count: frames * 2)
         var contributions: [String: ArraySlice<Float>] = [:]
+        var offsets: [String: Int] = [:]
         // Lanes are changed in place, through their index (iterating a copy of the dictionary
         // would make every lane's samples shared, and dropping the mixed ones would copy them).
         var position = lanes.startIndex
@@ -149,6 +158,7 @@ public final class AudioMixer {
                 let slice = lanes.values[position].samples[(head + first * 2)..<(head + last * 2)]
                 // A copy: the lane's samples are about to be dropped.
                 contributions[participant] = Array(slice)[...]
+                offsets[participant] = first - from
                 mixed.withUnsafeMutableBufferPointer { out in
                     var target = (first - from) * 2
                     for sample in slice {
@@ -164,7 +174,7 @@ public final class AudioMixer {
         }
         limit(&mixed)
         mixedUntil = start + Int64(frames)
-        return (mixed, contributions)
+        return MixedBlock(mixed: mixed, perParticipant: contributions, offsets: offsets)
     }
 
     /// Limiter: instant attack to keep every sample within `ceiling`, exponential release.

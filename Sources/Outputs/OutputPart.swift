@@ -17,11 +17,13 @@ public enum OutputPart {
         case lost(String)
     }
 
-    /// The file a player opens: the MP4 itself, or the HLS directory's `index.m3u8`.
+    /// The file a player opens: the MP4 itself, the HLS directory's `index.m3u8`, or a
+    /// transcript's `transcript.vtt`.
     public static func mediaFile(_ kind: PartKind, at path: String) -> String {
         switch kind {
         case .mp4: path
         case .hls: path + "/" + HLSOutput.indexName
+        case .transcript: path + "/transcript.vtt"
         }
     }
 
@@ -49,12 +51,16 @@ public enum OutputPart {
         case .hls:
             HLSPlaylist.appendEndList(toFileAt: mediaFile(kind, at: path))
             return .complete
+        case .transcript:
+            // Written whole or not listed: a transcript part is only listed once its files are.
+            return .complete
         }
     }
 
     /// What a finished part holds: its size on disk (all of an HLS directory), duration and
     /// picture size, or nil if there is nothing to probe.
     public static func describe(_ kind: PartKind, at path: String) -> MediaInfo? {
+        guard kind != .transcript else { return nil }
         guard var info = MediaInfo.probe(mediaFile(kind, at: path)) else { return nil }
         if kind == .hls { info.size = directorySize(path) }
         return info

@@ -10,6 +10,7 @@ import MediaSource
 import Outputs
 import Platform
 import Subscriber
+import Transcription
 
 /// The whole recording path, assembled in one place:
 ///
@@ -63,6 +64,7 @@ public final class RecordingPipeline {
     /// The source clock's latest reading.
     private var now = 0.0
     private let logger: Logger
+    private var speakerTracks: SpeakerTracksWriter?
     public private(set) var packetsWritten = 0
     /// Sees each composited picture (and its index) just before it is encoded, for tests and
     /// benchmarks; the planes are valid only during the call.
@@ -108,6 +110,17 @@ public final class RecordingPipeline {
 
     public func add(sink: any PacketSink) {
         sinks.append(sink)
+    }
+
+    /// Keeps each participant's own audio in `directory` for a transcript, on the recording's
+    /// clock (`SpeakerTracksWriter`); its WAV headers are completed when the run ends.
+    public func keepSpeakerAudio(in directory: String) throws {
+        let writer = try SpeakerTracksWriter(directory: directory, logger: logger)
+        speakerTracks = writer
+        composer.onParticipantAudio = { audio in
+            writer.add(participantID: audio.participantID, name: audio.name, samples: audio.samples, offset: audio.offset,
+                       blockFrames: audio.blockFrames, blockStart: audio.blockStart)
+        }
     }
 
     /// Records a source until it ends or `shouldStop` says so, then finishes every sink.
@@ -191,6 +204,7 @@ public final class RecordingPipeline {
             time += 1 / Double(composer.framesPerSecond)
         }
         try composer.finish()
+        speakerTracks?.finish()
         if composer.latePictures > 0 {
             logger.warning("pictures came after their output frame and were shown late",
                            ["pictures": .of(composer.latePictures), "worstMilliseconds": .double((composer.worstPictureLateness * 1000).rounded())])

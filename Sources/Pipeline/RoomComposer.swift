@@ -77,6 +77,9 @@ public final class RoomComposer {
     public var onPicture: (_ index: Int64, _ draw: (PlanarImage) -> Void) throws -> Void = { _, _ in }
     /// Receives each mixed block (with its first sample's position).
     public var onAudio: ([Float], Int64) throws -> Void = { _, _ in }
+    /// Receives, for each block, each present participant's own audio in it (nil: not asked
+    /// for). A transcription keeps these: speech attributed to who said it, on the recording's clock.
+    public var onParticipantAudio: ((ParticipantAudio) -> Void)?
     /// Sees the layout of each picture (tests use it to know where each tile was).
     public var onLayout: (Layout, Int64) -> Void = { _, _ in }
 
@@ -210,13 +213,20 @@ public final class RoomComposer {
 
     private func mixBlock(end: Double, duration: Double) throws {
         applyEvents(upTo: end - duration)
-        let (mixed, contributions) = mixer.mix(frames: audioBlock)
+        let block = mixer.mix(frames: audioBlock)
         for id in present.keys.sorted() {
-            detector.observe(participant: id, samples: contributions[id] ?? [][...], duration: duration, at: end)
+            detector.observe(participant: id, samples: block.perParticipant[id] ?? [][...], duration: duration, at: end)
         }
         detector.update(at: end)
+        let start = audioSamples
         audioSamples += Int64(audioBlock)
-        try onAudio(mixed, audioSamples - Int64(audioBlock))
+        if let onParticipantAudio {
+            for (id, state) in present.sorted(by: { $0.key < $1.key }) {
+                onParticipantAudio(ParticipantAudio(participantID: id, name: state.name, samples: block.perParticipant[id] ?? [][...],
+                                                    offset: block.offsets[id] ?? 0, blockFrames: audioBlock, blockStart: start))
+            }
+        }
+        try onAudio(block.mixed, start)
     }
 
     private func renderPicture(at time: Double) throws {

@@ -1,6 +1,9 @@
-/// A transcription of a recording or HLS stream once it ends (`startRecording(transcription:)`).
-/// Revue has no speech engine yet: a config with `enabled: true` is refused with 3068 before
-/// anything is started, rather than starting a recording without the transcript asked for.
+/// A transcription of a recording or HLS stream once it ends (`startRecording(transcription:)`):
+/// each participant's own audio is kept while the job records, and when it stops their speech is
+/// transcribed offline (Whisper tiny.en) into `transcript.json`, `.vtt`, `.srt` and `.txt` beside
+/// the recording, every line attributed (docs/TRANSCRIPTION.md). `modelId` nil is the default
+/// model; an unknown one is refused with 3073. A `summary` with `enabled: true` is refused by the
+/// server (4011/4016): summaries are not built yet.
 public struct PostTranscriptionConfig: Sendable, Hashable {
     public var enabled: Bool
     public var summary: SummaryConfig?

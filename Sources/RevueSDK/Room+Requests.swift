@@ -2,6 +2,7 @@ import DataChannel
 import Foundation
 import JobSpec
 import Signaling
+import Speech
 
 /// The room's requests besides media: jobs, data, mode, pausing, entry, and the room's state.
 extension Room {
@@ -12,14 +13,16 @@ extension Room {
     // MARK: Recording, HLS, livestream (over signalling, as `POST /v2/…/start` would)
 
     /// Starts a recording of the room. Everyone then gets its states (`onRecordingStateChanged`).
-    /// - Throws: 3065, 3035; 3068 when `transcription` is enabled (no speech engine yet); the
+    /// With `transcription` enabled, the server keeps each participant's audio and writes a
+    /// transcript beside the recording when it stops (docs/TRANSCRIPTION.md).
+    /// - Throws: 3065, 3035; 3073 for a `transcription.modelId` Revue does not have; the
     ///   server's refusal (4011 START_RECORDING_FAILED with its reason), which `onError` gets too.
     public func startRecording(webhookUrl: String? = nil, awsDirPath: String? = nil, config: RecordingConfig? = nil,
                                transcription: PostTranscriptionConfig? = nil) async throws(VideoSDKError)
     {
         try checkJoined()
-        try Self.refuseTranscription(transcription)
         var options: [String: JSONValue] = [:]
+        if let transcription = try Self.transcriptionOption(transcription) { options["transcription"] = transcription }
         if let webhookUrl { options["webhookUrl"] = .string(webhookUrl) }
         if let awsDirPath { options["awsDirPath"] = .string(awsDirPath) }
         if let config { options["config"] = config.json }
@@ -34,11 +37,12 @@ extension Room {
     }
 
     /// Starts HLS of the room (`onHlsStateChanged` with the playlist URL once playable).
-    /// - Throws: 3065, 3035; 3068 for an enabled `transcription`; 4016 START_HLS_FAILED.
+    /// With `transcription` enabled, a transcript of the stream is written when it stops.
+    /// - Throws: 3065, 3035; 3073 for an unknown `transcription.modelId`; 4016 START_HLS_FAILED.
     public func startHLS(config: HLSConfig? = nil, transcription: PostTranscriptionConfig? = nil) async throws(VideoSDKError) {
         try checkJoined()
-        try Self.refuseTranscription(transcription)
         var options: [String: JSONValue] = [:]
+        if let transcription = try Self.transcriptionOption(transcription) { options["transcription"] = transcription }
         if let config { options["config"] = config.json }
         try await job(.startHls(options: .object(options)), failure: .START_HLS_FAILED)
     }
@@ -114,9 +118,22 @@ extension Room {
         throw error
     }
 
-    private static func refuseTranscription(_ transcription: PostTranscriptionConfig?) throws(VideoSDKError) {
-        guard transcription?.enabled == true else { return }
-        throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("post-transcription needs a speech engine that is not built yet; nothing was started")
+    /// The start request's `transcription` member, its model checked here first (3073).
+    private static func transcriptionOption(_ transcription: PostTranscriptionConfig?) throws(VideoSDKError) -> JSONValue? {
+        guard let transcription, transcription.enabled else { return nil }
+        do {
+            _ = try SpeechModel.resolve(modelId: transcription.modelId, modelConfig: nil)
+        } catch {
+            throw VideoSDKError.ERROR_INVALID_PARAMETER.with("transcription: \(error.description)")
+        }
+        var member: [String: JSONValue] = ["enabled": .bool(true)]
+        if let model = transcription.modelId { member["modelId"] = .string(model) }
+        if let summary = transcription.summary {
+            var object: [String: JSONValue] = ["enabled": .bool(summary.enabled)]
+            if let prompt = summary.prompt { object["prompt"] = .string(prompt) }
+            member["summary"] = .object(object)
+        }
+        return .object(member)
     }
 
     // MARK: Data

@@ -57,14 +57,30 @@ import Testing
         #expect(accepted > 0)
     }
 
-    /// Options the server does not support are refused, never silently ignored.
-    @Test func transcriptionIsRefusedUntilItIsBuilt() throws {
-        let refused = #expect(throws: SpecError.self) {
-            try JobRequest(validating: try JSONValue(parsing: Array(#"{"roomId": "r", "transcription": {"enabled": true}}"#.utf8)), kind: .recording)
+    /// `transcription`: enabled is kept with its model; off or absent is nothing; a summary (not
+    /// built), an unknown member or a livestream's is refused, never silently ignored.
+    @Test func transcriptionIsReadAndWhatIsNotBuiltIsRefused() throws {
+        func request(_ body: String, _ kind: JobKind = .recording) throws -> JobRequest {
+            try JobRequest(validating: try JSONValue(parsing: Array(body.utf8)), kind: kind)
         }
-        #expect(refused?.message.contains("not built yet") == true)
-        let off = try JobRequest(validating: try JSONValue(parsing: Array(#"{"roomId": "r", "transcription": {"enabled": false}}"#.utf8)), kind: .hls)
-        #expect(off.roomID == "r")
+        let on = try request(#"{"roomId": "r", "transcription": {"enabled": true, "modelId": "tiny.en", "modelConfig": {"beamSize": 1}, "keepSpeakerAudio": true}}"#)
+        #expect(on.transcription == TranscriptionRequest(modelId: "tiny.en", modelConfig: #"{"beamSize":1}"#, keepSpeakerAudio: true))
+        #expect(try request(#"{"roomId": "r", "transcription": {"enabled": false}}"#, .hls).transcription == nil)
+        #expect(try request(#"{"roomId": "r", "transcription": null}"#).transcription == nil)
+        #expect(try request(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": false}}}"#).transcription == TranscriptionRequest())
+        for (body, message) in [(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true}}}"#, "summary is not built yet"),
+                                (#"{"roomId": "r", "transcription": {"enabled": true, "modelConfig": "beam"}}"#, "modelConfig must be a JSON object"),
+                                (#"{"roomId": "r", "transcription": {"enabled": true, "languge": "en"}}"#, "unknown member \"languge\""),
+                                (#"{"roomId": "r", "transcription": {"on": true}}"#, "unknown member"),
+                                (#"{"roomId": "r", "transcription": true}"#, "transcription must be an object")]
+        {
+            let refused = #expect(throws: SpecError.self) { try request(body) }
+            #expect(refused?.message.contains(message) == true, "\(body): \(String(describing: refused))")
+        }
+        let livestream = #expect(throws: SpecError.self) {
+            try request(#"{"roomId": "r", "outputs": [{"url": "rtmp://127.0.0.1/live"}], "transcription": {"enabled": true}}"#, .livestream)
+        }
+        #expect(livestream?.message.contains("not livestreams") == true)
     }
 
     /// Finding 13 of issue 29: a livestream has at most eight outputs.

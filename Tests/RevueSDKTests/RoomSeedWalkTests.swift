@@ -722,7 +722,8 @@ extension RevueSDKTests {
         // MARK: recording, HLS, livestream
 
         /// The seed's examples: states to everyone, 4011/4012 with the server's reason (also to
-        /// onError), and post-transcription refused before anything starts (no speech engine).
+        /// onError); post-transcription asked for (a summary refused by the server: not built;
+        /// an unknown model refused by the SDK with 3073).
         @Test func recordingHLSAndLivestreamStartAndStopOverSignalling() async throws {
             let moderator = try server.token(permissions: [.allowJoin, .allowMod])
             let (room, log) = try self.room("Ann", token: moderator)
@@ -748,9 +749,13 @@ extension RevueSDKTests {
             let refused = await #expect(throws: VideoSDKError.self) {
                 try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: transcription)
             }
-            #expect(refused?.code == 3068 && refused?.message.contains("not built") == true, "\(String(describing: refused))")
+            #expect(refused?.code == 4011 && refused?.message.contains("summary is not built yet") == true, "\(String(describing: refused))")
+            let unknownModel = await #expect(throws: VideoSDKError.self) {
+                try await room.startRecording(config: config, transcription: PostTranscriptionConfig(enabled: true, modelId: "whisper-huge"))
+            }
+            #expect(unknownModel?.code == 3073 && unknownModel?.message.contains("whisper-huge") == true, "\(String(describing: unknownModel))")
 
-            try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config)
+            try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: PostTranscriptionConfig(enabled: true))
             #expect(await log.wait(for: "recording RECORDING_STARTING"), "\(log.events)")
             #expect(await bobLog.wait(for: "recording RECORDING_STARTING"), "\(bobLog.events)")
             let again = await #expect(throws: VideoSDKError.self) { try await bob.startRecording() }
@@ -762,8 +767,10 @@ extension RevueSDKTests {
 
             let hlsConfig = HLSConfig(layout: ConfigLayout(type: .GRID, priority: .SPEAKER, gridSize: 4), theme: .DARK, mode: .VIDEO_AND_AUDIO,
                                       quality: .HIGH, orientation: .portrait)
-            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED) { try await room.startHLS(config: hlsConfig, transcription: transcription) }
-            try await room.startHLS(config: hlsConfig)
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) {
+                try await room.startHLS(config: hlsConfig, transcription: PostTranscriptionConfig(enabled: true, modelId: "pocketsphinx-en-us"))
+            }
+            try await room.startHLS(config: hlsConfig, transcription: PostTranscriptionConfig(enabled: true, modelId: "tiny.en"))
             #expect(await bobLog.wait(for: "hls HLS_STARTING"), "\(bobLog.events)")
             let hlsAgain = await #expect(throws: VideoSDKError.self) { try await room.startHLS() }
             #expect(hlsAgain?.code == 4016, "\(String(describing: hlsAgain))")

@@ -2,6 +2,8 @@
 /// `livestreamUrl` the live window (`live.m3u8`), `downstreamUrl` the deprecated name of the first.
 public struct HLSView: Codable, Sendable, Equatable {
     public var common: JobCommonView
+    /// The transcript asked for with the job, and its files (docs/TRANSCRIPTION.md); absent when none was.
+    public var transcription: TranscriptionView?
     public var start: String
     @NullEncoded public var end: String?
     public var duration: Double
@@ -19,7 +21,7 @@ public struct HLSView: Codable, Sendable, Equatable {
         downstreamUrl = playbackHlsUrl
     }
 
-    private enum CodingKeys: String, CodingKey { case start, end, duration, playbackHlsUrl, livestreamUrl, downstreamUrl }
+    private enum CodingKeys: String, CodingKey { case start, end, duration, playbackHlsUrl, livestreamUrl, downstreamUrl, transcription }
 
     public init(from decoder: any Decoder) throws {
         common = try JobCommonView(from: decoder)
@@ -30,6 +32,7 @@ public struct HLSView: Codable, Sendable, Equatable {
         _playbackHlsUrl = try container.decode(NullEncoded<String>.self, forKey: .playbackHlsUrl)
         _livestreamUrl = try container.decode(NullEncoded<String>.self, forKey: .livestreamUrl)
         _downstreamUrl = try container.decode(NullEncoded<String>.self, forKey: .downstreamUrl)
+        transcription = try container.decodeIfPresent(TranscriptionView.self, forKey: .transcription)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,6 +44,7 @@ public struct HLSView: Codable, Sendable, Equatable {
         try container.encode(_playbackHlsUrl, forKey: .playbackHlsUrl)
         try container.encode(_livestreamUrl, forKey: .livestreamUrl)
         try container.encode(_downstreamUrl, forKey: .downstreamUrl)
+        try container.encodeIfPresent(transcription, forKey: .transcription)
     }
 }
 

@@ -1,6 +1,8 @@
 /// The platform's Recording object (docs/API.md).
 public struct RecordingView: Codable, Sendable, Equatable {
     public var common: JobCommonView
+    /// The transcript asked for with the job, and its files (docs/TRANSCRIPTION.md); absent when none was.
+    public var transcription: TranscriptionView?
     /// The latest file that is not lost: its name, and the file.
     @NullEncoded public var fileId: String?
     @NullEncoded public var file: FileView?
@@ -14,7 +16,7 @@ public struct RecordingView: Codable, Sendable, Equatable {
         self.files = files
     }
 
-    private enum CodingKeys: String, CodingKey { case fileId, file, files }
+    private enum CodingKeys: String, CodingKey { case fileId, file, files, transcription }
 
     public init(from decoder: any Decoder) throws {
         common = try JobCommonView(from: decoder)
@@ -22,6 +24,7 @@ public struct RecordingView: Codable, Sendable, Equatable {
         _fileId = try container.decode(NullEncoded<String>.self, forKey: .fileId)
         _file = try container.decode(NullEncoded<FileView>.self, forKey: .file)
         files = try container.decodeIfPresent([FileView].self, forKey: .files) ?? []
+        transcription = try container.decodeIfPresent(TranscriptionView.self, forKey: .transcription)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -31,5 +34,6 @@ public struct RecordingView: Codable, Sendable, Equatable {
         try container.encode(_fileId, forKey: .fileId)
         try container.encode(_file, forKey: .file)
         try container.encode(files, forKey: .files)
+        try container.encodeIfPresent(transcription, forKey: .transcription)
     }
 }

@@ -24,6 +24,8 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
         /// the stay's (docs/ROOMS.md).
         public var start: String?
         public var end: String?
+        /// `transcription-started`, `-completed`, `-failed`: the transcript and its files.
+        public var transcription: TranscriptionView?
 
         public init(meetingId: String, sessionId: String, jobId: String? = nil, status: String? = nil) {
             self.meetingId = meetingId

@@ -1,0 +1,27 @@
+import JobSpec
+
+/// Where a part's transcript goes and what it holds, as the job layer sees it: a directory
+/// beside the part (`recordings/J/part-1.transcript`, `hls/J/part-1.transcript`) with one file
+/// per format. The Transcription module writes them (`TranscriptFiles`); these names match its.
+public enum TranscriptPart {
+    public static let formats = ["json", "vtt", "srt", "txt"]
+    /// The model a request without `modelId` gets (Speech's `SpeechModel.defaultID`).
+    public static let defaultModelID = "whisper-tiny.en"
+
+    public static func fileName(_ format: String) -> String { "transcript.\(format)" }
+
+    /// The transcript directory of a part: its path without `.mp4`, then `.transcript`.
+    public static func path(beside part: JobPart) -> String {
+        let base = part.path.hasSuffix(".mp4") ? String(part.path.dropLast(4)) : part.path
+        return base + ".transcript"
+    }
+
+    static func contentType(_ format: String) -> String {
+        switch format {
+        case "json": "application/json"
+        case "vtt": "text/vtt; charset=utf-8"
+        case "srt": "application/x-subrip; charset=utf-8"
+        default: "text/plain; charset=utf-8"
+        }
+    }
+}

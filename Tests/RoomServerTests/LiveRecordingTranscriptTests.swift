@@ -1,0 +1,162 @@
+import Foundation
+import JobSpec
+import Jobs
+import Platform
+import Speech
+import TestSupport
+import Testing
+
+/// A backend records a live room with `transcription: {enabled: true}`: two `revue publish --mic
+/// FILE` participants take turns saying sentences espeak-ng spoke, and when the recording stops
+/// the worker writes a transcript beside it, each line attributed to its speaker and at the time
+/// the MP4 has it, which plays as a caption track in Chromium.
+extension BrowserRoomTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRecordingTranscriptTests {
+        static let names = ["Alice", "Bob"]
+
+        @Test func aRecordingGetsAnAttributedTranscriptAtTheRecordingsTimes() throws {
+            let server = try RoomServerHarness()
+            server.startWorker()
+            defer { server.stopWorker() }
+            try server.startWebhooks()
+            let webhooks = try WebhookReceiver()
+            let room = try server.makeRoom()
+            let media = try TemporaryDirectory(prefix: "speech")
+            let sentences = Array(SpokenConversation.sentences[4..<20])
+            let turns = sentences.enumerated().map { (speaker: $0.offset % 2, text: $0.element) }
+            let (tracks, lines) = try SpokenConversation.layOut(turns, speakers: 2, gap: 1.2, lead: 1.5)
+            for (index, track) in tracks.enumerated() { try SpokenConversation.writeWAV(track, to: media.file("speaker-\(index).wav")) }
+            let spoken = Double(tracks[0].count) / 16_000
+
+            let started = try server.call("POST", "/v2/recordings/start", .object([
+                "roomId": .string(room), "webhookUrl": .string(webhooks.url),
+                "config": .object(["mode": .string("audio")]),
+                "transcription": .object(["enabled": .bool(true), "keepSpeakerAudio": .bool(true)]),
+            ]))
+            #expect(started.status == 200, "\(started.json.text)")
+            var job: Job?
+            #expect(try JoinPageBrowserTests.wait(40) {
+                job = try server.api.store.activeJob(kind: .recording, roomID: room)
+                return job?.state == .started
+            })
+            let recording = try #require(job)
+            #expect(recording.transcription?.state == .waiting)
+            // Both join at once and play their tracks from the start: the turns keep their gaps.
+            let publishers = try (0..<2).map { index in
+                try Subprocess(RevueBinary.path, ["publish", room, "--name", Self.names[index], "--camera", "none", "--mic", media.file("speaker-\(index).wav"),
+                                                  "--server", server.base, "--token", try server.token(), "--seconds", String(Int(spoken) + 1),
+                                                  "--log-level", "warning"],
+                               standardOutput: .file(media.file("publish-\(index).log")), standardError: .file(media.file("publish-\(index).log")))
+            }
+            for publisher in publishers { #expect(publisher.wait(timeout: spoken + 30) == .exited(0)) }
+            defer { print("recorder log:\n" + server.attemptLog(recording)) }
+            let finished = try server.stopJob(recording, timeout: 180)
+            let status = try #require(finished.transcription)
+            #expect(status.state == .stopped, "\(status)")
+            let transcriptPart = try #require(finished.parts.first { $0.kind == .transcript })
+            #expect(transcriptPart.path == "recordings/\(finished.idText)/part-1.transcript")
+            let directory = server.storage.path + "/" + transcriptPart.path
+
+            // Every line by the one who said it; the words said.
+            let transcript = try JSONDecoder().decode(TranscriptFile.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/transcript.json")))
+            // Each segment belongs to the sentence it is most like; a sentence was heard as its
+            // segments, and is attributed when all of them are its speaker's.
+            var heard = Array(repeating: [TranscriptFile.Segment](), count: lines.count)
+            for segment in transcript.segments {
+                let best = lines.indices.max { Self.similarity(segment.text, lines[$0].text) < Self.similarity(segment.text, lines[$1].text) }
+                if let best, Self.similarity(segment.text, lines[best].text) > 0.2 { heard[best].append(segment) }
+            }
+            let pairs = zip(lines, heard).map { ($0.text, $1.map(\.text).joined(separator: " ")) }
+            let attributed = zip(lines, heard).filter { line, segments in
+                !segments.isEmpty && segments.allSatisfy { $0.participantName == Self.names[line.speaker] }
+            }.count
+            let wer = WordErrorRate(pairs: pairs.map { (reference: $0.0, hypothesis: $0.1) }).rate
+            for (said, got) in pairs where WordErrorRate(reference: said, hypothesis: got).errors > 0 { print("  said: \(said)\n  heard: \(got)") }
+            print("recording transcript: WER \(String(format: "%.1f", wer * 100)) %, \(attributed)/\(lines.count) attributed, \(transcript.segments.count) segments")
+            #expect(wer <= 0.15)
+            #expect(attributed == lines.count)
+
+            // The same words at the same times in the MP4: its mixed audio, transcribed on its own.
+            let mp4 = try server.mp4Path(finished)
+            let mixed = try Subprocess.run(RevueBinary.path, ["transcribe", mp4, "--format", "json", "--log-level", "warning"])
+            #expect(mixed.succeeded, "\(mixed.standardError)")
+            let heardInMP4 = try JSONDecoder().decode(TranscriptFile.self, from: Data(mixed.standardOutput.utf8))
+            var offsets: [Double] = []
+            for segment in transcript.segments {
+                guard let match = heardInMP4.segments.max(by: { Self.similarity($0.text, segment.text) < Self.similarity($1.text, segment.text) }),
+                      Self.similarity(match.text, segment.text) > 0.6
+                else { continue }
+                offsets.append(segment.start - match.start)
+            }
+            print("transcript vs MP4 starts: \(offsets.map { String(format: "%+.2f", $0) })")
+            #expect(offsets.count >= lines.count - 1)
+            #expect(offsets.allSatisfy { abs($0) <= 0.3 })
+
+            // The REST view and the webhook carry the files.
+            let view = try server.call("GET", "/v2/recordings/\(finished.idText)")
+            let files = view.json["transcription"]?["files"]?.arrayValue ?? []
+            #expect(Set(files.compactMap { $0["format"]?.stringValue }) == ["json", "vtt", "srt", "txt"], "\(view.json.text)")
+            #expect(view.json["transcription"]?["status"]?.stringValue == "TRANSCRIPTION_STOPPED")
+            let completed = webhooks.wait(for: 1, timeout: 30).first { $0.type == "transcription-completed" }
+                ?? (JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } }
+                    ? webhooks.deliveries.first { $0.type == "transcription-completed" } : nil)
+            #expect(completed?.data?["transcription"]?["files"]?.arrayValue?.count == 4, "\(webhooks.deliveries.compactMap(\.type))")
+            #expect(FileManager.default.fileExists(atPath: server.jobDirectory(finished) + "/speakers/attempt-1/speakers.json"), "kept, as asked")
+
+            // The VTT plays as a caption track beside the MP4 in Chromium: played (at twice the
+            // speed), each cue comes up when its time comes. (python's http.server has no byte
+            // ranges, so the page plays rather than seeks.)
+            let page = try TemporaryDirectory(prefix: "captions")
+            try FileManager.default.copyItem(atPath: mp4, toPath: page.file("recording.mp4"))
+            try FileManager.default.copyItem(atPath: directory + "/transcript.vtt", toPath: page.file("transcript.vtt"))
+            try Data("""
+                <!doctype html><video id=v src=recording.mp4 muted preload=auto><track id=t kind=captions src=transcript.vtt default></video>
+                <script>
+                const video = document.getElementById('v'), track = document.getElementById('t').track;
+                track.mode = 'showing';
+                window.shown = [];
+                track.addEventListener('cuechange', () => {
+                  for (const cue of Array.from(track.activeCues || [])) window.shown.push({text: cue.text, start: cue.startTime, at: video.currentTime});
+                });
+                </script>
+                """.utf8).write(to: URL(fileURLWithPath: page.file("index.html")))
+            let http = try StaticHTTPServer(directory: page.path)
+            let chromium = try HeadlessChromium()
+            let tab = try chromium.open(http.url("index.html"))
+            #expect(try JoinPageBrowserTests.wait(20) { try tab.evaluate("document.getElementById('v').readyState >= 3") as? Bool == true })
+            _ = try tab.evaluate("video.playbackRate = 2; video.play().then(() => 'playing')")
+            let bob = try #require(transcript.segments.first { $0.participantName == "Bob" })
+            var shown: [[String: Any]] = []
+            let seen = try JoinPageBrowserTests.wait(bob.end / 2 + 20) {
+                shown = try tab.evaluate("JSON.stringify(window.shown)").flatMap { ($0 as? String)?.data(using: .utf8) }
+                    .flatMap { try JSONSerialization.jsonObject(with: $0) as? [[String: Any]] } ?? []
+                return shown.contains { ($0["text"] as? String)?.contains("<v Bob>") == true }
+            }
+            let first = shown.first { ($0["text"] as? String)?.contains("<v Bob>") == true }
+            print("Chromium showed: \(shown.prefix(4))")
+            #expect(seen && (first?["text"] as? String)?.contains(bob.text.prefix(12)) == true, "\(shown) vs \(bob.text)")
+            // Shown when its time came (cuechange runs on the media's time updates, a few a second).
+            #expect(abs(((first?["at"] as? Double) ?? -9) - bob.start) <= 0.6, "\(String(describing: first)) vs \(bob.start)")
+        }
+
+        struct TranscriptFile: Decodable {
+            struct Segment: Decodable {
+                var participantName: String
+                var start: Double
+                var end: Double
+                var text: String
+            }
+            var segments: [Segment]
+        }
+
+        static func words(of text: String) -> Set<String> {
+            Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        }
+
+        static func similarity(_ a: String, _ b: String) -> Double {
+            let (x, y) = (words(of: a), words(of: b))
+            return x.isEmpty || y.isEmpty ? 0 : Double(x.intersection(y).count) / Double(max(x.count, y.count))
+        }
+
+    }
+}
