@@ -22,6 +22,7 @@ extension APIService {
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/hls/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
         ]
         + jobRoutes(.recording, "recordings", id: "recordingId") + jobRoutes(.hls, "hls", id: "hlsId") + jobRoutes(.livestream, "livestreams", id: "livestreamId")
+        + jobRoutes(.transcription, "transcriptions", id: "transcriptionId")
         + [
             (HTTPRoute("GET", "/v2/hls/{roomId}/active"), .authenticated { api, _, path, grant in try api.activeHLS(roomID: path["roomId"] ?? "", grant: grant) }),
             (HTTPRoute("POST", "/v2/rooms"), .authenticated { api, request, _, grant in try api.createRoom(request, grant: grant) }),
@@ -56,7 +57,7 @@ extension APIService {
             (HTTPRoute("GET", "/v2/\(collection)"), .authenticated { api, request, _, grant in try api.list(kind, request: request, grant: grant) }),
             (HTTPRoute("GET", "/v2/\(collection)/{\(id)}"), .authenticated { api, _, path, grant in try api.job(kind, id: path[id] ?? "", grant: grant) }),
         ]
-        if kind != .livestream {
+        if kind == .recording || kind == .hls {
             routes.append((HTTPRoute("DELETE", "/v2/\(collection)/{\(id)}"),
                            .authenticated { api, _, path, grant in try api.delete(kind, id: path[id] ?? "", grant: grant) }))
         }

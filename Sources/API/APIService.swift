@@ -218,6 +218,7 @@ public final class APIService: @unchecked Sendable {
         case .recording: "Recording started successfully"
         case .hls: "HLS started successfully"
         case .livestream: "Livestream started successfully"
+        case .transcription: "Transcription started successfully"
         }
     }
 
@@ -226,6 +227,7 @@ public final class APIService: @unchecked Sendable {
         case .recording: "Recording ended successfully"
         case .hls: "HLS ended successfully"
         case .livestream: "Livestream ended successfully"
+        case .transcription: "Transcription ended successfully"
         }
     }
 

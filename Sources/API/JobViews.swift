@@ -41,6 +41,9 @@ struct JobViews {
         case .recording: .recording(recording(job))
         case .hls: .hls(hls(job))
         case .livestream: .livestream(livestream(job))
+        case .transcription: .transcription(LiveTranscriptionView(common: common(job), start: APITime.string(job.startedAt ?? job.createdAt),
+                                                                  end: job.state.isActive ? nil : job.stoppedAt.map(APITime.string),
+                                                                  modelId: job.transcription?.request.modelId ?? TranscriptPart.defaultModelID))
         }
     }
 

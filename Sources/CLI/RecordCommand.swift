@@ -146,6 +146,7 @@ enum RecordCommand: RevueCommand {
     static func record(_ spec: PipelineSpec, showProgress: Bool, through wrap: (any MediaSource) throws -> any MediaSource = { $0 },
                        shouldStop: () -> Bool = { StopSignal.requested }) throws -> Int32
     {
+        if spec.job?.kind == .transcription { return try LiveTranscriptionRun.run(spec, shouldStop: shouldStop) }
         if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
         let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
         let (made, live, realtime) = try makeSource(spec.source)

@@ -1,6 +1,7 @@
 import Foundation
 import Log
 import Speech
+import Synchronization
 import Transcription
 
 /// `revue transcribe FILE...`: a transcript of any file libavformat reads, with the same engine
@@ -23,6 +24,7 @@ enum TranscribeCommand: RevueCommand {
             OptionSpec("format", value: "FORMAT", help: "What to print without --out.", default: "txt", allowed: TranscriptFormat.allCases.map(\.rawValue)),
             OptionSpec("model", value: "ID", help: "The speech model.", default: SpeechModel.defaultID),
             OptionSpec("model-config", value: "JSON", help: "Engine settings, a JSON object (docs/TRANSCRIPTION.md)."),
+            OptionSpec("utterances", value: "DIR", help: "Also write each utterance the engine is given as a WAV file in DIR (what it heard)."),
         ] + CommonOptions.loggingForPeople,
         positionals: [PositionalSpec("FILE", help: "Files to transcribe, one speaker each.", required: false, repeatable: true)])
 
@@ -51,7 +53,20 @@ enum TranscribeCommand: RevueCommand {
         let engine = try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: model)
         defer { engine.stop() }
         let started = Date()
-        let transcript = try FileTranscriber(engine: engine, modelId: model.id).transcribe(speakers) { progress in
+        var transcriber = FileTranscriber(engine: engine, modelId: model.id)
+        if let directory = arguments.value("utterances") {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let counter = Mutex(0)
+            transcriber.onUtterance = { speaker, utterance in
+                let index = counter.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                let name = String(format: "%05d-%@-%.2f.wav", index, speaker.participantId, speaker.offset + utterance.start)
+                try? UtteranceFile.write(utterance, to: directory + "/" + name)
+            }
+        }
+        let transcript = try transcriber.transcribe(speakers) { progress in
             let total = progress.secondsTotal.map { String(format: " of %.0f", $0) } ?? ""
             Console.progress(String(format: "transcribing: %.0f%@ s read, %d utterances", progress.secondsRead, total, progress.utterances))
         }

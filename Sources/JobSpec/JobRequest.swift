@@ -52,7 +52,13 @@ public struct JobRequest: Sendable, Equatable {
                 outputs.append(try LivestreamOutput.validated(entry, index: index))
             }
         }
-        if let transcription = try TranscriptionRequest.validated(body["transcription"]) {
+        if kind == .transcription {
+            // A live transcription's settings are the body's own members (`modelId`,
+            // `modelConfig`, `summary`), as the SDK's TranscriptionConfig has them.
+            var settings = body.objectValue?.filter { ["modelId", "modelConfig", "summary"].contains($0.key) } ?? [:]
+            settings["enabled"] = .bool(true)
+            transcription = try TranscriptionRequest.validated(.object(settings))
+        } else if let transcription = try TranscriptionRequest.validated(body["transcription"]) {
             guard kind != .livestream else { throw SpecError("transcription is for recordings and HLS, not livestreams", category: .livestreamConfig) }
             self.transcription = transcription
         }

@@ -32,6 +32,8 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     /// Keep each participant's own audio in this directory for a transcript
     /// (`SpeakerTracksWriter`; docs/TRANSCRIPTION.md).
     public var speakerAudio: String?
+    /// A live transcription job's model and settings (the job's kind is `transcription`).
+    public var liveTranscription: TranscriptionRequest?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
                 eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil, speakerAudio: String? = nil)

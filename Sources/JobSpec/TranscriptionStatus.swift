@@ -11,11 +11,11 @@ public struct TranscriptionStatus: Sendable, Equatable, Codable {
         case stopped = "TRANSCRIPTION_STOPPED"
         case failed = "TRANSCRIPTION_FAILED"
 
-        /// The webhook an entry into this state sends.
+        /// The webhook an entry into this state sends (a live transcription job's own states
+        /// send `transcription-starting` … `-stopped`; these carry `data.transcription`).
         public var webhook: String? {
             switch self {
-            case .waiting: nil
-            case .started: "transcription-started"
+            case .waiting, .started: nil
             case .stopped: "transcription-completed"
             case .failed: "transcription-failed"
             }

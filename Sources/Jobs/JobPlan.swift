@@ -41,13 +41,18 @@ struct JobPlan {
         case .livestream:
             outputs += job.outputs.map { .rtmp($0) }
             if job.config.alsoRecords { recording() }
+        case .transcription:
+            // It only listens: no outputs, no parts.
+            break
         }
         self.parts = parts
         // A room's fixture plays live and loops until the job is stopped.
         spec = PipelineSpec(source: source, config: job.config,
                             outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts), eventsPath: eventsPath,
                             parentPID: parentPID, bucketMirror: mirror,
-                            speakerAudio: job.transcription == nil ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
+                            speakerAudio: job.transcription == nil || job.kind == .transcription
+                                ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
+        spec.liveTranscription = job.kind == .transcription ? job.transcription?.request ?? TranscriptionRequest() : nil
     }
 
     /// Where an attempt keeps each participant's audio for the job's transcript (relative to

@@ -75,8 +75,8 @@ public struct JobURLs: Sendable {
             if let part = JobURLs.latestRecording(job) {
                 (data.filePath, data.fileUrl) = location(of: part)
             }
-        case "transcription-started", "transcription-completed", "transcription-failed":
-            data.transcription = transcription(job)
+        case "transcription-completed", "transcription-failed":
+            if job.kind != .transcription { data.transcription = transcription(job) }
         case "hls-started", "hls-playable":
             if let urls = hls(job) {
                 data.playbackHlsUrl = urls.playback

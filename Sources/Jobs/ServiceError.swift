@@ -61,24 +61,29 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .hls:
             ServiceError(status: 409, code: 4020, name: "PREV_HLS_STREAMING_PROCESSING",
                          message: "room \(roomID) already has an HLS stream in progress; stop it first")
+        case .transcription:
+            ServiceError(status: 409, code: 4031, name: "START_TRANSCRIPTION_FAILED",
+                         message: "room \(roomID) already has a transcription in progress; stop it first")
         }
     }
 
-    /// A start that could not be made (4011, 4013, 4016).
+    /// A start that could not be made (4011, 4013, 4016, 4031).
     public static func startFailed(_ kind: JobKind, _ message: String) -> ServiceError {
         switch kind {
         case .recording: ServiceError(status: 400, code: 4011, name: "START_RECORDING_FAILED", message: message)
         case .livestream: ServiceError(status: 400, code: 4013, name: "START_LIVESTREAM_FAILED", message: message)
         case .hls: ServiceError(status: 400, code: 4016, name: "START_HLS_FAILED", message: message)
+        case .transcription: ServiceError(status: 400, code: 4031, name: "START_TRANSCRIPTION_FAILED", message: message)
         }
     }
 
-    /// A stop with nothing to stop (4012, 4014, 4017).
+    /// A stop with nothing to stop (4012, 4014, 4017, 4032).
     public static func stopFailed(_ kind: JobKind, _ message: String) -> ServiceError {
         switch kind {
         case .recording: ServiceError(status: 400, code: 4012, name: "STOP_RECORDING_FAILED", message: message)
         case .livestream: ServiceError(status: 400, code: 4014, name: "STOP_LIVESTREAM_FAILED", message: message)
         case .hls: ServiceError(status: 400, code: 4017, name: "STOP_HLS_FAILED", message: message)
+        case .transcription: ServiceError(status: 400, code: 4032, name: "STOP_TRANSCRIPTION_FAILED", message: message)
         }
     }
 

@@ -355,7 +355,8 @@ public final class Worker: @unchecked Sendable {
     /// heartbeat), then STOPPED, or FAILED with the upload's reason and the local files kept. A
     /// transcript that fails says so in its own state and never fails the recording.
     private func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger) {
-        let wantsTranscript = job.transcription.map { $0.state == .waiting || $0.state == .started } ?? false
+        // A live transcription job's `transcription` is its settings: it has no transcript to make.
+        let wantsTranscript = job.kind != .transcription && (job.transcription.map { $0.state == .waiting || $0.state == .started } ?? false)
         guard wantsTranscript || JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
             finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger)
             return

@@ -8,16 +8,6 @@ extension Room {
         VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("\(what) is not built in Revue yet (issue 12)")
     }
 
-    /// Needs a speech engine. - Throws: 3065, 3035, then 3068.
-    public func startTranscription(config: TranscriptionConfig? = nil) async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("realtime transcription (it needs a speech engine)")
-    }
-
-    public func stopTranscription() async throws(VideoSDKError) {
-        try checkJoined()
-        throw notBuilt("realtime transcription (it needs a speech engine)")
-    }
 
     public func startTranslation(config: [String: any Sendable]? = nil) async throws(VideoSDKError) {
         try checkJoined()

@@ -111,7 +111,7 @@ extension Room {
         return "\(scheme == "wss" ? "https" : "http")://\(host)\(url.port.map { ":\($0)" } ?? "")\(path)"
     }
 
-    private func job(_ message: ClientMessage, failure: VideoSDKError) async throws(VideoSDKError) {
+    func job(_ message: ClientMessage, failure: VideoSDKError) async throws(VideoSDKError) {
         guard case .error(let code, let reason) = try await request(message) else { return }
         let error = code.code == failure.code ? VideoSDKError(code, reason) : failure.with("\(code.name) (\(code.code)): \(reason)")
         report(error)

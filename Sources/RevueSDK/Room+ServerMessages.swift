@@ -74,6 +74,17 @@ extension Room {
             emit { $0.onPresenterChanged(participantId: participantID) }
         case .pinStateChanged(let participantID, let pin, let by):
             emit { $0.onPinStateChanged(participantId: participantID, state: pin, pinnedBy: by) }
+        case .transcriptionStateChanged(let status):
+            if let state = TranscriptionState(rawValue: status), jobStateIsNew(message, kind: "transcription") {
+                emit { $0.onTranscriptionStateChanged(state: state) }
+            }
+        case .transcriptionText(let line):
+            let text = TranscriptionText(participantId: line.participantID, participantName: line.name, text: line.text,
+                                         start: Date(timeIntervalSince1970: line.start), end: Date(timeIntervalSince1970: line.end))
+            emit {
+                $0.onTranscriptionText(line.text, participantId: line.participantID)
+                $0.onTranscriptionLine(text)
+            }
         case .recordingStateChanged(let status):
             if let state = RecordingState(rawValue: status), jobStateIsNew(message, kind: "recording") {
                 emit { $0.onRecordingStateChanged(state: state) }

@@ -38,8 +38,13 @@ public protocol RoomEventListener: AnyObject {
     func onMicRequested(participantId: String, accept: @escaping @MainActor () -> Void, reject: @escaping @MainActor () -> Void)
     /// A moderator asks this client to turn its camera on (`accept` enables it).
     func onWebcamRequested(participantId: String, accept: @escaping @MainActor () -> Void, reject: @escaping @MainActor () -> Void)
-    /// Never called yet: transcription needs a speech engine that is not built (docs/SDK.md).
+    /// Live transcription's state (`startTranscription`), to everyone in the room, in the
+    /// server's order.
+    func onTranscriptionStateChanged(state: TranscriptionState)
+    /// What someone said, as live transcription heard it (each participant's own audio).
     func onTranscriptionText(_ text: String, participantId: String)
+    /// The same utterance with the speaker's name and its start and end.
+    func onTranscriptionLine(_ line: TranscriptionText)
     /// Never called yet, as `onTranscriptionText`.
     func onTranslationStateChanged(state: String)
     /// Never called yet, as `onTranscriptionText`.
@@ -74,7 +79,9 @@ extension RoomEventListener {
     public func onEntryResponded(participantId: String, decision: EntryDecision) {}
     public func onMicRequested(participantId: String, accept: @escaping @MainActor () -> Void, reject: @escaping @MainActor () -> Void) {}
     public func onWebcamRequested(participantId: String, accept: @escaping @MainActor () -> Void, reject: @escaping @MainActor () -> Void) {}
+    public func onTranscriptionStateChanged(state: TranscriptionState) {}
     public func onTranscriptionText(_ text: String, participantId: String) {}
+    public func onTranscriptionLine(_ line: TranscriptionText) {}
     public func onTranslationStateChanged(state: String) {}
     public func onTranslationText(_ text: String, participantId: String, language: String) {}
     public func onTranslationLanguageChanged(language: String) {}

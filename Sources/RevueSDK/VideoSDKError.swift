@@ -75,6 +75,8 @@ public struct VideoSDKError: Error, Sendable, Hashable, CustomStringConvertible,
     public static let STOP_LIVESTREAM_FAILED = make(4014, "STOP_LIVESTREAM_FAILED", "the livestream did not stop")
     public static let START_HLS_FAILED = make(4016, "START_HLS_FAILED", "HLS did not start")
     public static let STOP_HLS_FAILED = make(4017, "STOP_HLS_FAILED", "HLS did not stop")
+    public static let START_TRANSCRIPTION_FAILED = make(4031, "START_TRANSCRIPTION_FAILED", "the transcription did not start")
+    public static let STOP_TRANSCRIPTION_FAILED = make(4032, "STOP_TRANSCRIPTION_FAILED", "the transcription did not stop")
     public static let START_WHITEBOARD_FAILED = make(4054, "START_WHITEBOARD_FAILED", "the whiteboard did not start")
     public static let STOP_WHITEBOARD_FAILED = make(4055, "STOP_WHITEBOARD_FAILED", "the whiteboard did not stop")
     public static let WHITEBOARD_OPERATION_IN_PROGRESS = make(4056, "WHITEBOARD_OPERATION_IN_PROGRESS", "a whiteboard start or stop is running")

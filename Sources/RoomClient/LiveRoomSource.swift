@@ -121,6 +121,12 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         }
     }
 
+    /// Sends what the room's transcriber heard to everyone in the room (the server takes it only
+    /// from a hidden participant). Safe from any thread.
+    public func sendTranscription(_ line: TranscriptionLine) {
+        signaling.send(.transcriptionText(line))
+    }
+
     public func send(_ feedback: Feedback) {
         guard let bytes = try? feedback.rtcpPacket(senderSSRC: reporterSSRC).marshal(), link.sendRTCP(bytes) else { return }
         feedbackSent += 1

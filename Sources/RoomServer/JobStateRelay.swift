@@ -92,6 +92,7 @@ extension RoomJobState {
         case .recording: .recordingStateChanged(status: status)
         case .hls: .hlsStateChanged(status: status, playbackHlsUrl: playbackHlsUrl, livestreamUrl: livestreamUrl)
         case .livestream: .livestreamStateChanged(status: status)
+        case .transcription: .transcriptionStateChanged(status: status)
         }
     }
 }

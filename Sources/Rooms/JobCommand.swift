@@ -25,6 +25,8 @@ public enum JobCommand: Sendable, Hashable {
         case (.hls, false): .stopHLSFailed
         case (.livestream, true): .startLivestreamFailed
         case (.livestream, false): .stopLivestreamFailed
+        case (.transcription, true): .startTranscriptionFailed
+        case (.transcription, false): .stopTranscriptionFailed
         }
     }
 }

@@ -14,7 +14,7 @@ extension RoomRegistry {
         guard room.settings.participantJobs == .moderators, !member.holds(.allowMod) else { return nil }
         let action = starting ? "starting" : "stopping"
         return (JobCommand.refusalCode(kind, starting: starting),
-                "\(action) \(["recording": "a recording", "hls": "an HLS stream", "livestream": "a livestream"][kind.rawValue] ?? kind.rawValue) from inside the room needs the allow_mod permission (or the room's participantJobs: everyone)")
+                "\(action) \(["recording": "a recording", "hls": "an HLS stream", "livestream": "a livestream", "transcription": "a transcription"][kind.rawValue] ?? kind.rawValue) from inside the room needs the allow_mod permission (or the room's participantJobs: everyone)")
     }
 
     public mutating func receive(_ envelope: ClientEnvelope, from connection: ConnectionID, now: Double) -> [RoomAction] {
@@ -119,11 +119,18 @@ extension RoomRegistry {
                 return [Self.refusal(.actionNotSupportedInMode, "a SIGNALLING_ONLY participant has no WebRTC connection", to: connection, id: id)]
             }
             return [.media(.subscribeAnswer(roomID: roomID, participantID: me.id, connection: connection, sdp: sdp, requestID: id))]
-        case .startRecording(let options), .startHls(let options), .startLivestream(let options):
+        case .startRecording(let options), .startHls(let options), .startLivestream(let options), .startTranscription(let options):
             guard let kind = envelope.message.jobKind else { return [] }
             if let refusal = jobRefusal(kind, starting: true, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
             return [.job(.start(kind, roomID: roomID, options: options, connection: connection, requestID: id))]
-        case .stopRecording, .stopHls, .stopLivestream:
+        case .transcriptionText(let line):
+            // Only the room's hidden transcriber speaks for others: a participant cannot put
+            // words in someone's mouth.
+            guard me.hidden else {
+                return [Self.refusal(.actionNotSupported, "only the room's transcriber sends transcriptionText", to: connection, id: id)]
+            }
+            return [.broadcast(roomID: roomID, ServerEnvelope(.transcriptionText(line)), except: connection)]
+        case .stopRecording, .stopHls, .stopLivestream, .stopTranscription:
             guard let kind = envelope.message.jobKind else { return [] }
             if let refusal = jobRefusal(kind, starting: false, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
             return [.job(.stop(kind, roomID: roomID, connection: connection, requestID: id))]

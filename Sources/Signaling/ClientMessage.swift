@@ -51,6 +51,11 @@ public enum ClientMessage: Sendable, Hashable {
     case stopHls
     case startLivestream(options: JSONValue)
     case stopLivestream
+    /// Live transcription: `options` are `modelId`, `modelConfig`, `summary`, `webhookUrl`.
+    case startTranscription(options: JSONValue)
+    case stopTranscription
+    /// An utterance the room's hidden transcriber heard; only a hidden recorder may send it.
+    case transcriptionText(TranscriptionLine)
     /// Starts the room's shared whiteboard (everyone gets `whiteboardStarted` with its page).
     case startWhiteboard
     case stopWhiteboard
@@ -62,6 +67,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .startRecording, .stopRecording: .recording
         case .startHls, .stopHls: .hls
         case .startLivestream, .stopLivestream: .livestream
+        case .startTranscription, .stopTranscription: .transcription
         default: nil
         }
     }
@@ -94,6 +100,9 @@ public enum ClientMessage: Sendable, Hashable {
         case .stopLivestream: "stopLivestream"
         case .startWhiteboard: "startWhiteboard"
         case .stopWhiteboard: "stopWhiteboard"
+        case .startTranscription: "startTranscription"
+        case .stopTranscription: "stopTranscription"
+        case .transcriptionText: "transcriptionText"
         }
     }
 
@@ -102,7 +111,7 @@ public enum ClientMessage: Sendable, Hashable {
         "join", "publishOffer", "subscribeAnswer", "leave", "changeMode", "pin", "unpin", "setQuality", "enableMic", "disableMic",
         "enableWebcam", "disableWebcam", "removeParticipant", "endRoom", "respondEntry", "pauseAllStreams", "resumeAllStreams",
         "mediaState", "startRecording", "stopRecording", "startHls", "stopHls", "startLivestream", "stopLivestream",
-        "startWhiteboard", "stopWhiteboard",
+        "startWhiteboard", "stopWhiteboard", "startTranscription", "stopTranscription", "transcriptionText",
     ]
 
     /// For the moderator requests: whose stream, which kind, on or off.
@@ -131,8 +140,10 @@ public enum ClientMessage: Sendable, Hashable {
         case .respondEntry(let id, let decision): ["participantId": .string(id), "decision": .string(decision.rawValue)]
         case .pauseAllStreams(let kind), .resumeAllStreams(let kind): kind.map { ["kind": .string($0.rawValue)] } ?? [:]
         case .mediaState(let state): state.json.objectValue ?? [:]
-        case .startRecording(let options), .startHls(let options), .startLivestream(let options): options.objectValue ?? [:]
-        case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream, .startWhiteboard, .stopWhiteboard: [:]
+        case .startRecording(let options), .startHls(let options), .startLivestream(let options), .startTranscription(let options):
+            options.objectValue ?? [:]
+        case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream, .startWhiteboard, .stopWhiteboard, .stopTranscription: [:]
+        case .transcriptionText(let line): line.fields
         case .leaveBecause(let reason): ["reason": .number(Double(reason.code))]
         }
     }
@@ -192,6 +203,9 @@ public enum ClientMessage: Sendable, Hashable {
         case "stopLivestream": return .stopLivestream
         case "startWhiteboard": return .startWhiteboard
         case "stopWhiteboard": return .stopWhiteboard
+        case "startTranscription": return .startTranscription(options: options())
+        case "stopTranscription": return .stopTranscription
+        case "transcriptionText": return .transcriptionText(try TranscriptionLine(reading: reader))
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"; a client may send "
                                      + ClientMessage.types.joined(separator: ", "), requestID: reader.requestID)

@@ -67,6 +67,8 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
     public static let stopLivestreamFailed = ErrorCode(code: 4014, name: "STOP_LIVESTREAM_FAILED")
     public static let startHLSFailed = ErrorCode(code: 4016, name: "START_HLS_FAILED")
     public static let stopHLSFailed = ErrorCode(code: 4017, name: "STOP_HLS_FAILED")
+    public static let startTranscriptionFailed = ErrorCode(code: 4031, name: "START_TRANSCRIPTION_FAILED")
+    public static let stopTranscriptionFailed = ErrorCode(code: 4032, name: "STOP_TRANSCRIPTION_FAILED")
 
     /// Every code this module names.
     public static let all: [ErrorCode] = [
@@ -74,7 +76,7 @@ public struct ErrorCode: Sendable, Hashable, CustomStringConvertible {
         invalidMode, actionNotSupported, payloadTooLarge, invalidParameter, unknownError, invalidAPIKey, invalidToken, invalidRoomID,
         invalidParticipantID, duplicateParticipant, invalidPermissions, maxParticipantReached, unauthorizedRoomID,
         unauthorizedParticipantID, unauthorizedRole, unauthorizedRequest, startWhiteboardFailed, stopWhiteboardFailed, respondEntryFailed, startRecordingFailed, stopRecordingFailed,
-        startLivestreamFailed, stopLivestreamFailed, startHLSFailed, stopHLSFailed,
+        startLivestreamFailed, stopLivestreamFailed, startHLSFailed, stopHLSFailed, startTranscriptionFailed, stopTranscriptionFailed,
     ]
 
     /// The code with this number, keeping an unknown number with the name `UNKNOWN_ERROR`.

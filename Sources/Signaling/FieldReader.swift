@@ -67,6 +67,13 @@ struct FieldReader {
         return number
     }
 
+    /// A number (integer or not).
+    func number(_ name: String) throws(SignalingError) -> Double {
+        guard let value = present(name) else { throw failure("\(name) is required") }
+        guard let number = value.numberValue, number.isFinite else { throw failure("\(name) must be a number") }
+        return number
+    }
+
     func integer(_ name: String) throws(SignalingError) -> Int {
         guard let number = try optionalInteger(name) else { throw failure("\(name) is required") }
         return number

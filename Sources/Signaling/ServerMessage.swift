@@ -43,6 +43,9 @@ public enum ServerMessage: Sendable, Hashable {
     case recordingStateChanged(status: String)
     case hlsStateChanged(status: String, playbackHlsUrl: String?, livestreamUrl: String?)
     case livestreamStateChanged(status: String)
+    /// Live transcription's state (`TRANSCRIPTION_STARTING` … `_STOPPED`), and each utterance.
+    case transcriptionStateChanged(status: String)
+    case transcriptionText(TranscriptionLine)
     /// To everyone in the room (and to a participant who joins while it is on): the shared
     /// whiteboard is on, at `path` on the room server (`/whiteboard/{roomId}/{boardId}`).
     case whiteboardStarted(path: String)
@@ -76,6 +79,8 @@ public enum ServerMessage: Sendable, Hashable {
         case .livestreamStateChanged: "livestreamStateChanged"
         case .whiteboardStarted: "whiteboardStarted"
         case .whiteboardStopped: "whiteboardStopped"
+        case .transcriptionStateChanged: "transcriptionStateChanged"
+        case .transcriptionText: "transcriptionText"
         }
     }
 
@@ -113,7 +118,9 @@ public enum ServerMessage: Sendable, Hashable {
         case .requestMediaChange(let kind, let enable, let by): return ["kind": .string(kind.rawValue), "enable": .bool(enable), "by": .string(by)]
         case .pausedAllStreams(let kind), .resumedAllStreams(let kind): return ["kind": optional(kind?.rawValue)]
         case .roomLeft(let reason): return ["reason": .number(Double(reason.code)), "reasonName": .string(reason.name)]
-        case .recordingStateChanged(let status), .livestreamStateChanged(let status): return ["status": .string(status)]
+        case .recordingStateChanged(let status), .livestreamStateChanged(let status), .transcriptionStateChanged(let status):
+            return ["status": .string(status)]
+        case .transcriptionText(let line): return line.fields
         case .hlsStateChanged(let status, let playback, let live):
             return ["status": .string(status), "playbackHlsUrl": optional(playback), "livestreamUrl": optional(live)]
         }
@@ -163,6 +170,8 @@ public enum ServerMessage: Sendable, Hashable {
         case "livestreamStateChanged": return .livestreamStateChanged(status: try status())
         case "whiteboardStarted": return .whiteboardStarted(path: try reader.string("path", maxLength: 512))
         case "whiteboardStopped": return .whiteboardStopped
+        case "transcriptionStateChanged": return .transcriptionStateChanged(status: try status())
+        case "transcriptionText": return .transcriptionText(try TranscriptionLine(reading: reader))
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"", requestID: reader.requestID)
         }

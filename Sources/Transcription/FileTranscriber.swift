@@ -20,6 +20,9 @@ public struct FileTranscriber: Sendable {
     public let engine: any SpeechEngine
     public let modelId: String
     public let logger: Logger
+    /// Sees each utterance before it goes to the engine (`revue transcribe --utterances`, and
+    /// bench/transcription's reference, which transcribes the same ones).
+    public var onUtterance: (@Sendable (SpeakerAudio, Utterance) -> Void)?
 
     public init(engine: any SpeechEngine, modelId: String, logger: Logger = Logger(label: "transcribe")) {
         self.engine = engine
@@ -46,6 +49,7 @@ public struct FileTranscriber: Sendable {
             var readHere = 0
             func recognise(_ utterances: [Utterance]) throws(TranscriptionError) {
                 for utterance in utterances {
+                    onUtterance?(speaker, utterance)
                     let segments: [RecognizedSegment]
                     do {
                         segments = try engine.transcribe(utterance)

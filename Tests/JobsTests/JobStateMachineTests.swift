@@ -44,6 +44,7 @@ import Testing
         #expect(JobState.playable.clientState(.hls) == "HLS_PLAYABLE")
         #expect(JobState.starting.clientState(.livestream) == "LIVESTREAM_STARTING")
         #expect(JobState.stopped.clientState(.recording) == "RECORDING_STOPPED")
-        #expect(JobKind.allCases.map(\.failureCode) == [5001, 5003, 5002])
+        #expect(JobState.started.clientState(.transcription) == "TRANSCRIPTION_STARTED")
+        #expect(JobKind.allCases.map(\.failureCode) == [5001, 5003, 5002, 5007])
     }
 }

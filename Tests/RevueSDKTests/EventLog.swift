@@ -54,6 +54,12 @@ import Foundation
         whiteboardURL = url
     }
     func onWhiteboardStopped() { events.append("whiteboardStopped") }
+    func onTranscriptionStateChanged(state: TranscriptionState) { events.append("transcription \(state.rawValue)") }
+    /// Live transcription's lines, with when each arrived.
+    var transcripts: [(line: TranscriptionText, arrived: Date)] = []
+    var transcriptionTexts: [(text: String, participantId: String)] = []
+    func onTranscriptionText(_ text: String, participantId: String) { transcriptionTexts.append((text, participantId)) }
+    func onTranscriptionLine(_ line: TranscriptionText) { transcripts.append((line, Date())) }
     func onError(error: VideoSDKError) {
         errors.append(error)
         events.append("error \(error.code)")

@@ -140,3 +140,26 @@ import Testing
         #expect(harness.registry.jobStateChanged(roomID: "elsewhere", kind: .hls, message: playable, running: true).isEmpty)
     }
 }
+
+extension RecorderAndJobTests {
+    /// The room's hidden transcriber's lines go to everyone else; a participant cannot send one
+    /// (it would put words in someone else's mouth).
+    @Test func onlyTheHiddenTranscriberSendsTranscriptionText() {
+        var harness = RoomHarness()
+        let ada = harness.join("ada")
+        let bob = harness.join("bob")
+        let transcriber = Self.joinRecorder(&harness)
+        _ = harness.take(ada)
+        _ = harness.take(bob)
+        _ = harness.take(transcriber)
+        let line = TranscriptionLine(participantID: "ada", name: "Ada", text: "Hello Bob.", start: 1_796_000_000, end: 1_796_000_001.5)
+        harness.send(.transcriptionText(line), from: transcriber, id: nil)
+        #expect(harness.take(ada).contains(.transcriptionText(line)))
+        #expect(harness.take(bob).contains(.transcriptionText(line)))
+        let forged = TranscriptionLine(participantID: "ada", name: "Ada", text: "I resign.", start: 1_796_000_002, end: 1_796_000_003)
+        harness.send(.transcriptionText(forged), from: bob)
+        #expect(harness.take(ada).isEmpty, "nothing reaches the others")
+        let refused = harness.take(bob)
+        #expect(refused.contains { if case .error(let code, _) = $0 { code == .actionNotSupported } else { false } }, "\(refused)")
+    }
+}

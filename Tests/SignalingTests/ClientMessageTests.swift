@@ -31,6 +31,8 @@ import Testing
         .stopRecording, .startHls(options: .object([:])), .stopHls, .startLivestream(options: .object(["outputs": .array([])])),
         .stopLivestream,
         .startWhiteboard, .stopWhiteboard, .leaveBecause(.switchRoom),
+        .startTranscription(options: .object(["modelConfig": .object(["beamSize": .number(5)])])), .stopTranscription,
+        .transcriptionText(TranscriptionLine(participantID: "ann", name: "Ann", text: "Hello <b>Bob</b>", start: 1_796_000_000.25, end: 1_796_000_002.5)),
     ]
 
     @Test(arguments: everyMessage)
@@ -141,6 +143,19 @@ import Testing
                 continue
             }
             #expect(error.code == .invalidParameter)
+        }
+    }
+}
+
+extension ClientMessageTests {
+    /// A transcription line's times must be times, and its text bounded.
+    @Test func aTranscriptionLineIsChecked() {
+        for text in [#"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":5,"end":4}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":-1,"end":4}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":"now","end":4}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","start":1,"end":4}"#,
+                     "{\"v\":1,\"type\":\"transcriptionText\",\"participantId\":\"a\",\"text\":\"\(String(repeating: "x", count: 5_000))\",\"start\":1,\"end\":4}"] {
+            #expect(throws: SignalingError.self) { try ClientEnvelope(text: text) }
         }
     }
 }

@@ -78,6 +78,7 @@ extension RoomServerHarness {
         case .recording: "recordings"
         case .hls: "hls"
         case .livestream: "livestreams"
+        case .transcription: "transcriptions"
         }
     }
 

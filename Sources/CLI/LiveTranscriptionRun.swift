@@ -1,0 +1,40 @@
+import Foundation
+import JobSpec
+import Jobs
+import LiveTranscription
+import Platform
+import RoomClient
+import Speech
+
+/// One attempt of a live transcription job (`revue record --spec FILE` with a job of kind
+/// transcription): the engine started first (its failure fails the job, 5007, before anyone
+/// waits on it), then the room joined as a hidden participant, then every utterance sent to the
+/// room until the job is stopped.
+enum LiveTranscriptionRun {
+    static func run(_ spec: PipelineSpec, shouldStop: () -> Bool) throws -> Int32 {
+        if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
+        let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
+        guard case .room(let room) = spec.source else {
+            throw TranscriptionRunError("live transcription needs a live room; room \(spec.job?.id ?? "") is a fixture")
+        }
+        let request = spec.liveTranscription ?? TranscriptionRequest()
+        let model = try SpeechModel.resolve(modelId: request.modelId, modelConfig: request.modelConfig)
+        let engine = try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: model)
+        defer { engine.stop() }
+        let source = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token,
+                                                             name: "Transcriber"))
+        defer { source.leave() }
+        events?.write(JobRunEvent(event: .configured, spec: spec.redacted))
+        events?.write(JobRunEvent(event: .started))
+        let transcriber = LiveTranscriber(engine: engine)
+        transcriber.run(source, send: { source.sendTranscription($0) }, shouldStop: shouldStop)
+        Console.print("transcribed \(transcriber.linesSent) utterances (\(transcriber.utterancesDropped) dropped) with \(engine.description)")
+        return 0
+    }
+}
+
+/// Why a live transcription attempt could not run.
+struct TranscriptionRunError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Platform
+import Speech
+import TestSupport
+import Testing
+
+@testable import RevueSDK
+
+/// Live transcription through the SDK, as the seed walks it: a moderator starts it, two
+/// `revue publish --mic FILE` participants take turns saying sentences espeak-ng spoke, and
+/// everyone in the room (this SDK listener and Chromium on the join page) gets each utterance
+/// attributed to its speaker, with the states in order.
+extension RevueSDKTests {
+    @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct LiveTranscriptionTests {
+        static let names = ["Alice", "Bob"]
+
+        @Test func everyoneGetsEachUtteranceAttributedToItsSpeaker() async throws {
+            let server = try RoomServerHarness()
+            server.startWorker()
+            defer { server.stopWorker() }
+            let roomID = try server.makeRoom()
+            let media = try TemporaryDirectory(prefix: "live-speech")
+            let sentences = Array(SpokenConversation.sentences[0..<14])
+            let turns = sentences.enumerated().map { (speaker: $0.offset % 2, text: $0.element) }
+            let (tracks, lines) = try SpokenConversation.layOut(turns, speakers: 2, gap: 1.2, lead: 2.0)
+            for (index, track) in tracks.enumerated() { try SpokenConversation.writeWAV(track, to: media.file("speaker-\(index).wav")) }
+            let spoken = Double(tracks[0].count) / 16_000
+
+            let moderator = try server.token(permissions: [.allowJoin, .allowMod])
+            let room = try VideoSDK.createRoom(roomId: roomID, token: moderator, participantName: "Listener", micEnabled: false, camEnabled: false,
+                                               mode: .RECV_ONLY, signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc")
+            let log = EventLog()
+            room.addEventListener(log)
+            try await room.join()
+            let chromium = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments())
+            let page = try chromium.open(server.joinURL(room: roomID, token: try server.token(), name: "Chrome", mode: "RECV_ONLY"))
+
+            // 3073 before anything is sent: a modelConfig setting the engine does not take.
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) {
+                try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["beam": 5]))
+            }
+            try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["beamSize": 5]))
+            #expect(await log.wait(for: "transcription TRANSCRIPTION_STARTED", timeout: 60), "\(log.events)")
+            let again = await #expect(throws: VideoSDKError.self) { try await room.startTranscription() }
+            #expect(again?.code == 4031, "\(String(describing: again))")
+
+            let publishers = try (0..<2).map { index in
+                try Subprocess(RevueBinary.path, ["publish", roomID, "--name", Self.names[index], "--camera", "none", "--mic", media.file("speaker-\(index).wav"),
+                                                  "--server", server.base, "--token", try server.token(), "--seconds", String(Int(spoken) + 1),
+                                                  "--log-level", "warning"],
+                               standardOutput: .file(media.file("publish-\(index).log")), standardError: .file(media.file("publish-\(index).log")))
+            }
+            for publisher in publishers {
+                while publisher.poll() == nil { try await Task.sleep(for: .milliseconds(200)) }
+            }
+            // The last utterance's text comes within seconds of its end.
+            let deadline = Date().addingTimeInterval(20)
+            while log.transcripts.count < lines.count && Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            try await room.stopTranscription()
+            #expect(await log.wait(for: "transcription TRANSCRIPTION_STOPPED", timeout: 60), "\(log.events)")
+            let states = log.events.filter { $0.hasPrefix("transcription ") }
+            #expect(states == ["transcription TRANSCRIPTION_STARTING", "transcription TRANSCRIPTION_STARTED",
+                               "transcription TRANSCRIPTION_STOPPING", "transcription TRANSCRIPTION_STOPPED"], "\(states)")
+
+            // Each line goes to the sentence it is most like; each sentence's lines are by its speaker.
+            let received = log.transcripts.map(\.line)
+            var heard = Array(repeating: [TranscriptionText](), count: lines.count)
+            for line in received {
+                let best = lines.indices.max { Self.similarity(line.text, lines[$0].text) < Self.similarity(line.text, lines[$1].text) }
+                if let best, Self.similarity(line.text, lines[best].text) > 0.2 { heard[best].append(line) }
+            }
+            let attributed = zip(lines, heard).filter { line, got in !got.isEmpty && got.allSatisfy { $0.participantName == Self.names[line.speaker] } }.count
+            let wer = WordErrorRate(pairs: zip(lines, heard).map { (reference: $0.text, hypothesis: $1.map(\.text).joined(separator: " ")) })
+            let latencies = log.transcripts.map { $0.arrived.timeIntervalSince($0.line.end) }.sorted()
+            print("live transcription: \(received.count) lines for \(lines.count) sentences, WER \(String(format: "%.1f", wer.rate * 100)) %, "
+                + "\(attributed)/\(lines.count) attributed; from the end of an utterance to the SDK: median "
+                + "\(String(format: "%.2f", latencies.isEmpty ? 0 : latencies[latencies.count / 2])) s, worst \(String(format: "%.2f", latencies.last ?? 0)) s")
+            for (line, got) in zip(lines, heard) where WordErrorRate(reference: line.text, hypothesis: got.map(\.text).joined(separator: " ")).errors > 0 {
+                print("  said (\(Self.names[line.speaker])): \(line.text)\n  heard: \(got.map { "\($0.participantName): \($0.text)" })")
+            }
+            #expect(attributed == lines.count)
+            #expect(wer.rate <= 0.15)
+            #expect(log.transcriptionTexts.count == received.count && log.transcriptionTexts.allSatisfy { !$0.text.isEmpty })
+            #expect(received.allSatisfy { $0.end >= $0.start })
+
+            // Chromium on the join page got the same lines, with the speakers' names.
+            let inPage = try page.evaluate("JSON.stringify(window.revue.transcripts.map(t => [t.name, t.text]))") as? String ?? "[]"
+            let pageLines = (try JSONSerialization.jsonObject(with: Data(inPage.utf8)) as? [[String]]) ?? []
+            #expect(pageLines.count == received.count, "\(pageLines.count) in the page, \(received.count) in the SDK")
+            #expect(Set(pageLines.map { $0.first ?? "" }) == Set(Self.names), "\(pageLines)")
+            try await room.leave()
+        }
+
+        static func similarity(_ a: String, _ b: String) -> Double {
+            let words = { (text: String) in Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)) }
+            let (x, y) = (words(a), words(b))
+            return x.isEmpty || y.isEmpty ? 0 : Double(x.intersection(y).count) / Double(max(x.count, y.count))
+        }
+    }
+}
