@@ -11,6 +11,7 @@ import Platform
 struct JobTranscriber {
     let executable: String
     let storageRoot: String
+    let environment: [String: String]?
     let logger: Logger
 
     enum Outcome {
@@ -45,7 +46,7 @@ struct JobTranscriber {
             let started = Date()
             let process: Subprocess
             do {
-                process = try Subprocess(executable, arguments, standardOutput: .file(log), standardError: .file(log))
+                process = try Subprocess(executable, arguments, environment: environment, standardOutput: .file(log), standardError: .file(log))
             } catch {
                 return .failed("could not start the transcription: \(error)")
             }

@@ -45,6 +45,9 @@ public final class Worker: @unchecked Sendable {
         /// Live rooms: the room server's signalling URL and how to mint a recorder's token for a
         /// room (nil: only fixture rooms are recorded).
         public var liveRooms: LiveRoomAccess?
+        /// Variables set for every job's child on top of the worker's own environment (for
+        /// example `REVUE_SPEECH_VENV`, where the speech engine is).
+        public var childEnvironment: [String: String] = [:]
 
         /// What a worker needs to record live rooms.
         public struct LiveRoomAccess: Sendable {
@@ -108,6 +111,12 @@ public final class Worker: @unchecked Sendable {
         uploads = UploadStore(pool: store.pool)
         objectStorage = configuration.objectStorage.map(S3Client.init(config:))
         logger = Logger(label: "worker", fields: ["workerId": .string(configuration.workerID)])
+    }
+
+    /// The environment of a job's child: the worker's, with `childEnvironment` on top.
+    var childEnvironment: [String: String]? {
+        configuration.childEnvironment.isEmpty ? nil
+            : ProcessInfo.processInfo.environment.merging(configuration.childEnvironment) { $1 }
     }
 
     /// Jobs running now (for metrics and status).
@@ -238,7 +247,8 @@ public final class Worker: @unchecked Sendable {
             }
             try plan.spec.write(to: specPath)
             let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "info"]
-            let process = try Subprocess(configuration.executable, arguments, standardOutput: .file(logPath), standardError: .file(logPath))
+            let process = try Subprocess(configuration.executable, arguments, environment: childEnvironment,
+                                         standardOutput: .file(logPath), standardError: .file(logPath))
             lock.lock()
             running[job.id] = Running(job: job, process: process, parts: parts, events: JobRunEvent.Reader(path: eventsPath), log: logPath)
             lock.unlock()
@@ -383,7 +393,8 @@ public final class Worker: @unchecked Sendable {
                 status.state = .started
                 status.error = nil
                 _ = try? store.setTranscription(status, jobID: id, workerID: configuration.workerID)
-                let transcriber = JobTranscriber(executable: configuration.executable, storageRoot: configuration.storage, logger: logger)
+                let transcriber = JobTranscriber(executable: configuration.executable, storageRoot: configuration.storage,
+                                                 environment: childEnvironment, logger: logger)
                 switch transcriber.run(job, parts: parts, request: status.request, shouldStop: shouldStop) {
                 case .done(let made, let segments):
                     parts = made

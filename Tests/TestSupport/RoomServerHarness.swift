@@ -70,9 +70,10 @@ public final class RoomServerHarness: @unchecked Sendable {
 
     /// A worker in this process (its jobs run as `revue record` children), recording live rooms
     /// through this server's signalling (or a proxy in front of it at `signalingPort`).
-    public func startWorker(signalingPort: Int? = nil) {
+    public func startWorker(signalingPort: Int? = nil, childEnvironment: [String: String] = [:]) {
         var configuration = Worker.Configuration(workerID: "harness-worker", maxJobs: 4, storage: storage.path, fixtureRooms: nil,
                                                  executable: RevueBinary.path)
+        configuration.childEnvironment = childEnvironment
         let auth = self.auth
         configuration.liveRooms = Worker.Configuration.LiveRoomAccess(signalingURL: "ws://127.0.0.1:\(signalingPort ?? port)/v2/rtc", token: { room, participant in
             try auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, participantID: participant, expiresIn: 86_400, recorder: true)
