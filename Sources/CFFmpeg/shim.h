@@ -73,9 +73,6 @@ static inline SwrContext *revue_swr_to_mono(const AVCodecContext *decoder, int r
     return swr;
 }
 
-/// Mono float at 48 kHz: what a publisher's microphone gives.
-static inline SwrContext *revue_swr_to_mono_48k(const AVCodecContext *decoder) { return revue_swr_to_mono(decoder, 48000); }
-
 /// Converts a decoded frame (or, with NULL, what the resampler still holds) into `out`; the
 /// samples written, or a negative AVERROR. swr_convert takes `const uint8_t **`, which Swift
 /// cannot make from AVFrame's extended_data without a cast.

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Where the speech helper's Python lives: the virtual environment `scripts/bootstrap` makes
 /// with faster-whisper and the model in it.
@@ -24,13 +25,7 @@ public struct SpeechRuntime: Sendable, Equatable {
             }
             return SpeechRuntime(python: python, modelPath: modelPath)
         }
-        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<6 {
-            candidates.append(directory)
-            directory = directory.deletingLastPathComponent()
-        }
-        for candidate in candidates {
+        for candidate in CheckoutSearch.directories() {
             let python = candidate.appendingPathComponent(".revue-test/speech/bin/python").path
             if FileManager.default.isExecutableFile(atPath: python) { return SpeechRuntime(python: python, modelPath: modelPath) }
         }

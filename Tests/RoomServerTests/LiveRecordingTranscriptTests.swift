@@ -30,18 +30,7 @@ extension BrowserRoomTests {
             for (index, track) in tracks.enumerated() { try SpokenConversation.writeWAV(track, to: media.file("speaker-\(index).wav")) }
             let spoken = Double(tracks[0].count) / 16_000
 
-            let started = try server.call("POST", "/v2/recordings/start", .object([
-                "roomId": .string(room), "webhookUrl": .string(webhooks.url),
-                "config": .object(["mode": .string("audio")]),
-                "transcription": .object(["enabled": .bool(true), "keepSpeakerAudio": .bool(true)]),
-            ]))
-            #expect(started.status == 200, "\(started.json.text)")
-            var job: Job?
-            #expect(try JoinPageBrowserTests.wait(40) {
-                job = try server.api.store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            })
-            let recording = try #require(job)
+            let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: true)
             #expect(recording.transcription?.state == .waiting)
             // Both join at once and play their tracks from the start: the turns keep their gaps.
             let publishers = try (0..<2).map { index in
@@ -153,17 +142,7 @@ extension BrowserRoomTests {
             let webhooks = try WebhookReceiver()
             let room = try server.makeRoom()
             func record(_ during: () throws -> Void) throws -> Job {
-                let started = try server.call("POST", "/v2/recordings/start", .object([
-                    "roomId": .string(room), "webhookUrl": .string(webhooks.url), "config": .object(["mode": .string("audio")]),
-                    "transcription": .object(["enabled": .bool(true)]),
-                ]))
-                #expect(started.status == 200, "\(started.json.text)")
-                var job: Job?
-                #expect(try JoinPageBrowserTests.wait(40) {
-                    job = try server.api.store.activeJob(kind: .recording, roomID: room)
-                    return job?.state == .started
-                })
-                let recording = try #require(job)
+                let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: false)
                 try during()
                 return try server.stopJob(recording, timeout: 120)
             }
@@ -193,6 +172,23 @@ extension BrowserRoomTests {
                     "\(webhooks.deliveries.compactMap(\.type))")
             let failed = webhooks.deliveries.first { $0.type == "transcription-failed" }
             #expect(failed?.data?["transcription"]?["status"]?.stringValue == "TRANSCRIPTION_FAILED")
+        }
+
+        /// An audio-only recording of `room` with `transcription: {enabled: true}`, started through
+        /// the REST API; the job once a worker has it STARTED.
+        static func startTranscribedRecording(_ server: RoomServerHarness, room: String, webhookURL: String, keepSpeakerAudio: Bool) throws -> Job {
+            let started = try server.call("POST", "/v2/recordings/start", .object([
+                "roomId": .string(room), "webhookUrl": .string(webhookURL), "config": .object(["mode": .string("audio")]),
+                "transcription": .object(["enabled": .bool(true), "keepSpeakerAudio": .bool(keepSpeakerAudio)]),
+            ]))
+            guard started.status == 200 else { throw ToolError("the start answered \(started.status): \(started.json.text)") }
+            var job: Job?
+            let running = try JoinPageBrowserTests.wait(40) {
+                job = try server.api.store.activeJob(kind: .recording, roomID: room)
+                return job?.state == .started
+            }
+            guard running, let job else { throw ToolError("the recording never started: \(String(describing: job))") }
+            return job
         }
 
         struct TranscriptFile: Decodable {
