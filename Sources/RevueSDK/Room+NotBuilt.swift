@@ -5,22 +5,21 @@ import Foundation
 /// ERROR_ACTION_NOT_SUPPORTED saying what is missing; none reports success. docs/SDK.md lists them.
 extension Room {
     private func notBuilt(_ what: String) -> VideoSDKError {
-        VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("\(what) is not built in Revue yet (issue 12)")
+        VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("\(what) is not built in Revue yet (issue 22)")
     }
-
 
     public func startTranslation(config: [String: any Sendable]? = nil) async throws(VideoSDKError) {
         try checkJoined()
-        throw notBuilt("realtime translation (it needs a speech engine)")
+        throw notBuilt("realtime translation (it needs a translation engine; transcription is built)")
     }
 
     public func stopTranslation() async throws(VideoSDKError) {
         try checkJoined()
-        throw notBuilt("realtime translation (it needs a speech engine)")
+        throw notBuilt("realtime translation (it needs a translation engine; transcription is built)")
     }
 
     public func changeTranslationLanguage(_ language: String) async throws(VideoSDKError) {
         try checkJoined()
-        throw notBuilt("realtime translation (it needs a speech engine)")
+        throw notBuilt("realtime translation (it needs a translation engine; transcription is built)")
     }
 }

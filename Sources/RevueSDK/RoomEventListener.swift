@@ -45,11 +45,11 @@ public protocol RoomEventListener: AnyObject {
     func onTranscriptionText(_ text: String, participantId: String)
     /// The same utterance with the speaker's name and its start and end.
     func onTranscriptionLine(_ line: TranscriptionText)
-    /// Never called yet, as `onTranscriptionText`.
+    /// Never called yet: translation is not built (docs/SDK.md).
     func onTranslationStateChanged(state: String)
-    /// Never called yet, as `onTranscriptionText`.
+    /// Never called yet: translation is not built.
     func onTranslationText(_ text: String, participantId: String, language: String)
-    /// Never called yet, as `onTranscriptionText`.
+    /// Never called yet: translation is not built.
     func onTranslationLanguageChanged(language: String)
     func onError(error: VideoSDKError)
 }
