@@ -20,6 +20,8 @@ extension APIService {
             (HTTPRoute("GET", "/v2/public/rsa-public-key"), .open { api, request, _ in try api.publicKey(request) }),
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/recordings/{jobId}/{fileName}"), .open { api, request, _ in api.file(request) }),
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/hls/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
+            // A recording part's transcript directory (`part-N.transcript/transcript.vtt`, …).
+            (HTTPRoute("GET", "/files/s/{expires}/{signature}/recordings/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
         ]
         + jobRoutes(.recording, "recordings", id: "recordingId") + jobRoutes(.hls, "hls", id: "hlsId") + jobRoutes(.livestream, "livestreams", id: "livestreamId")
         + jobRoutes(.transcription, "transcriptions", id: "transcriptionId")

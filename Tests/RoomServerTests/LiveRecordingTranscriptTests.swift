@@ -89,6 +89,10 @@ extension BrowserRoomTests {
             let files = view.json["transcription"]?["files"]?.arrayValue ?? []
             #expect(Set(files.compactMap { $0["format"]?.stringValue }) == ["json", "vtt", "srt", "txt"], "\(view.json.text)")
             #expect(view.json["transcription"]?["status"]?.stringValue == "TRANSCRIPTION_STOPPED")
+            // Its signed URL serves the file.
+            let vttURL = try #require(files.first { $0["format"]?.stringValue == "vtt" }?["fileUrl"]?.stringValue)
+            let fetched = try TCP.http("GET", vttURL)
+            #expect(fetched.status == 200 && String(decoding: fetched.body, as: UTF8.self).hasPrefix("WEBVTT"), "\(vttURL): \(fetched.status)")
             let completed = webhooks.wait(for: 1, timeout: 30).first { $0.type == "transcription-completed" }
                 ?? (JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } }
                     ? webhooks.deliveries.first { $0.type == "transcription-completed" } : nil)
