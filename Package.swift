@@ -101,7 +101,7 @@ let package = Package(
         // MARK: Speech: utterances in, timed words out (docs/TRANSCRIPTION.md)
         // The SpeechEngine seam, faster-whisper in a helper process Revue owns (Resources/
         // whisper_helper.py, built in), voice activity detection, transcripts and their files.
-        .target(name: "Speech", dependencies: ["Platform", "Log"], exclude: ["Resources"], plugins: ["EmbedFiles"]),
+        .target(name: "Speech", dependencies: ["Platform", "Log", "Media"], exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // Transcripts of files and recordings: each speaker's audio decoded, cut and transcribed.
         .target(name: "Transcription", dependencies: ["Speech", "Decode", "Log"]),
 
@@ -112,7 +112,7 @@ let package = Package(
         .target(name: "Encode", dependencies: ["CFFmpeg", "CVPX", "COpus", "LibAV", "JobSpec", "Media", "Layout"]),
 
         // MARK: Outputs: one encode, many outputs
-        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Log"]),
+        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Media", "Log"]),
 
         // MARK: The pipeline, assembled in one place
         .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Subscriber", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "RTP", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "SubscriberTests", dependencies: ["Subscriber", "Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec",
                                                             "RTP", "Log"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP",

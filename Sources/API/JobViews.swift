@@ -27,6 +27,7 @@ struct JobViews {
                            end: job.state.isActive ? nil : job.stoppedAt.map(APITime.string),
                            duration: job.parts.compactMap(\.duration).reduce(0, +), playbackHlsUrl: urls?.playback, livestreamUrl: urls?.live)
         view.transcription = self.urls.transcription(job)
+        view.captions = urls?.captions
         return view
     }
 

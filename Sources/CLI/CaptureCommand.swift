@@ -127,6 +127,7 @@ enum CaptureCommand: RevueCommand {
             case .datagram(_, let arrival): clock = max(clock, arrival)
             case .event(_, let at): clock = max(clock, at)
             case .idle(let now): clock = max(clock, now)
+            case .caption: break
             case .ended: return true
             }
         }

@@ -7,14 +7,18 @@ import Storage
 extension OutputSpec {
     /// Builds the output's sink, behind a queue of its own: files block the pipeline when they
     /// fall behind (nothing is lost), a stream drops to the next keyframe (it stays live).
-    /// `bucketMirror`: HLS files also go to that bucket as they are written.
-    func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink {
+    /// `bucketMirror`: HLS files also go to that bucket as they are written. `captions`: HLS
+    /// carries the room's live transcription as a WebVTT rendition (a room, not a fixture).
+    func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false,
+                  onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
+    {
         switch self {
         case .mp4(let path):
             return QueuedSink(try MP4FileOutput(path: path, streams: streams), policy: .block)
         case .hls(let directory, let segmentDuration, let window):
             let mirror = bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
-            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window, mirror: mirror)
+            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window, mirror: mirror,
+                                         captions: captions)
             output.onPlayable = onPlayable
             return QueuedSink(output, policy: .block)
         case .rtmp(let destination):

@@ -156,7 +156,7 @@ enum RecordCommand: RevueCommand {
         if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
         var sinks: [(OutputSpec, QueuedSink)] = []
         for output in spec.outputs {
-            let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, onPlayable: {
+            let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: live != nil, onPlayable: {
                 events?.write(JobRunEvent(event: .playable))
                 if events == nil { Console.error("hls: playable (3 segments published)") }
             })

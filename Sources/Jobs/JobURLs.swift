@@ -38,14 +38,19 @@ public struct JobURLs: Sendable {
     /// The latest recording that is not lost.
     public static func latestRecording(_ job: Job) -> JobPart? { job.latestPart(.mp4) }
 
-    /// The HLS URLs of the latest HLS part: the whole event and the live window.
-    public func hls(_ job: Job) -> (playback: String, live: String)? {
+    /// The HLS URLs of the latest HLS part: the whole event and the live window, and both again
+    /// with the room's captions (the multivariant playlists; every HLS job of a room has them).
+    public func hls(_ job: Job) -> (playback: String, live: String, captions: HLSCaptionsView)? {
         guard let part = job.parts.last(where: { $0.kind == .hls }) else { return nil }
+        let url: (String) -> String
         if let prefix = part.objectKey, let storage {
-            return (storage.objectURL(prefix + "/" + HLSOutput.indexName), storage.objectURL(prefix + "/" + HLSOutput.liveName))
+            url = { storage.objectURL(prefix + "/" + $0) }
+        } else {
+            // One signature covers the part's directory, so every playlist and segment opens with it.
+            url = { file(part.path + "/" + $0) }
         }
-        // One signature covers the part's directory, so both playlists and their segments open with it.
-        return (file(OutputPart.mediaFile(.hls, at: part.path)), file(OutputPart.livePlaylist(at: part.path)))
+        return (url(HLSOutput.indexName), url(HLSOutput.liveName),
+                HLSCaptionsView(playbackHlsUrl: url(HLSOutput.masterName), livestreamUrl: url(HLSOutput.liveMasterName), language: "en"))
     }
 
     /// The transcript's status and files (nil when none was asked for).

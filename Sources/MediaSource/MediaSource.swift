@@ -1,9 +1,14 @@
+import Media
+
 /// What one item from a source is.
 public enum SourceItem: Sendable, Equatable {
     /// A UDP datagram (RTP or RTCP, decrypted) and when it arrived, in seconds on the source clock.
     case datagram([UInt8], arrival: Double)
     /// A room event and when it happened, on the same clock.
     case event(RoomEvent, at: Double)
+    /// A line the room's live transcriber heard, its times on the same clock (captions for an
+    /// HLS stream).
+    case caption(Caption)
     /// Nothing arrived before the deadline; the source clock now reads `now`. The pipeline uses
     /// it to produce frames while nobody sends, so the output has no holes.
     case idle(now: Double)

@@ -1,6 +1,7 @@
 import Encode
 import Foundation
 import LibAV
+import Media
 
 /// HLS with fMP4 (CMAF) segments: `init.mp4`, `seg_NNNNN.m4s`, `index.m3u8` and `live.m3u8`.
 /// docs/OUTPUTS.md says why fMP4 rather than MPEG-TS.
@@ -14,6 +15,12 @@ import LibAV
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
 ///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
 /// - A `mirror` gets every file as it becomes whole, in that order (HLS to a bucket, live).
+/// - With `captions`, the room's live transcription is a WebVTT rendition beside the video
+///   (`HLSCaptionTrack`): `captions_NNNNN.vtt` per segment, `captions.m3u8` and
+///   `captions_live.m3u8`, and the multivariant playlists `master.m3u8` and `live_master.m3u8`
+///   that players open to offer the captions. A segment's captions are written `captionLag`
+///   segments after it (speech is transcribed once it ends); players stay three segments behind
+///   the live edge, so the captions are there before the picture is shown.
 // @unchecked Sendable: confined to its QueuedSink's output thread; other threads only get files through `mirror`
 public final class HLSOutput: PacketSink, @unchecked Sendable {
     public let directory: String
@@ -37,9 +44,23 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
 
     public static let indexName = "index.m3u8"
     public static let liveName = "live.m3u8"
+    public static let masterName = "master.m3u8"
+    public static let liveMasterName = "live_master.m3u8"
+    public static let captionsName = "captions.m3u8"
+    public static let liveCaptionsName = "captions_live.m3u8"
+
+    private let streams: StreamLayout
+    private var captions: HLSCaptionTrack?
+    public let captionLag: Int
+    /// The captions' language (BCP 47), for the rendition's `LANGUAGE`.
+    public let captionLanguage: String
+    private var captionSegments: [HLSSegment] = []
+    /// Each segment's media start and size in bits (for the captions' spans and `BANDWIDTH`).
+    private var segmentSpans: [(start: Double, bits: Double)] = []
 
     public init(directory: String, streams: StreamLayout, segmentDuration: Double = 2, window: Int = 6, minimumSegments: Int = 3,
-                mirror: HLSFileMirror? = nil, clock: @escaping @Sendable () -> Date = { Date() }) throws
+                mirror: HLSFileMirror? = nil, captions: Bool = false, captionLag: Int = 1, captionLanguage: String = "en",
+                clock: @escaping @Sendable () -> Date = { Date() }) throws
     {
         guard segmentDuration >= 0.5, window >= minimumSegments, minimumSegments >= 1 else {
             throw OutputError(fault: .input, output: "hls:\(directory)",
@@ -51,6 +72,10 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         self.minimumSegments = minimumSegments
         self.clock = clock
         self.mirror = mirror
+        self.streams = streams
+        self.captions = captions ? HLSCaptionTrack() : nil
+        self.captionLag = max(0, captionLag)
+        self.captionLanguage = captionLanguage
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         muxer = try FragmentedMP4Muxer(streams: streams)
         try writeAtomically(muxer.initialization, to: HLSPlaylist.mapURI)
@@ -77,12 +102,21 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         bytesWritten += Int64(packet.data.count)
     }
 
-    /// Writes the last segment and ends both playlists.
+    /// Keeps a caption for the segments it falls in (dropped when there are no captions).
+    public func add(caption: Caption) {
+        captions?.add(caption)
+    }
+
+    /// Captions dropped so far (a flood, or too late to show).
+    public var droppedCaptions: Int { captions?.dropped ?? 0 }
+
+    /// Writes the last segment and ends the playlists.
     public func finish() throws {
         let last = try muxer.cutFragment()
         if let start = segmentStart, !last.isEmpty {
             try storeSegment(last, start: start, duration: max(0.001, muxer.lastTime - start))
         }
+        try writeCaptionSegments(upTo: segments.count)
         segmentStart = nil
         // The muxer's trailer (an mfra index) belongs to no segment.
         _ = try muxer.finish()
@@ -110,6 +144,22 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         let base = epoch ?? (clock(), start)
         segments.append(HLSSegment(sequence: sequence, uri: uri, duration: duration,
                                    programDateTime: base.wallClock.addingTimeInterval(start - base.mediaTime)))
+        segmentSpans.append((start, Double(bytes.count * 8)))
+        try writeCaptionSegments(upTo: segments.count - captionLag)
+    }
+
+    /// Writes the captions of every segment before `count` that has none yet: same sequence,
+    /// duration and date as its video segment.
+    private func writeCaptionSegments(upTo count: Int) throws {
+        guard var track = captions else { return }
+        while captionSegments.count < count {
+            let video = segments[captionSegments.count]
+            let start = segmentSpans[video.sequence].start
+            let uri = String(format: "captions_%05d.vtt", video.sequence)
+            try writeAtomically(Array(track.segment(start: start, end: start + video.duration).utf8), to: uri)
+            captionSegments.append(HLSSegment(sequence: video.sequence, uri: uri, duration: video.duration, programDateTime: video.programDateTime))
+        }
+        captions = track
     }
 
     private func publish(ended: Bool) throws {
@@ -118,9 +168,31 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
                             to: HLSOutput.indexName, isPlaylist: true)
         try writeAtomically(Array(HLSPlaylist.live(segments: segments, window: window, targetDuration: target, ended: ended).utf8),
                             to: HLSOutput.liveName, isPlaylist: true)
+        if captions != nil {
+            try writeAtomically(Array(HLSPlaylist.captions(segments: captionSegments, window: nil, targetDuration: target, ended: ended).utf8),
+                                to: HLSOutput.captionsName, isPlaylist: true)
+            try writeAtomically(Array(HLSPlaylist.captions(segments: captionSegments, window: window, targetDuration: target, ended: ended).utf8),
+                                to: HLSOutput.liveCaptionsName, isPlaylist: true)
+            if !isPublished { try writeMultivariantPlaylists() }
+        }
         if !isPublished {
             isPublished = true
             onPlayable()
+        }
+    }
+
+    /// `master.m3u8` and `live_master.m3u8`, once: the peak bit rate of the segments so far, the
+    /// codecs, the picture size, and the captions.
+    private func writeMultivariantPlaylists() throws {
+        let peak = zip(segments, segmentSpans).map { $1.bits / max($0.duration, 0.001) }.max() ?? 0
+        let codecs = streams.streams.compactMap(\.parameters.rfc6381Codec)
+        let video = streams.streams.first { $0.kind == .video }?.parameters.size
+        for (variant, captions, name) in [(HLSOutput.indexName, HLSOutput.captionsName, HLSOutput.masterName),
+                                          (HLSOutput.liveName, HLSOutput.liveCaptionsName, HLSOutput.liveMasterName)]
+        {
+            let text = HLSPlaylist.multivariant(variant: variant, captions: captions, bandwidth: Int(peak.rounded(.up)), codecs: codecs,
+                                                resolution: video, language: captionLanguage)
+            try writeAtomically(Array(text.utf8), to: name, isPlaylist: true)
         }
     }
 

@@ -18,13 +18,15 @@ public struct HLSSegment: Sendable, Equatable {
     }
 }
 
-/// Writes HLS media playlists (RFC 8216) for fMP4 segments: a pure function of the segments,
-/// so tests compare exact text.
+/// Writes HLS playlists (RFC 8216) for fMP4 segments: pure functions of the segments, so tests
+/// compare exact text.
 ///
 /// - `index.m3u8`: the whole event (`EXT-X-PLAYLIST-TYPE:EVENT`), every segment from the first;
 ///   `EXT-X-ENDLIST` once the job stops. It is the seekable recording (`playbackHlsUrl`).
 /// - `live.m3u8`: the last `window` segments with a sliding `EXT-X-MEDIA-SEQUENCE`
 ///   (`livestreamUrl`); it also gets `EXT-X-ENDLIST` at the end, so players stop polling.
+/// - With captions: `captions.m3u8` and `captions_live.m3u8`, the WebVTT segments alike, and
+///   the multivariant playlists that tie each to its video: `master.m3u8` and `live_master.m3u8`.
 public enum HLSPlaylist {
     /// The initialization segment every playlist names with `EXT-X-MAP`.
     public static let mapURI = "init.mp4"
@@ -35,6 +37,35 @@ public enum HLSPlaylist {
 
     public static func live(segments: [HLSSegment], window: Int, targetDuration: Int, ended: Bool) -> String {
         render(Array(segments.suffix(window)), targetDuration: targetDuration, ended: ended, playlistType: nil)
+    }
+
+    /// A captions media playlist: WebVTT segments, no initialization segment (RFC 8216 §3.5).
+    /// `window` nil: every segment (the whole event).
+    public static func captions(segments: [HLSSegment], window: Int?, targetDuration: Int, ended: Bool) -> String {
+        render(window.map { Array(segments.suffix($0)) } ?? segments, targetDuration: targetDuration, ended: ended,
+               playlistType: window == nil ? "EVENT" : nil, map: nil)
+    }
+
+    /// A multivariant playlist (RFC 8216 §4.3.4): the video playlist `variant` with its captions
+    /// rendition (`EXT-X-MEDIA:TYPE=SUBTITLES`, §4.3.4.1) in the group "captions".
+    /// `bandwidth` is the peak segment bit rate (§4.3.4.2); `codecs` RFC 6381 names.
+    public static func multivariant(variant: String, captions: String, bandwidth: Int, codecs: [String], resolution: (width: Int, height: Int)?,
+                                    language: String) -> String
+    {
+        var attributes = ["BANDWIDTH=\(max(1, bandwidth))"]
+        if !codecs.isEmpty { attributes.append("CODECS=\"\(codecs.joined(separator: ","))\"") }
+        if let resolution, resolution.width > 0, resolution.height > 0 { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
+        attributes.append("SUBTITLES=\"captions\"")
+        let lines = [
+            "#EXTM3U",
+            "#EXT-X-VERSION:7",
+            "#EXT-X-INDEPENDENT-SEGMENTS",
+            "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"captions\",NAME=\"Captions\",LANGUAGE=\"\(language)\",DEFAULT=NO,AUTOSELECT=YES,"
+                + "FORCED=NO,URI=\"\(captions)\"",
+            "#EXT-X-STREAM-INF:" + attributes.joined(separator: ","),
+            variant,
+        ]
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The target duration for segments of nominally `nominal` seconds: the smallest whole
@@ -53,7 +84,7 @@ public enum HLSPlaylist {
         return max(Int(nominal.rounded(.up)), Int(longest.rounded()), 1)
     }
 
-    static func render(_ segments: [HLSSegment], targetDuration: Int, ended: Bool, playlistType: String?) -> String {
+    static func render(_ segments: [HLSSegment], targetDuration: Int, ended: Bool, playlistType: String?, map: String? = mapURI) -> String {
         var lines = [
             "#EXTM3U",
             "#EXT-X-VERSION:7",
@@ -62,7 +93,7 @@ public enum HLSPlaylist {
         ]
         if let playlistType { lines.append("#EXT-X-PLAYLIST-TYPE:\(playlistType)") }
         lines.append("#EXT-X-INDEPENDENT-SEGMENTS")
-        lines.append("#EXT-X-MAP:URI=\"\(mapURI)\"")
+        if let map { lines.append("#EXT-X-MAP:URI=\"\(map)\"") }
         for segment in segments {
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(format(segment.programDateTime))")
             lines.append(String(format: "#EXTINF:%.3f,", segment.duration))

@@ -27,9 +27,6 @@ public enum OutputPart {
         }
     }
 
-    /// The playlist of the live window of an HLS part.
-    public static func livePlaylist(at path: String) -> String { path + "/" + HLSOutput.liveName }
-
     /// Finishes a part whose writer was killed: an MP4 is repaired in place, an HLS playlist gets
     /// its end tag.
     public static func finishAbandoned(_ kind: PartKind, at path: String) -> Outcome {

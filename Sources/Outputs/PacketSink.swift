@@ -1,11 +1,18 @@
 import Encode
+import Media
 
 /// Where encoded packets go: a file, HLS segments, an RTMP server.
 public protocol PacketSink: AnyObject {
     /// A short name for logs and errors ("out.mp4", "hls:dir", "rtmp://host/app").
     var name: String { get }
     func write(_ packet: EncodedPacket) throws
+    /// A caption of the room's live transcription, its times in media seconds; an output that
+    /// carries captions (HLS) keeps it, the others ignore it.
+    func add(caption: Caption)
     /// The stream ended cleanly: finish the output.
     func finish() throws
 }
 
+extension PacketSink {
+    public func add(caption: Caption) {}
+}

@@ -1,6 +1,7 @@
 import Encode
 import Foundation
 import Log
+import Media
 
 /// Puts an output on its own thread behind a bounded queue, so outputs never slow each other
 /// or the pipeline: the encoded packets are shared, and each output takes them at its own pace.
@@ -12,6 +13,12 @@ import Log
 /// An output that fails is reported once and stops taking packets; the others go on.
 // @unchecked Sendable: the queue and counters guarded by `condition`; `sink` is used only on the output's own thread
 public final class QueuedSink: PacketSink, @unchecked Sendable {
+    /// What the queue holds: packets, and captions in their place among them.
+    private enum Item {
+        case packet(EncodedPacket)
+        case caption(Caption)
+    }
+
     public enum Policy: Sendable {
         case block
         case dropToKeyframe
@@ -31,7 +38,7 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
     public let capacity: Int
     public var name: String { sink.name }
     private let condition = NSCondition()
-    private var queue: [EncodedPacket] = []
+    private var queue: [Item] = []
     private var head = 0
     private var ending = false
     private var done = false
@@ -78,7 +85,17 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
             }
             waitingForKeyframe = false
         }
-        queue.append(packet)
+        queue.append(.packet(packet))
+        condition.signal()
+    }
+
+    /// Queues a caption behind the packets before it (a caption is small and never dropped
+    /// for being late: the output decides where it goes).
+    public func add(caption: Caption) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard failure == nil, !ending else { return }
+        queue.append(.caption(caption))
         condition.signal()
     }
 
@@ -108,7 +125,7 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
                 condition.unlock()
                 break
             }
-            let packet = queue[head]
+            let item = queue[head]
             head += 1
             if head > 256 && head * 2 > queue.count {
                 queue.removeFirst(head)
@@ -119,10 +136,15 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
             condition.unlock()
             if failed { continue }
             do {
-                try sink.write(packet)
-                condition.lock()
-                written += 1
-                condition.unlock()
+                switch item {
+                case .packet(let packet):
+                    try sink.write(packet)
+                    condition.lock()
+                    written += 1
+                    condition.unlock()
+                case .caption(let caption):
+                    sink.add(caption: caption)
+                }
             } catch {
                 condition.lock()
                 failure = error

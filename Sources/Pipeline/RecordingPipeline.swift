@@ -140,6 +140,9 @@ public final class RecordingPipeline {
                 handle(event, at: time)
             case .idle(let time):
                 try tick(time)
+            case .caption(let caption):
+                // The source's clock is the media time, so the caption's times need no change.
+                for sink in sinks { sink.add(caption: caption) }
             case .ended:
                 break loop
             }

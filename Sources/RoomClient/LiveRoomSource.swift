@@ -1,6 +1,7 @@
 import Foundation
 import JobSpec
 import Log
+import Media
 import MediaSource
 import RTP
 import SDP
@@ -182,6 +183,12 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
                 }
             case .subscribeOffer(let sdp):
                 answer(sdp, at: at)
+            case .transcriptionText(let line):
+                // The transcriber's times are the server's wall clock (seconds since 1970); this
+                // source's clock is the recording's media time.
+                let wallOffset = Date().timeIntervalSince1970 - at
+                items.append(.caption(Caption(participantID: line.participantID, name: line.name, text: line.text,
+                                              start: line.start - wallOffset, end: line.end - wallOffset)))
             case .roomLeft:
                 ended = true
             default:

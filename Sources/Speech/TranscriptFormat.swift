@@ -1,4 +1,5 @@
 import Foundation
+import Media
 
 /// The files a transcript is written as: `transcript.json`, `.vtt`, `.srt` and `.txt`.
 public enum TranscriptFormat: String, Sendable, CaseIterable {
@@ -27,10 +28,9 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
     /// WebVTT (https://www.w3.org/TR/webvtt1/): each cue names its speaker with a voice span,
     /// `<v Name>` (§4.2.2); text and names are escaped (§4.2.2: `&`, `<`, `>`).
     private static func webVTT(_ transcript: Transcript) -> String {
-        var text = "WEBVTT\n\n"
+        var text = WebVTT.signature + "\n\n"
         for (index, segment) in transcript.ordered.enumerated() {
-            text += "\(index + 1)\n\(timestamp(segment.start, separator: ".")) --> \(timestamp(max(segment.end, segment.start + 0.1), separator: "."))\n"
-            text += "<v \(escapeVTT(segment.participantName))>\(escapeVTT(segment.text))</v>\n\n"
+            text += WebVTT.cue(identifier: "\(index + 1)", start: segment.start, end: segment.end, voice: segment.participantName, text: segment.text)
         }
         return text
     }
@@ -50,21 +50,7 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
     }
 
     /// hh:mm:ss.mmm (WebVTT) or hh:mm:ss,mmm (SubRip).
-    public static func timestamp(_ seconds: Double, separator: Character) -> String {
-        let milliseconds = Int((max(0, seconds.isFinite ? seconds : 0) * 1000).rounded())
-        let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
-        let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
-        let (secs, millis) = rest2.quotientAndRemainder(dividingBy: 1000)
-        return String(format: "%02d:%02d:%02d\(separator)%03d", hours, minutes, secs, millis)
-    }
+    public static func timestamp(_ seconds: Double, separator: Character) -> String { WebVTT.timestamp(seconds, separator: separator) }
 
-    /// A cue's text may not hold a blank line or "-->" (it would end or start a cue).
-    private static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: "-->", with: "->")
-    }
-
-    static func escapeVTT(_ text: String) -> String {
-        oneLine(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
+    private static func oneLine(_ text: String) -> String { WebVTT.oneLine(text) }
 }

@@ -110,6 +110,7 @@ final class ScriptedSource: MediaSource {
         case .datagram(let bytes, let arrival): "datagram \(bytes.count) \(bytes.hashValue) \(arrival.bitPattern)"
         case .event(let event, let at): "event \(event) \(at.bitPattern)"
         case .idle(let now): "idle \(now.bitPattern)"
+        case .caption(let caption): "caption \(caption)"
         case .ended: "ended"
         }
     }

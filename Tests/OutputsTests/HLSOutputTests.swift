@@ -1,5 +1,6 @@
 import Encode
 import Foundation
+import Media
 import Outputs
 import Synchronization
 import TestSupport
@@ -91,6 +92,56 @@ import Testing
         try output.finish()
         #expect(output.writtenSegments.count == 4)
         #expect(try Tool.decodeFully(directory.file("index.m3u8")).status == 0)
+    }
+
+    /// With captions: a WebVTT rendition whose segments match the video's one for one, the
+    /// multivariant playlists that offer it, and the cues where the speech was. (FFmpeg 5.1's
+    /// HLS reader does not take subtitle renditions; hls.js plays them in
+    /// LiveHLSCaptionsTests.)
+    @Test func captionsAreARenditionAlignedWithTheVideo() throws {
+        let directory = try TemporaryDirectory(prefix: "hls-captions")
+        let streams = try EncodedStreams(seconds: 11)
+        let output = try HLSOutput(directory: directory.path, streams: streams.layout, captions: true, clock: { Self.start })
+        var added = false
+        for packet in streams.packets {
+            try output.write(packet)
+            // Heard while the third segment is written: said during the second and third.
+            if !added && EncodedStreams.time(packet) >= 5.5 {
+                added = true
+                output.add(caption: Caption(participantID: "a", name: "Alice", text: "the meeting starts at nine", start: 3.0, end: 4.5))
+                #expect(!FileManager.default.fileExists(atPath: directory.file("captions_00001.vtt")))
+            }
+            // A segment's captions come one segment after it.
+            let captionFiles = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".vtt") }.count
+            #expect(captionFiles == max(0, output.writtenSegments.count - 1))
+        }
+        output.add(caption: Caption(participantID: "b", name: "Bob", text: "see you then", start: 10.2, end: 10.8))
+        try output.finish()
+        #expect(output.droppedCaptions == 0)
+
+        let index = try String(contentsOfFile: directory.file("index.m3u8"), encoding: .utf8)
+        let captions = try String(contentsOfFile: directory.file("captions.m3u8"), encoding: .utf8)
+        let durations = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF") || $0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME") } }
+        #expect(durations(captions) == durations(index))
+        #expect(captions.contains("captions_00005.vtt\n#EXT-X-ENDLIST\n") && !captions.contains("#EXT-X-MAP"))
+        let master = try String(contentsOfFile: directory.file("master.m3u8"), encoding: .utf8)
+        #expect(master.contains("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"captions\",NAME=\"Captions\",LANGUAGE=\"en\""))
+        #expect(master.contains("URI=\"captions.m3u8\""))
+        #expect(master.contains("CODECS=\"avc1.") && master.contains(",mp4a.40.2\",RESOLUTION=") && master.hasSuffix("SUBTITLES=\"captions\"\nindex.m3u8\n"))
+        let liveMaster = try String(contentsOfFile: directory.file("live_master.m3u8"), encoding: .utf8)
+        #expect(liveMaster.contains("URI=\"captions_live.m3u8\"") && liveMaster.hasSuffix("\nlive.m3u8\n"))
+
+        // The cue is in the segments of 2–4 s and 4–6 s, at its own times.
+        for name in ["captions_00001.vtt", "captions_00002.vtt"] {
+            let segment = try String(contentsOfFile: directory.file(name), encoding: .utf8)
+            #expect(segment.contains("00:00:03.000 --> 00:00:04.500\n<v Alice>the meeting starts at nine</v>"), "\(name): \(segment)")
+        }
+        #expect(try String(contentsOfFile: directory.file("captions_00005.vtt"), encoding: .utf8).contains("<v Bob>see you then</v>"))
+
+        // Every segment the captions playlist names is whole on disk.
+        for uri in captions.split(separator: "\n").filter({ $0.hasSuffix(".vtt") }) {
+            #expect(try String(contentsOfFile: directory.file(String(uri)), encoding: .utf8).hasPrefix("WEBVTT\nX-TIMESTAMP-MAP="))
+        }
     }
 
     @Test func badSettingsAreRefused() throws {

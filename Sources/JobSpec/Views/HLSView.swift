@@ -10,6 +10,8 @@ public struct HLSView: Codable, Sendable, Equatable {
     @NullEncoded public var playbackHlsUrl: String?
     @NullEncoded public var livestreamUrl: String?
     @NullEncoded public var downstreamUrl: String?
+    /// The stream with the room's live captions (absent for a stream that has none).
+    public var captions: HLSCaptionsView?
 
     public init(common: JobCommonView, start: String, end: String?, duration: Double, playbackHlsUrl: String?, livestreamUrl: String?) {
         self.common = common
@@ -21,7 +23,7 @@ public struct HLSView: Codable, Sendable, Equatable {
         downstreamUrl = playbackHlsUrl
     }
 
-    private enum CodingKeys: String, CodingKey { case start, end, duration, playbackHlsUrl, livestreamUrl, downstreamUrl, transcription }
+    private enum CodingKeys: String, CodingKey { case start, end, duration, playbackHlsUrl, livestreamUrl, downstreamUrl, transcription, captions }
 
     public init(from decoder: any Decoder) throws {
         common = try JobCommonView(from: decoder)
@@ -33,6 +35,7 @@ public struct HLSView: Codable, Sendable, Equatable {
         _livestreamUrl = try container.decode(NullEncoded<String>.self, forKey: .livestreamUrl)
         _downstreamUrl = try container.decode(NullEncoded<String>.self, forKey: .downstreamUrl)
         transcription = try container.decodeIfPresent(TranscriptionView.self, forKey: .transcription)
+        captions = try container.decodeIfPresent(HLSCaptionsView.self, forKey: .captions)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,6 +48,7 @@ public struct HLSView: Codable, Sendable, Equatable {
         try container.encode(_livestreamUrl, forKey: .livestreamUrl)
         try container.encode(_downstreamUrl, forKey: .downstreamUrl)
         try container.encodeIfPresent(transcription, forKey: .transcription)
+        try container.encodeIfPresent(captions, forKey: .captions)
     }
 }
 
