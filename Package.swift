@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
-        .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "TestSupport"]),
+        .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
                                                        "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto",

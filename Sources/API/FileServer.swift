@@ -67,6 +67,11 @@ struct FileServer {
         case "m4s": "video/iso.segment"
         case "m3u8": "application/vnd.apple.mpegurl"
         case "json": "application/json"
+        // Transcripts and caption segments: a `<track>` takes WebVTT only as text/vtt.
+        case "vtt": "text/vtt; charset=utf-8"
+        case "srt": "application/x-subrip; charset=utf-8"
+        case "txt": "text/plain; charset=utf-8"
+        case "md": "text/markdown; charset=utf-8"
         default: "application/octet-stream"
         }
     }

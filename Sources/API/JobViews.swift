@@ -42,10 +42,15 @@ struct JobViews {
         case .recording: .recording(recording(job))
         case .hls: .hls(hls(job))
         case .livestream: .livestream(livestream(job))
-        case .transcription: .transcription(LiveTranscriptionView(common: common(job), start: APITime.string(job.startedAt ?? job.createdAt),
-                                                                  end: job.state.isActive ? nil : job.stoppedAt.map(APITime.string),
-                                                                  modelId: job.transcription?.request.modelId ?? TranscriptPart.defaultModelID))
+        case .transcription: .transcription(liveTranscription(job))
         }
+    }
+
+    func liveTranscription(_ job: Job) -> LiveTranscriptionView {
+        LiveTranscriptionView(common: common(job), start: APITime.string(job.startedAt ?? job.createdAt),
+                              end: job.state.isActive ? nil : job.stoppedAt.map(APITime.string),
+                              modelId: job.transcription?.request.modelId ?? TranscriptPart.defaultModelID,
+                              files: urls.transcription(job)?.files ?? [], summary: job.transcription?.summary)
     }
 
     func webhookData(_ job: Job, event: String, base: WebhookPayload.Data) -> WebhookPayload.Data {

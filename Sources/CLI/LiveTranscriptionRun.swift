@@ -5,11 +5,13 @@ import LiveTranscription
 import Platform
 import RoomClient
 import Speech
+import Transcription
 
 /// One attempt of a live transcription job (`revue record --spec FILE` with a job of kind
 /// transcription): the engine started first (its failure fails the job, 5007, before anyone
 /// waits on it), then the room joined as a hidden participant, then every utterance sent to the
-/// room until the job is stopped.
+/// room until the job is stopped; then what it heard is written as the attempt's transcript
+/// (times from the attempt's start), which the worker summarizes when asked.
 enum LiveTranscriptionRun {
     static func run(_ spec: PipelineSpec, shouldStop: () -> Bool) throws -> Int32 {
         if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
@@ -26,9 +28,18 @@ enum LiveTranscriptionRun {
         defer { source.leave() }
         events?.write(JobRunEvent(event: .configured, spec: spec.redacted))
         events?.write(JobRunEvent(event: .started))
+        let origin = Date().timeIntervalSince1970
+        var heard = Transcript(engine: engine.description, modelId: model.id)
         let transcriber = LiveTranscriber(engine: engine)
-        transcriber.run(source, send: { source.sendTranscription($0) }, shouldStop: shouldStop)
+        transcriber.run(source, send: { line in
+            source.sendTranscription(line)
+            // Bounded: a day of back-to-back utterances is far fewer lines.
+            guard heard.segments.count < 200_000 else { return }
+            heard.segments.append(.init(participantId: line.participantID, participantName: line.name, start: max(0, line.start - origin),
+                                        end: max(0, line.end - origin), text: line.text))
+        }, shouldStop: shouldStop)
         Console.print("transcribed \(transcriber.linesSent) utterances (\(transcriber.utterancesDropped) dropped) with \(engine.description)")
+        if let directory = spec.liveTranscript { try TranscriptFiles.write(heard, to: directory) }
         return 0
     }
 }

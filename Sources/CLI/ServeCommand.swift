@@ -112,6 +112,7 @@ final class Services: @unchecked Sendable {
         var workerConfiguration = Worker.Configuration(
             workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
             fixtureRooms: fixtureRooms, executable: ServiceSetup.executable, objectStorage: objectStorage)
+        workerConfiguration.summaryEndpoint = try ServiceSetup.summaryEndpoint()
         if rooms != nil { workerConfiguration.liveRooms = ServiceSetup.liveRoomAccess(publicURL: publicURL, authenticator: configuration.authenticator) }
         worker = runWorker ? Worker(store: api.store, configuration: workerConfiguration) : nil
         startThread("webhooks") { [self] in dispatcher.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) }

@@ -120,6 +120,16 @@ enum ServiceSetup {
         }
     }
 
+    /// The language model that writes transcripts' summaries (`REVUE_SUMMARY_URL`,
+    /// `REVUE_SUMMARY_MODEL`, `REVUE_SUMMARY_API_KEY`; docs/TRANSCRIPTION.md), or nil.
+    static func summaryEndpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SummaryEndpoint? {
+        do {
+            return try SummaryEndpoint.fromEnvironment(environment)
+        } catch {
+            throw UsageError("summaries: \(error)")
+        }
+    }
+
     /// `REVUE_FILE_URL_TTL`: seconds a signed `/files/` URL stays valid (default a day).
     static func fileURLLifetime(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
         guard let text = environment["REVUE_FILE_URL_TTL"], !text.isEmpty else { return 86_400 }

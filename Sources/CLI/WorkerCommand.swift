@@ -38,6 +38,7 @@ enum WorkerCommand: RevueCommand {
             workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
             fixtureRooms: arguments.value("fixture-rooms").map { FixtureRooms(directory: URL(fileURLWithPath: $0).standardizedFileURL.path) },
             executable: ServiceSetup.executable, objectStorage: objectStorage)
+        configuration.summaryEndpoint = try ServiceSetup.summaryEndpoint()
         // Live rooms are joined at the API's public URL, where the room server runs.
         configuration.liveRooms = ServiceSetup.liveRoomAccess(publicURL: arguments.value("public-url") ?? "http://127.0.0.1:8080",
                                                               authenticator: try ServiceSetup.authenticator(home: home))

@@ -34,6 +34,8 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     public var speakerAudio: String?
     /// A live transcription job's model and settings (the job's kind is `transcription`).
     public var liveTranscription: TranscriptionRequest?
+    /// Where a live transcription writes the transcript of what it heard when it ends.
+    public var liveTranscript: String?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
                 eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil, speakerAudio: String? = nil)

@@ -9,15 +9,17 @@ public struct TranscriptionRequest: Sendable, Equatable, Codable {
     public var modelConfig: String?
     /// Keep each participant's audio after the transcript is made (deleted by default).
     public var keepSpeakerAudio: Bool
+    /// A summary of the transcript, written when it is made (nil: none asked for).
+    public var summary: SummaryRequest?
 
-    public init(modelId: String? = nil, modelConfig: String? = nil, keepSpeakerAudio: Bool = false) {
+    public init(modelId: String? = nil, modelConfig: String? = nil, keepSpeakerAudio: Bool = false, summary: SummaryRequest? = nil) {
         self.modelId = modelId
         self.modelConfig = modelConfig
         self.keepSpeakerAudio = keepSpeakerAudio
+        self.summary = summary
     }
 
     /// The request's `transcription` member: nil when absent, null or `enabled: false`.
-    /// `summary` with `enabled: true` is refused (summaries are not built).
     public static func validated(_ value: JSONValue?) throws(SpecError) -> TranscriptionRequest? {
         guard let value, !value.isNull else { return nil }
         guard let object = value.objectValue else { throw SpecError("transcription must be an object {enabled, modelId, modelConfig, summary}") }
@@ -40,14 +42,7 @@ public struct TranscriptionRequest: Sendable, Equatable, Codable {
             guard let flag = keep.boolValue else { throw SpecError("transcription.keepSpeakerAudio must be true or false") }
             request.keepSpeakerAudio = flag
         }
-        if let summary = object["summary"], !summary.isNull {
-            guard summary.objectValue != nil, let wanted = summary["enabled"]?.boolValue else {
-                throw SpecError("transcription.summary must be an object {enabled, prompt}")
-            }
-            if wanted {
-                throw SpecError("transcription.summary is not built yet in Revue: start the job with summary {enabled: false}")
-            }
-        }
+        request.summary = try SummaryRequest.validated(object["summary"], in: "transcription")
         return request
     }
 }

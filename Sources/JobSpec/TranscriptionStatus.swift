@@ -28,6 +28,8 @@ public struct TranscriptionStatus: Sendable, Equatable, Codable {
     public var error: String?
     /// Lines in the transcript, once made.
     public var segments: Int?
+    /// What became of the summary, when one was asked for and the transcript was made.
+    public var summary: SummaryStatus?
 
     public init(request: TranscriptionRequest, state: State = .waiting, error: String? = nil, segments: Int? = nil) {
         self.request = request

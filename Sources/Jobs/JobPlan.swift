@@ -42,8 +42,8 @@ struct JobPlan {
             outputs += job.outputs.map { .rtmp($0) }
             if job.config.alsoRecords { recording() }
         case .transcription:
-            // It only listens: no outputs, no parts.
-            break
+            // No media: what it heard is written as a transcript when the attempt ends.
+            parts.append(JobPart(attempt: job.attempts, kind: .transcript, path: JobPlan.liveTranscript(job: id, attempt: job.attempts), status: .writing))
         }
         self.parts = parts
         // A room's fixture plays live and loops until the job is stopped.
@@ -52,8 +52,14 @@ struct JobPlan {
                             parentPID: parentPID, bucketMirror: mirror,
                             speakerAudio: job.transcription == nil || job.kind == .transcription
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
-        spec.liveTranscription = job.kind == .transcription ? job.transcription?.request ?? TranscriptionRequest() : nil
+        if job.kind == .transcription {
+            spec.liveTranscription = job.transcription?.request ?? TranscriptionRequest()
+            spec.liveTranscript = storage + "/" + JobPlan.liveTranscript(job: id, attempt: job.attempts)
+        }
     }
+
+    /// Where an attempt of a live transcription writes its transcript (relative to the storage directory).
+    static func liveTranscript(job id: String, attempt: Int) -> String { "transcriptions/\(id)/part-\(attempt).transcript" }
 
     /// Where an attempt keeps each participant's audio for the job's transcript (relative to
     /// the storage directory).

@@ -79,7 +79,7 @@ struct JobTranscriber {
         return .done(result, segments: segments)
     }
 
-    private static func segmentCount(_ path: String) -> Int {
+    static func segmentCount(_ path: String) -> Int {
         struct Counted: Decodable { var segments: [Segment]; struct Segment: Decodable {} }
         guard let data = FileManager.default.contents(atPath: path), let decoded = try? JSONDecoder().decode(Counted.self, from: data) else { return 0 }
         return decoded.segments.count

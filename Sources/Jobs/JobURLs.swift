@@ -57,8 +57,9 @@ public struct JobURLs: Sendable {
     public func transcription(_ job: Job) -> TranscriptionView? {
         guard let status = job.transcription else { return nil }
         var files: [TranscriptionView.File] = []
+        let summarized = status.summary?.state == .made ? [TranscriptPart.summaryFormat] : []
         for part in job.parts where part.kind == .transcript {
-            for format in TranscriptPart.formats {
+            for format in TranscriptPart.formats + summarized {
                 let name = TranscriptPart.fileName(format)
                 if let key = part.objectKey, let storage {
                     files.append(.init(format: format, attempt: part.attempt, filePath: key + "/" + name, fileUrl: storage.downloadURL(key + "/" + name, now: now())))
@@ -68,7 +69,7 @@ public struct JobURLs: Sendable {
             }
         }
         return TranscriptionView(status: status.state.rawValue, modelId: status.request.modelId ?? TranscriptPart.defaultModelID,
-                                 error: status.error, segments: status.segments, files: files)
+                                 error: status.error, segments: status.segments, files: files, summary: status.summary)
     }
 
     /// The event's extra webhook data: the file of `recording-stopped` (and of `recording-failed`,
@@ -81,7 +82,7 @@ public struct JobURLs: Sendable {
                 (data.filePath, data.fileUrl) = location(of: part)
             }
         case "transcription-completed", "transcription-failed":
-            if job.kind != .transcription { data.transcription = transcription(job) }
+            data.transcription = transcription(job)
         case "hls-started", "hls-playable":
             if let urls = hls(job) {
                 data.playbackHlsUrl = urls.playback

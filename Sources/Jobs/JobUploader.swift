@@ -61,9 +61,12 @@ struct JobUploader {
                     // Transcripts are small: each file in one PUT, beside the part it transcribes.
                     for index in parts.indices where parts[index].kind == .transcript && parts[index].objectKey == nil {
                         let key = JobUploader.key(prefix, parts[index].fileName)
-                        for format in TranscriptPart.formats {
+                        let directory = storageRoot + "/" + parts[index].path
+                        // The summary goes too when one was made (it is optional: a failed one is no file).
+                        let summary = FileManager.default.fileExists(atPath: directory + "/" + TranscriptPart.summaryName) ? [TranscriptPart.summaryFormat] : []
+                        for format in TranscriptPart.formats + summary {
                             let name = TranscriptPart.fileName(format)
-                            guard let bytes = FileManager.default.contents(atPath: storageRoot + "/" + parts[index].path + "/" + name) else {
+                            guard let bytes = FileManager.default.contents(atPath: directory + "/" + name) else {
                                 return .failed(parts, "the transcript file \(parts[index].path)/\(name) is missing")
                             }
                             do {

@@ -8,7 +8,12 @@ public enum TranscriptPart {
     /// The model a request without `modelId` gets (Speech's `SpeechModel.defaultID`).
     public static let defaultModelID = "whisper-tiny.en"
 
-    public static func fileName(_ format: String) -> String { "transcript.\(format)" }
+    public static func fileName(_ format: String) -> String { format == summaryFormat ? summaryName : "transcript.\(format)" }
+
+    /// A summary, when one was asked for and made, is `summary.md` in the same directory; views
+    /// list it with the format "summary".
+    public static let summaryName = "summary.md"
+    public static let summaryFormat = "summary"
 
     /// The transcript directory of a part: its path without `.mp4`, then `.transcript`.
     public static func path(beside part: JobPart) -> String {
@@ -21,6 +26,7 @@ public enum TranscriptPart {
         case "json": "application/json"
         case "vtt": "text/vtt; charset=utf-8"
         case "srt": "application/x-subrip; charset=utf-8"
+        case summaryFormat: "text/markdown; charset=utf-8"
         default: "text/plain; charset=utf-8"
         }
     }

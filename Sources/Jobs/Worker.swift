@@ -48,6 +48,9 @@ public final class Worker: @unchecked Sendable {
         /// Variables set for every job's child on top of the worker's own environment (for
         /// example `REVUE_SPEECH_VENV`, where the speech engine is).
         public var childEnvironment: [String: String] = [:]
+        /// Where transcripts' summaries are written (`REVUE_SUMMARY_URL`…); nil: a requested
+        /// summary is not made, and the job says so.
+        public var summaryEndpoint: SummaryEndpoint?
 
         /// What a worker needs to record live rooms.
         public struct LiveRoomAccess: Sendable {
@@ -365,9 +368,11 @@ public final class Worker: @unchecked Sendable {
     /// heartbeat), then STOPPED, or FAILED with the upload's reason and the local files kept. A
     /// transcript that fails says so in its own state and never fails the recording.
     private func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger) {
-        // A live transcription job's `transcription` is its settings: it has no transcript to make.
+        // A live transcription job's `transcription` is its settings: its child wrote the
+        // transcript of what it heard; a summary of it is made here when asked for.
         let wantsTranscript = job.kind != .transcription && (job.transcription.map { $0.state == .waiting || $0.state == .started } ?? false)
-        guard wantsTranscript || JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
+        let heardLive = job.kind == .transcription && job.transcription != nil
+        guard wantsTranscript || heardLive || JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
             finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger)
             return
         }
@@ -408,8 +413,18 @@ public final class Worker: @unchecked Sendable {
                     handBack(id, parts: parts, logger: logger, what: "mid-transcription")
                     return
                 }
+                if status.state == .stopped, let summary = status.request.summary {
+                    status.summary = summarize(parts: parts, request: summary, shouldStop: shouldStop, logger: logger)
+                }
                 transcription = status
                 try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
+            }
+            if heardLive, var status = transcription {
+                status.state = .stopped
+                status.segments = parts.filter { $0.kind == .transcript && $0.status == .complete }
+                    .reduce(0) { $0 + JobTranscriber.segmentCount(configuration.storage + "/" + $1.path + "/" + TranscriptPart.fileName("json")) }
+                if let summary = status.request.summary { status.summary = summarize(parts: parts, request: summary, shouldStop: shouldStop, logger: logger) }
+                transcription = status
             }
             let outcome: JobUploader.Outcome
             let uploadsFiles = JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil)
@@ -423,7 +438,7 @@ public final class Worker: @unchecked Sendable {
             }
             // The transcript's final state goes out once its files are where they stay.
             let settle = { [self] (final: [JobPart]) in
-                guard wantsTranscript, let transcription else { return }
+                guard wantsTranscript || heardLive, let transcription else { return }
                 do {
                     try store.setTranscription(transcription, jobID: id, workerID: configuration.workerID, parts: final)
                 } catch {
@@ -537,6 +552,14 @@ public final class Worker: @unchecked Sendable {
             pollChildren()
             Thread.sleep(forTimeInterval: 0.1)
         }
+    }
+
+    /// A summary of each transcript in `parts` (`JobSummarizer`).
+    private func summarize(parts: [JobPart], request: SummaryRequest, shouldStop: () -> Bool, logger: Logger) -> SummaryStatus {
+        let summarizer = JobSummarizer(endpoint: configuration.summaryEndpoint, storageRoot: configuration.storage, logger: logger)
+        let status = summarizer.run(parts: parts, request: request, shouldStop: shouldStop)
+        if let error = status.error { logger.warning("no summary", ["error": .string(error)]) }
+        return status
     }
 
     // MARK: - Files

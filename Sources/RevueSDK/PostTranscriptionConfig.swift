@@ -2,8 +2,9 @@
 /// each participant's own audio is kept while the job records, and when it stops their speech is
 /// transcribed offline (Whisper tiny.en) into `transcript.json`, `.vtt`, `.srt` and `.txt` beside
 /// the recording, every line attributed (docs/TRANSCRIPTION.md). `modelId` nil is the default
-/// model; an unknown one is refused with 3073. A `summary` with `enabled: true` is refused by the
-/// server (4011/4016): summaries are not built yet.
+/// model; an unknown one is refused with 3073. A `summary` with `enabled: true` has a language
+/// model write `summary.md` beside the transcript (the server's `REVUE_SUMMARY_URL`; without one
+/// the recording's transcription says no summary was made, and why).
 public struct PostTranscriptionConfig: Sendable, Hashable {
     public var enabled: Bool
     public var summary: SummaryConfig?

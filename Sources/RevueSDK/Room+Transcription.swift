@@ -11,7 +11,8 @@ extension Room {
     /// Starts live transcription of the room.
     /// - Throws: 3065, 3035; 3073 when `modelConfig` cannot be converted to JSON or holds a
     ///   setting the engine does not take; 4031 START_TRANSCRIPTION_FAILED with the server's
-    ///   reason (one is running already, or a summary was asked for: not built), also to `onError`.
+    ///   reason (one is running already, or a malformed summary), also to `onError`. With
+    ///   `summary`, what the job heard is summarized when it stops (docs/TRANSCRIPTION.md).
     public func startTranscription(config: TranscriptionConfig? = nil) async throws(VideoSDKError) {
         try checkJoined()
         var options: [String: JSONValue] = [:]

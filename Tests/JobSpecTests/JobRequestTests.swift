@@ -57,9 +57,9 @@ import Testing
         #expect(accepted > 0)
     }
 
-    /// `transcription`: enabled is kept with its model; off or absent is nothing; a summary (not
-    /// built), an unknown member or a livestream's is refused, never silently ignored.
-    @Test func transcriptionIsReadAndWhatIsNotBuiltIsRefused() throws {
+    /// `transcription`: enabled is kept with its model and summary; off or absent is nothing; a
+    /// malformed summary, an unknown member or a livestream's is refused, never silently ignored.
+    @Test func transcriptionIsReadAndWhatIsMalformedIsRefused() throws {
         func request(_ body: String, _ kind: JobKind = .recording) throws -> JobRequest {
             try JobRequest(validating: try JSONValue(parsing: Array(body.utf8)), kind: kind)
         }
@@ -68,7 +68,14 @@ import Testing
         #expect(try request(#"{"roomId": "r", "transcription": {"enabled": false}}"#, .hls).transcription == nil)
         #expect(try request(#"{"roomId": "r", "transcription": null}"#).transcription == nil)
         #expect(try request(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": false}}}"#).transcription == TranscriptionRequest())
-        for (body, message) in [(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true}}}"#, "summary is not built yet"),
+        #expect(try request(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true}}}"#).transcription?.summary == SummaryRequest())
+        let prompted = try request(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true, "prompt": "Action items only"}}}"#)
+        #expect(prompted.transcription?.summary?.effectivePrompt == "Action items only")
+        #expect(try request(#"{"roomId": "r", "summary": {"enabled": true}}"#, .transcription).transcription?.summary == SummaryRequest())
+        for (body, message) in [(#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true, "prompt": " "}}}"#, "summary.prompt"),
+                                (#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true, "prompt": 7}}}"#, "summary.prompt"),
+                                (#"{"roomId": "r", "transcription": {"enabled": true, "summary": {"enabled": true, "style": "x"}}}"#, "unknown member \"style\""),
+                                (#"{"roomId": "r", "transcription": {"enabled": true, "summary": true}}"#, "summary must be an object"),
                                 (#"{"roomId": "r", "transcription": {"enabled": true, "modelConfig": "beam"}}"#, "modelConfig must be a JSON object"),
                                 (#"{"roomId": "r", "transcription": {"enabled": true, "languge": "en"}}"#, "unknown member \"languge\""),
                                 (#"{"roomId": "r", "transcription": {"on": true}}"#, "unknown member"),

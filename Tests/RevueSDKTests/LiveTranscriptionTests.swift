@@ -9,14 +9,16 @@ import Testing
 /// Live transcription through the SDK, as the seed walks it: a moderator starts it, two
 /// `revue publish --mic FILE` participants take turns saying sentences espeak-ng spoke, and
 /// everyone in the room (this SDK listener and Chromium on the join page) gets each utterance
-/// attributed to its speaker, with the states in order.
+/// attributed to its speaker, with the states in order. When it stops, what it heard is the
+/// job's transcript, summarized (the seed's `SummaryConfig`) by llama.cpp's server.
 extension RevueSDKTests {
     @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct LiveTranscriptionTests {
         static let names = ["Alice", "Bob"]
 
         @Test func everyoneGetsEachUtteranceAttributedToItsSpeaker() async throws {
             let server = try RoomServerHarness()
-            server.startWorker()
+            let model = try LlamaServer()
+            server.startWorker(summaries: model.endpoint)
             defer { server.stopWorker() }
             let roomID = try server.makeRoom()
             let media = try TemporaryDirectory(prefix: "live-speech")
@@ -40,8 +42,10 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) {
                 try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["beam": 5]))
             }
-            try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["beamSize": 5]))
+            let summary = SummaryConfig(enabled: true, prompt: "Write summary in sections like Title, Agenda, Speakers, Action Items, Outlines, Notes and Summary")
+            try await room.startTranscription(config: TranscriptionConfig(summary: summary, modelConfig: ["beamSize": 5]))
             #expect(await log.wait(for: "transcription TRANSCRIPTION_STARTED", timeout: 60), "\(log.events)")
+            let job = try #require(try server.api.store.activeJob(kind: .transcription, roomID: roomID))
             let again = await #expect(throws: VideoSDKError.self) { try await room.startTranscription() }
             #expect(again?.code == 4031, "\(String(describing: again))")
 
@@ -58,7 +62,7 @@ extension RevueSDKTests {
             let deadline = Date().addingTimeInterval(30)
             while log.transcripts.count < lines.count && Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
             try await room.stopTranscription()
-            #expect(await log.wait(for: "transcription TRANSCRIPTION_STOPPED", timeout: 60), "\(log.events)")
+            #expect(await log.wait(for: "transcription TRANSCRIPTION_STOPPED", timeout: 120), "\(log.events)")
             let states = log.events.filter { $0.hasPrefix("transcription ") }
             #expect(states == ["transcription TRANSCRIPTION_STARTING", "transcription TRANSCRIPTION_STARTED",
                                "transcription TRANSCRIPTION_STOPPING", "transcription TRANSCRIPTION_STOPPED"], "\(states)")
@@ -89,6 +93,18 @@ extension RevueSDKTests {
             let pageLines = (try JSONSerialization.jsonObject(with: Data(inPage.utf8)) as? [[String]]) ?? []
             #expect(pageLines.count == received.count, "\(pageLines.count) in the page, \(received.count) in the SDK")
             #expect(Set(pageLines.map { $0.first ?? "" }) == Set(Self.names), "\(pageLines)")
+
+            // The job's transcript holds every line it sent, and its summary was made.
+            let view = try server.call("GET", "/v2/transcriptions/\(job.idText)")
+            let files = view.json["files"]?.arrayValue ?? []
+            #expect(Set(files.compactMap { $0["format"]?.stringValue }) == ["json", "vtt", "srt", "txt", "summary"], "\(view.json.text)")
+            #expect(view.json["summary"]?["state"]?.stringValue == "SUMMARY_MADE", "\(view.json.text)")
+            let directory = server.storage.path + "/transcriptions/\(job.idText)/part-1.transcript"
+            let transcript = try String(contentsOfFile: directory + "/transcript.txt", encoding: .utf8)
+            #expect(transcript.split(separator: "\n").count == received.count, "\(transcript)")
+            let summaryText = try String(contentsOfFile: directory + "/summary.md", encoding: .utf8)
+            print("live transcript: \(received.count) lines; summary (\(model.model)): \(summaryText.prefix(160))")
+            #expect(!summaryText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
             try await room.leave()
         }
 

@@ -722,8 +722,8 @@ extension RevueSDKTests {
         // MARK: recording, HLS, livestream
 
         /// The seed's examples: states to everyone, 4011/4012 with the server's reason (also to
-        /// onError); post-transcription asked for (a summary refused by the server: not built;
-        /// an unknown model refused by the SDK with 3073).
+        /// onError); post-transcription with the seed's summary (a malformed summary refused by
+        /// the server with 4011, an unknown model by the SDK with 3073).
         @Test func recordingHLSAndLivestreamStartAndStopOverSignalling() async throws {
             let moderator = try server.token(permissions: [.allowJoin, .allowMod])
             let (room, log) = try self.room("Ann", token: moderator)
@@ -747,15 +747,15 @@ extension RevueSDKTests {
                 summary: SummaryConfig(enabled: true, prompt: "Write summary in sections like Title, Agenda, Speakers, Action Items")
             )
             let refused = await #expect(throws: VideoSDKError.self) {
-                try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: transcription)
+                try await room.startRecording(config: config, transcription: PostTranscriptionConfig(enabled: true, summary: SummaryConfig(enabled: true, prompt: "")))
             }
-            #expect(refused?.code == 4011 && refused?.message.contains("summary is not built yet") == true, "\(String(describing: refused))")
+            #expect(refused?.code == 4011 && refused?.message.contains("summary.prompt") == true, "\(String(describing: refused))")
             let unknownModel = await #expect(throws: VideoSDKError.self) {
                 try await room.startRecording(config: config, transcription: PostTranscriptionConfig(enabled: true, modelId: "whisper-huge"))
             }
             #expect(unknownModel?.code == 3073 && unknownModel?.message.contains("whisper-huge") == true, "\(String(describing: unknownModel))")
 
-            try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: PostTranscriptionConfig(enabled: true))
+            try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: transcription)
             #expect(await log.wait(for: "recording RECORDING_STARTING"), "\(log.events)")
             #expect(await bobLog.wait(for: "recording RECORDING_STARTING"), "\(bobLog.events)")
             let again = await #expect(throws: VideoSDKError.self) { try await bob.startRecording() }
@@ -879,13 +879,13 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { _ = try await room.uploadBase64File(base64Data: "", token: "t", fileName: "a") }
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await room.switchTo(roomId: "") }
             try await room.join()
-            // Live transcription is built (LiveTranscriptionTests); the seed's example asks for a
-            // summary, which the server refuses (4031, not built), and its modelConfig must be JSON.
+            // Live transcription and its summary are built (LiveTranscriptionTests, with the seed's
+            // SummaryConfig); a malformed summary is the server's 4031, and modelConfig must be JSON.
             let summary = await #expect(throws: VideoSDKError.self) {
                 try await room.startTranscription(config: TranscriptionConfig(webhookURL: "https://webhook.example.com/transcription",
-                                                                              summary: SummaryConfig(enabled: true, prompt: "Write summary")))
+                                                                              summary: SummaryConfig(enabled: true, prompt: String(repeating: "x", count: 4_001))))
             }
-            #expect(summary?.code == 4031 && summary?.message.contains("summary is not built yet") == true, "\(String(describing: summary))")
+            #expect(summary?.code == 4031 && summary?.message.contains("summary.prompt") == true, "\(String(describing: summary))")
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) {
                 try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["when": Date()]))
             }

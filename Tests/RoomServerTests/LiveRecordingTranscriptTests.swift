@@ -9,14 +9,16 @@ import Testing
 /// A backend records a live room with `transcription: {enabled: true}`: two `revue publish --mic
 /// FILE` participants take turns saying sentences espeak-ng spoke, and when the recording stops
 /// the worker writes a transcript beside it, each line attributed to its speaker and at the time
-/// the MP4 has it, which plays as a caption track in Chromium.
+/// the MP4 has it, which plays as a caption track in Chromium, and a summary of it by a language
+/// model behind llama.cpp's OpenAI-compatible server.
 extension BrowserRoomTests {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRecordingTranscriptTests {
         static let names = ["Alice", "Bob"]
 
         @Test func aRecordingGetsAnAttributedTranscriptAtTheRecordingsTimes() throws {
             let server = try RoomServerHarness()
-            server.startWorker()
+            let model = try LlamaServer()
+            server.startWorker(summaries: model.endpoint)
             defer { server.stopWorker() }
             try server.startWebhooks()
             let webhooks = try WebhookReceiver()
@@ -30,7 +32,8 @@ extension BrowserRoomTests {
             for (index, track) in tracks.enumerated() { try SpokenConversation.writeWAV(track, to: media.file("speaker-\(index).wav")) }
             let spoken = Double(tracks[0].count) / 16_000
 
-            let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: true)
+            let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: true,
+                                                               summaryPrompt: "Write the meeting's topics as three bullet points.")
             #expect(recording.transcription?.state == .waiting)
             // Both join at once and play their tracks from the start: the turns keep their gaps.
             let publishers = try (0..<2).map { index in
@@ -87,7 +90,13 @@ extension BrowserRoomTests {
             // The REST view and the webhook carry the files.
             let view = try server.call("GET", "/v2/recordings/\(finished.idText)")
             let files = view.json["transcription"]?["files"]?.arrayValue ?? []
-            #expect(Set(files.compactMap { $0["format"]?.stringValue }) == ["json", "vtt", "srt", "txt"], "\(view.json.text)")
+            #expect(Set(files.compactMap { $0["format"]?.stringValue }) == ["json", "vtt", "srt", "txt", "summary"], "\(view.json.text)")
+            #expect(view.json["transcription"]?["summary"]?["state"]?.stringValue == "SUMMARY_MADE", "\(view.json.text)")
+            let summaryURL = try #require(files.first { $0["format"]?.stringValue == "summary" }?["fileUrl"]?.stringValue)
+            let summary = try TCP.http("GET", summaryURL)
+            let summaryText = String(decoding: summary.body, as: UTF8.self)
+            print("summary (\(model.model), \(model.completions) requests): \(summaryText.prefix(200))")
+            #expect(summary.status == 200 && summaryText.trimmingCharacters(in: .whitespacesAndNewlines).count > 10, "\(summaryURL): \(summary.status)")
             #expect(view.json["transcription"]?["status"]?.stringValue == "TRANSCRIPTION_STOPPED")
             // Its signed URL serves the file.
             let vttURL = try #require(files.first { $0["format"]?.stringValue == "vtt" }?["fileUrl"]?.stringValue)
@@ -96,7 +105,8 @@ extension BrowserRoomTests {
             let completed = webhooks.wait(for: 1, timeout: 30).first { $0.type == "transcription-completed" }
                 ?? (JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } }
                     ? webhooks.deliveries.first { $0.type == "transcription-completed" } : nil)
-            #expect(completed?.data?["transcription"]?["files"]?.arrayValue?.count == 4, "\(webhooks.deliveries.compactMap(\.type))")
+            #expect(completed?.data?["transcription"]?["files"]?.arrayValue?.count == 5, "\(webhooks.deliveries.compactMap(\.type))")
+            #expect(completed?.data?["transcription"]?["summary"]?["state"]?.stringValue == "SUMMARY_MADE")
             #expect(FileManager.default.fileExists(atPath: server.jobDirectory(finished) + "/speakers/attempt-1/speakers.json"), "kept, as asked")
 
             // The VTT plays as a caption track beside the MP4 in Chromium: played (at twice the
@@ -145,14 +155,22 @@ extension BrowserRoomTests {
             try server.startWebhooks()
             let webhooks = try WebhookReceiver()
             let room = try server.makeRoom()
-            func record(_ during: () throws -> Void) throws -> Job {
-                let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: false)
+            func record(summary: Bool = false, _ during: () throws -> Void) throws -> Job {
+                let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: false,
+                                                                   summaryPrompt: summary ? "Summarize." : nil)
                 try during()
                 return try server.stopJob(recording, timeout: 120)
             }
 
-            let silent = try record {}
+            // A summary asked for from a worker with no model: not made, and said (state and webhook).
+            let silent = try record(summary: true) {}
             #expect(silent.transcription?.state == .stopped && silent.transcription?.segments == 0, "\(String(describing: silent.transcription))")
+            #expect(silent.transcription?.summary?.state == .failed && silent.transcription?.summary?.error?.contains("REVUE_SUMMARY_URL") == true,
+                    "\(String(describing: silent.transcription))")
+            #expect(JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } })
+            let told = webhooks.deliveries.first { $0.type == "transcription-completed" }?.data?["transcription"]?["summary"]
+            #expect(told?["state"]?.stringValue == "SUMMARY_FAILED" && told?["error"]?.stringValue?.contains("no summary endpoint") == true,
+                    "\(String(describing: told))")
             let part = try #require(silent.parts.first { $0.kind == .transcript })
             #expect(try String(contentsOfFile: server.storage.path + "/" + part.path + "/transcript.vtt", encoding: .utf8) == "WEBVTT\n\n")
 
@@ -180,10 +198,14 @@ extension BrowserRoomTests {
 
         /// An audio-only recording of `room` with `transcription: {enabled: true}`, started through
         /// the REST API; the job once a worker has it STARTED.
-        static func startTranscribedRecording(_ server: RoomServerHarness, room: String, webhookURL: String, keepSpeakerAudio: Bool) throws -> Job {
+        static func startTranscribedRecording(_ server: RoomServerHarness, room: String, webhookURL: String, keepSpeakerAudio: Bool,
+                                              summaryPrompt: String? = nil) throws -> Job
+        {
+            var transcription: [String: JSONValue] = ["enabled": .bool(true), "keepSpeakerAudio": .bool(keepSpeakerAudio)]
+            if let summaryPrompt { transcription["summary"] = .object(["enabled": .bool(true), "prompt": .string(summaryPrompt)]) }
             let started = try server.call("POST", "/v2/recordings/start", .object([
                 "roomId": .string(room), "webhookUrl": .string(webhookURL), "config": .object(["mode": .string("audio")]),
-                "transcription": .object(["enabled": .bool(true), "keepSpeakerAudio": .bool(keepSpeakerAudio)]),
+                "transcription": .object(transcription),
             ]))
             guard started.status == 200 else { throw ToolError("the start answered \(started.status): \(started.json.text)") }
             var job: Job?

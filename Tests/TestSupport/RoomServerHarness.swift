@@ -69,11 +69,13 @@ public final class RoomServerHarness: @unchecked Sendable {
     public private(set) var worker: Worker?
 
     /// A worker in this process (its jobs run as `revue record` children), recording live rooms
-    /// through this server's signalling (or a proxy in front of it at `signalingPort`).
-    public func startWorker(signalingPort: Int? = nil, childEnvironment: [String: String] = [:]) {
+    /// through this server's signalling (or a proxy in front of it at `signalingPort`), writing
+    /// summaries through `summaries` when given.
+    public func startWorker(signalingPort: Int? = nil, childEnvironment: [String: String] = [:], summaries: SummaryEndpoint? = nil) {
         var configuration = Worker.Configuration(workerID: "harness-worker", maxJobs: 4, storage: storage.path, fixtureRooms: nil,
                                                  executable: RevueBinary.path)
         configuration.childEnvironment = childEnvironment
+        configuration.summaryEndpoint = summaries
         let auth = self.auth
         configuration.liveRooms = Worker.Configuration.LiveRoomAccess(signalingURL: "ws://127.0.0.1:\(signalingPort ?? port)/v2/rtc", token: { room, participant in
             try auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, participantID: participant, expiresIn: 86_400, recorder: true)

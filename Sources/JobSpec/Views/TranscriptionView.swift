@@ -2,7 +2,7 @@
 /// files (each part's `transcript.json`, `.vtt`, `.srt`, `.txt`; docs/TRANSCRIPTION.md).
 public struct TranscriptionView: Codable, Sendable, Equatable {
     public struct File: Codable, Sendable, Equatable {
-        /// json, vtt, srt or txt.
+        /// json, vtt, srt or txt; "summary" for `summary.md`.
         public var format: String
         /// The attempt (part) whose speech it holds.
         public var attempt: Int
@@ -25,12 +25,15 @@ public struct TranscriptionView: Codable, Sendable, Equatable {
     /// Lines in the transcript, once made.
     public var segments: Int?
     public var files: [File]
+    /// The summary asked for: `SUMMARY_MADE` (its file is in `files`) or `SUMMARY_FAILED` with why.
+    public var summary: SummaryStatus?
 
-    public init(status: String, modelId: String, error: String? = nil, segments: Int? = nil, files: [File] = []) {
+    public init(status: String, modelId: String, error: String? = nil, segments: Int? = nil, files: [File] = [], summary: SummaryStatus? = nil) {
         self.status = status
         self.modelId = modelId
         self.error = error
         self.segments = segments
         self.files = files
+        self.summary = summary
     }
 }
