@@ -102,6 +102,8 @@ let package = Package(
         // The SpeechEngine seam, faster-whisper in a helper process Revue owns (Resources/
         // whisper_helper.py, built in), voice activity detection, transcripts and their files.
         .target(name: "Speech", dependencies: ["Platform", "Log", "Media"], exclude: ["Resources"], plugins: ["EmbedFiles"]),
+        // Machine translation of transcription lines (Apertium), off the room server's loop.
+        .target(name: "Translation", dependencies: ["Platform", "Log"]),
         // Transcripts of files and recordings: each speaker's audio decoded, cut and transcribed.
         .target(name: "Transcription", dependencies: ["Speech", "Decode", "Log"]),
 
@@ -140,7 +142,7 @@ let package = Package(
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
-                                                   "Crypto"],
+                                                   "Crypto", "Translation"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
@@ -207,6 +209,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
+        .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
                                                        "TestSupport"]),

@@ -13,13 +13,16 @@ public struct SummaryEndpoint: Sendable, Equatable {
     public var apiKey: String?
     /// Seconds one answer may take: a model on a CPU writes a few tokens a second.
     public var timeout: Double
+    /// The longest answer asked for (`max_tokens`).
+    public var answerTokens: Int
 
-    public init(url: String, model: String, apiKey: String? = nil, timeout: Double = 600) {
+    public init(url: String, model: String, apiKey: String? = nil, timeout: Double = 600, answerTokens: Int = 1_024) {
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
         self.url = base.hasSuffix("/chat/completions") ? base : base + "/chat/completions"
         self.model = model
         self.apiKey = apiKey
         self.timeout = timeout
+        self.answerTokens = max(16, answerTokens)
     }
 
     /// The endpoint the environment names; nil when `REVUE_SUMMARY_URL` is unset. A URL that is
@@ -41,9 +44,9 @@ public struct SummaryEndpoint: Sendable, Equatable {
 
     /// Asks the model one question (a single user message: models without a system role take
     /// it too) and returns its answer.
-    public func complete(_ message: String, maxTokens: Int = 1_024) throws(Failure) -> String {
+    public func complete(_ message: String, maxTokens: Int? = nil) throws(Failure) -> String {
         let request: [String: Any] = [
-            "model": model, "temperature": 0.2, "max_tokens": maxTokens, "stream": false,
+            "model": model, "temperature": 0.2, "max_tokens": min(maxTokens ?? answerTokens, answerTokens), "stream": false,
             "messages": [["role": "user", "content": message]],
         ]
         guard let body = try? JSONSerialization.data(withJSONObject: request) else { throw Failure("the request could not be encoded") }

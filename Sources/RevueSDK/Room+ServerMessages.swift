@@ -85,6 +85,16 @@ extension Room {
                 $0.onTranscriptionText(line.text, participantId: line.participantID)
                 $0.onTranscriptionLine(text)
             }
+        case .translationStateChanged(let status):
+            emit { $0.onTranslationStateChanged(state: status) }
+        case .translationLanguageChanged(let language):
+            translationLanguage = language
+            emit { $0.onTranslationLanguageChanged(language: language) }
+        case .translationText(let line):
+            // A line translated before a change was confirmed is in the old language: only the
+            // confirmed one is delivered.
+            guard line.language == translationLanguage else { return }
+            emit { $0.onTranslationText(line.text, participantId: line.participantID, language: line.language) }
         case .recordingStateChanged(let status):
             if let state = RecordingState(rawValue: status), jobStateIsNew(message, kind: "recording") {
                 emit { $0.onRecordingStateChanged(state: state) }

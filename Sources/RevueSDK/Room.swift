@@ -97,6 +97,8 @@ public final class Room {
     var shareSource: (any CameraSource)?
     /// The whiteboard's page while one is on, and whether a start or stop runs.
     var whiteboardURL: String?
+    /// The language live translation comes in for this participant, once the server confirmed it.
+    public internal(set) var translationLanguage: String?
     var whiteboardBusy = false
     /// The last state told of each kind of job (recording, hls, livestream).
     var lastJobStates: [String: ServerMessage] = [:]

@@ -45,11 +45,13 @@ public protocol RoomEventListener: AnyObject {
     func onTranscriptionText(_ text: String, participantId: String)
     /// The same utterance with the speaker's name and its start and end.
     func onTranscriptionLine(_ line: TranscriptionText)
-    /// Never called yet: translation is not built (docs/SDK.md).
+    /// Live translation's state (`TRANSLATION_STARTED`, `TRANSLATION_STOPPED`), to everyone in
+    /// the room (and to one who joins while it is on).
     func onTranslationStateChanged(state: String)
-    /// Never called yet: translation is not built.
+    /// An utterance in the language this participant chose (`changeTranslationLanguage`).
     func onTranslationText(_ text: String, participantId: String, language: String)
-    /// Never called yet: translation is not built.
+    /// The server applied this participant's new translation language: from here on
+    /// `onTranslationText` comes in it.
     func onTranslationLanguageChanged(language: String)
     func onError(error: VideoSDKError)
 }

@@ -9,6 +9,7 @@ import Rooms
 import SDP
 import Signaling
 import Synchronization
+import Translation
 import Transport
 import WebSocket
 
@@ -64,6 +65,8 @@ public final class RoomServer: @unchecked Sendable {
     /// Weak: the API holds this server too (`LiveRooms`).
     weak var roomJobs: (any RoomJobs)?
     let logger = Logger(label: "rooms")
+    /// Live translation of the rooms' transcription lines (docs/TRANSCRIPTION.md), off the loop.
+    let translator: LiveTranslator<TranscriptionLine, ConnectionID>
 
     public init(configuration: Configuration, pool: PostgresPool) throws {
         self.configuration = configuration
@@ -77,6 +80,11 @@ public final class RoomServer: @unchecked Sendable {
         limits.unverifiedPerSource = configuration.unverifiedSignallingPerSource
         let gateway = SignalingGateway(limits: limits)
         self.gateway = gateway
+        translator = LiveTranslator(engines: [ApertiumEngine.discover()].compactMap { $0 }) { line, language, text, listeners in
+            let translated = TranslationLine(participantID: line.participantID, name: line.name, language: language, text: text,
+                                             start: line.start, end: line.end)
+            for connection in listeners { gateway.send(ServerEnvelope(.translationText(translated)), to: connection) }
+        }
         var hubConfiguration = WebSocketHub.Configuration()
         // The protocol's largest message; until a join shows a good token, 32 KiB (a join with
         // its token and metadata). A peer that does not read may have 1 MiB waiting, all of them
@@ -98,6 +106,7 @@ public final class RoomServer: @unchecked Sendable {
         media.signal = { connection, envelope in gateway.send(envelope, to: connection) }
         media.stateChanged = { [unowned self] roomID, participantID, state in mediaStateChanged(roomID, participantID, state) }
         rtc.handler.tick = { [unowned self] now in tick(now) }
+        registry.translationLanguages = translator.languages
     }
 
     /// On the loop: when `gateway.sweep` last ran.
@@ -127,6 +136,7 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     public func stop() {
+        translator.stop()
         jobStates?.stop()
         hub.stop()
         rtc.stop()
@@ -318,6 +328,8 @@ public final class RoomServer: @unchecked Sendable {
                 media.handle(command, now: EventLoop.now())
             case .persist, .webhook:
                 records.append(action)
+            case .translate(_, let line, let listeners):
+                translator.submit(.init(line: line, text: line.text, listeners: listeners))
             case .job(let command):
                 jobCommands.append(command)
             }

@@ -31,6 +31,8 @@ struct LiveRoom: Sendable {
         var encrypted = false
         /// The secret its join carried: a join with the same id and key is it coming back.
         var resumeKey: String?
+        /// The language it receives live translation in (`changeTranslationLanguage`); nil: none.
+        var translationLanguage: String?
 
         var info: ParticipantInfo {
             ParticipantInfo(participantID: id, name: name, mode: mode, metaData: metaData, media: media, pinState: pinState, encrypted: encrypted)
@@ -61,6 +63,9 @@ struct LiveRoom: Sendable {
     var activeSpeakerID: String?
     /// The shared whiteboard's id while it is on (`startWhiteboard`).
     var whiteboardID: String?
+    /// Live translation is on (`startTranslation`): each transcription line goes to those who
+    /// chose a language, in it.
+    var translating = false
     /// This session's finished stays, by participant (a rejoin adds to them).
     var pastStays: [String: [TimeLogEntry]] = [:]
     /// Whether a join with `key` for `participantID` is the member in the room now coming back

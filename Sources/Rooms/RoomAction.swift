@@ -14,4 +14,7 @@ public enum RoomAction: Sendable, Hashable {
     case persist(PersistCommand)
     case webhook(RoomWebhookEvent)
     case job(JobCommand)
+    /// Translate a transcription line for the listeners who chose a language (by language) and
+    /// send each its `translationText`: off the registry's thread (docs/TRANSCRIPTION.md).
+    case translate(roomID: String, TranscriptionLine, listeners: [String: [ConnectionID]])
 }

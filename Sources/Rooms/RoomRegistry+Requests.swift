@@ -129,7 +129,31 @@ extension RoomRegistry {
             guard me.hidden else {
                 return [Self.refusal(.actionNotSupported, "only the room's transcriber sends transcriptionText", to: connection, id: id)]
             }
-            return [.broadcast(roomID: roomID, ServerEnvelope(.transcriptionText(line)), except: connection)]
+            var actions: [RoomAction] = [.broadcast(roomID: roomID, ServerEnvelope(.transcriptionText(line)), except: connection)]
+            if room.translating {
+                let listeners = Dictionary(grouping: room.members.filter { $0.translationLanguage.map { $0 != Self.spokenLanguage } ?? false },
+                                           by: { $0.translationLanguage ?? "" }).mapValues { $0.map(\.connection) }
+                if !listeners.isEmpty { actions.append(.translate(roomID: roomID, line, listeners: listeners)) }
+            }
+            return actions
+        case .startTranslation(let options):
+            return startTranslation(options, by: me, in: room, roomID: roomID, connection: connection, id: id)
+        case .stopTranslation:
+            if let refusal = jobRefusal(.transcription, starting: false, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
+            guard room.translating else { return [Self.reply(.ack, to: connection, id: id)] }
+            rooms[roomID]?.translating = false
+            return [.broadcast(roomID: roomID, ServerEnvelope(.translationStateChanged(status: Self.translationStopped)), except: nil),
+                    Self.reply(.ack, to: connection, id: id)]
+        case .changeTranslationLanguage(let language):
+            guard language == Self.spokenLanguage || translationLanguages.contains(language) else {
+                let known = ([Self.spokenLanguage] + translationLanguages.sorted()).joined(separator: ", ")
+                return [Self.refusal(.invalidParameter, "live translation into \(language) is not available on this server; it has \(known)", to: connection, id: id)]
+            }
+            guard let index = room.memberIndex(me.id) else { return [] }
+            rooms[roomID]?.members[index].translationLanguage = language
+            // Lines already being translated still come in the language they were asked in; the
+            // client takes the new language from this confirmation on.
+            return [Self.reply(.ack, to: connection, id: id), .send(connection, ServerEnvelope(.translationLanguageChanged(language: language)))]
         case .stopRecording, .stopHls, .stopLivestream, .stopTranscription:
             guard let kind = envelope.message.jobKind else { return [] }
             if let refusal = jobRefusal(kind, starting: false, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
@@ -310,5 +334,30 @@ extension RoomRegistry {
         room.members[index] = member
         rooms[roomID] = room
         return actions + [refusal.map { Self.refusal($0, to: me.connection, id: id) } ?? Self.reply(.ack, to: me.connection, id: id)]
+    }
+}
+
+extension RoomRegistry {
+    static let translationStarted = "TRANSLATION_STARTED"
+    static let translationStopped = "TRANSLATION_STOPPED"
+
+    /// Live translation on: everyone is told; and it translates the room's live transcription,
+    /// so that is started too when none runs (with the same options: `modelId`, `modelConfig`).
+    mutating func startTranslation(_ options: JSONValue, by me: LiveRoom.Member, in room: LiveRoom, roomID: String, connection: ConnectionID,
+                                   id: RequestID?) -> [RoomAction]
+    {
+        if let refusal = jobRefusal(.transcription, starting: true, by: me, in: room) { return [Self.refusal(refusal.code, refusal.reason, to: connection, id: id)] }
+        var actions: [RoomAction] = []
+        if !room.translating {
+            rooms[roomID]?.translating = true
+            actions.append(.broadcast(roomID: roomID, ServerEnvelope(.translationStateChanged(status: Self.translationStarted)), except: nil))
+        }
+        if jobStates[roomID]?[.transcription] == nil {
+            let transcription = options.objectValue?.filter { ["modelId", "modelConfig", "webhookUrl"].contains($0.key) } ?? [:]
+            actions.append(.job(.start(.transcription, roomID: roomID, options: .object(transcription), connection: connection, requestID: id)))
+        } else {
+            actions.append(Self.reply(.ack, to: connection, id: id))
+        }
+        return actions
     }
 }

@@ -54,6 +54,10 @@ public struct RoomRegistry: Sendable {
     }
 
     public let configuration: Configuration
+    /// The languages live translation can deliver (the server's engines), besides the spoken one.
+    public var translationLanguages: Set<String> = []
+    /// The language the transcription is in: a listener who chooses it gets no translation.
+    public static let spokenLanguage = "en"
     var rooms: [String: LiveRoom] = [:]
     var seats: [ConnectionID: Seat] = [:]
     /// Members whose connection was lost, who may come back with their resume key.
@@ -274,6 +278,7 @@ public struct RoomRegistry: Sendable {
         if let board = room.whiteboardID {
             actions.append(.send(joiner.connection, ServerEnvelope(.whiteboardStarted(path: Self.whiteboardPath(roomID: roomID, board: board)))))
         }
+        if room.translating { actions.append(.send(joiner.connection, ServerEnvelope(.translationStateChanged(status: Self.translationStarted)))) }
         if !joiner.hidden {
             actions.append(.broadcast(roomID: roomID, ServerEnvelope(.participantJoined(joiner.info)), except: joiner.connection))
         }

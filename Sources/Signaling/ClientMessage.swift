@@ -56,6 +56,12 @@ public enum ClientMessage: Sendable, Hashable {
     case stopTranscription
     /// An utterance the room's hidden transcriber heard; only a hidden recorder may send it.
     case transcriptionText(TranscriptionLine)
+    /// Live translation of the room's transcription (docs/TRANSCRIPTION.md): on for the room
+    /// (`options` as `startTranscription`'s, used when it starts the transcription too), off,
+    /// and the language this participant receives it in.
+    case startTranslation(options: JSONValue)
+    case stopTranslation
+    case changeTranslationLanguage(language: String)
     /// Starts the room's shared whiteboard (everyone gets `whiteboardStarted` with its page).
     case startWhiteboard
     case stopWhiteboard
@@ -103,6 +109,9 @@ public enum ClientMessage: Sendable, Hashable {
         case .startTranscription: "startTranscription"
         case .stopTranscription: "stopTranscription"
         case .transcriptionText: "transcriptionText"
+        case .startTranslation: "startTranslation"
+        case .stopTranslation: "stopTranslation"
+        case .changeTranslationLanguage: "changeTranslationLanguage"
         }
     }
 
@@ -112,6 +121,7 @@ public enum ClientMessage: Sendable, Hashable {
         "enableWebcam", "disableWebcam", "removeParticipant", "endRoom", "respondEntry", "pauseAllStreams", "resumeAllStreams",
         "mediaState", "startRecording", "stopRecording", "startHls", "stopHls", "startLivestream", "stopLivestream",
         "startWhiteboard", "stopWhiteboard", "startTranscription", "stopTranscription", "transcriptionText",
+        "startTranslation", "stopTranslation", "changeTranslationLanguage",
     ]
 
     /// For the moderator requests: whose stream, which kind, on or off.
@@ -140,9 +150,11 @@ public enum ClientMessage: Sendable, Hashable {
         case .respondEntry(let id, let decision): ["participantId": .string(id), "decision": .string(decision.rawValue)]
         case .pauseAllStreams(let kind), .resumeAllStreams(let kind): kind.map { ["kind": .string($0.rawValue)] } ?? [:]
         case .mediaState(let state): state.json.objectValue ?? [:]
-        case .startRecording(let options), .startHls(let options), .startLivestream(let options), .startTranscription(let options):
+        case .startRecording(let options), .startHls(let options), .startLivestream(let options), .startTranscription(let options),
+             .startTranslation(let options):
             options.objectValue ?? [:]
-        case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream, .startWhiteboard, .stopWhiteboard, .stopTranscription: [:]
+        case .leave, .endRoom, .stopRecording, .stopHls, .stopLivestream, .startWhiteboard, .stopWhiteboard, .stopTranscription, .stopTranslation: [:]
+        case .changeTranslationLanguage(let language): ["language": .string(language)]
         case .transcriptionText(let line): line.fields
         case .leaveBecause(let reason): ["reason": .number(Double(reason.code))]
         }
@@ -206,6 +218,9 @@ public enum ClientMessage: Sendable, Hashable {
         case "startTranscription": return .startTranscription(options: options())
         case "stopTranscription": return .stopTranscription
         case "transcriptionText": return .transcriptionText(try TranscriptionLine(reading: reader))
+        case "startTranslation": return .startTranslation(options: options())
+        case "stopTranslation": return .stopTranslation
+        case "changeTranslationLanguage": return .changeTranslationLanguage(language: try TranslationLine.language(reader))
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"; a client may send "
                                      + ClientMessage.types.joined(separator: ", "), requestID: reader.requestID)

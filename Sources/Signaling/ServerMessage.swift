@@ -46,6 +46,11 @@ public enum ServerMessage: Sendable, Hashable {
     /// Live transcription's state (`TRANSCRIPTION_STARTING` … `_STOPPED`), and each utterance.
     case transcriptionStateChanged(status: String)
     case transcriptionText(TranscriptionLine)
+    /// Live translation: its state (`TRANSLATION_STARTED`, `TRANSLATION_STOPPED`) to everyone,
+    /// a listener's new language once it applies (to them), and each utterance in their language.
+    case translationStateChanged(status: String)
+    case translationLanguageChanged(language: String)
+    case translationText(TranslationLine)
     /// To everyone in the room (and to a participant who joins while it is on): the shared
     /// whiteboard is on, at `path` on the room server (`/whiteboard/{roomId}/{boardId}`).
     case whiteboardStarted(path: String)
@@ -81,6 +86,9 @@ public enum ServerMessage: Sendable, Hashable {
         case .whiteboardStopped: "whiteboardStopped"
         case .transcriptionStateChanged: "transcriptionStateChanged"
         case .transcriptionText: "transcriptionText"
+        case .translationStateChanged: "translationStateChanged"
+        case .translationLanguageChanged: "translationLanguageChanged"
+        case .translationText: "translationText"
         }
     }
 
@@ -90,6 +98,7 @@ public enum ServerMessage: Sendable, Hashable {
         "participantModeChanged", "streamEnabled", "streamDisabled", "publishAnswer", "subscribeOffer", "speakerChanged",
         "presenterChanged", "pinStateChanged", "requestMediaChange", "pausedAllStreams", "resumedAllStreams", "roomLeft", "ack",
         "recordingStateChanged", "hlsStateChanged", "livestreamStateChanged", "whiteboardStarted", "whiteboardStopped",
+        "transcriptionStateChanged", "transcriptionText", "translationStateChanged", "translationLanguageChanged", "translationText",
     ]
 
     /// A refusal as a message.
@@ -118,9 +127,12 @@ public enum ServerMessage: Sendable, Hashable {
         case .requestMediaChange(let kind, let enable, let by): return ["kind": .string(kind.rawValue), "enable": .bool(enable), "by": .string(by)]
         case .pausedAllStreams(let kind), .resumedAllStreams(let kind): return ["kind": optional(kind?.rawValue)]
         case .roomLeft(let reason): return ["reason": .number(Double(reason.code)), "reasonName": .string(reason.name)]
-        case .recordingStateChanged(let status), .livestreamStateChanged(let status), .transcriptionStateChanged(let status):
+        case .recordingStateChanged(let status), .livestreamStateChanged(let status), .transcriptionStateChanged(let status),
+             .translationStateChanged(let status):
             return ["status": .string(status)]
         case .transcriptionText(let line): return line.fields
+        case .translationLanguageChanged(let language): return ["language": .string(language)]
+        case .translationText(let line): return line.fields
         case .hlsStateChanged(let status, let playback, let live):
             return ["status": .string(status), "playbackHlsUrl": optional(playback), "livestreamUrl": optional(live)]
         }
@@ -172,6 +184,9 @@ public enum ServerMessage: Sendable, Hashable {
         case "whiteboardStopped": return .whiteboardStopped
         case "transcriptionStateChanged": return .transcriptionStateChanged(status: try status())
         case "transcriptionText": return .transcriptionText(try TranscriptionLine(reading: reader))
+        case "translationStateChanged": return .translationStateChanged(status: try status())
+        case "translationLanguageChanged": return .translationLanguageChanged(language: try TranslationLine.language(reader))
+        case "translationText": return .translationText(try TranslationLine(reading: reader))
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"", requestID: reader.requestID)
         }

@@ -28,10 +28,10 @@ import Testing
         return (storage, [JobPart(attempt: 1, kind: .transcript, path: path, status: .complete)])
     }
 
-    @Test func aModelWritesTheSummaryBesideTheTranscript() throws {
+    @Test(.live) func aModelWritesTheSummaryBesideTheTranscript() throws {
         let server = try LlamaServer()
         let (storage, parts) = try Self.transcriptPart(Self.lines)
-        let summarizer = JobSummarizer(endpoint: SummaryEndpoint(url: server.baseURL, model: server.model), storageRoot: storage.path,
+        let summarizer = JobSummarizer(endpoint: server.endpoint, storageRoot: storage.path,
                                        logger: Logger(label: "test"))
         let status = summarizer.run(parts: parts, request: SummaryRequest(prompt: "Summarize this meeting in one sentence."), shouldStop: { false })
         #expect(status == SummaryStatus(state: .made), "\(status)")
@@ -41,11 +41,12 @@ import Testing
         #expect(server.completions == 1)
 
         // A transcript longer than one request holds goes part by part, then the parts' summaries.
-        // (Two parts, then their summaries: the rounds end whether or not the answers shrink.)
+        // (Two parts, then their summaries, again while that shrinks the text, at most four
+        // rounds: whatever the model answers, the requests are bounded.)
         let (longer, longerParts) = try Self.transcriptPart(Self.lines + Self.lines)
         let small = JobSummarizer(endpoint: summarizer.endpoint, storageRoot: longer.path, logger: Logger(label: "test"), inputCharacters: 420)
         #expect(small.run(parts: longerParts, request: SummaryRequest(prompt: "Summarize in one sentence."), shouldStop: { false }).state == .made)
-        #expect((3...4).contains(server.completions), "\(server.completions) requests")
+        #expect((1 + 3...1 + 10).contains(server.completions), "\(server.completions) requests")
     }
 
     @Test func withoutAModelTheStatusSaysWhyAndNoFileIsWritten() throws {

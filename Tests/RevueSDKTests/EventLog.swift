@@ -60,6 +60,13 @@ import Foundation
     var transcriptionTexts: [(text: String, participantId: String)] = []
     func onTranscriptionText(_ text: String, participantId: String) { transcriptionTexts.append((text, participantId)) }
     func onTranscriptionLine(_ line: TranscriptionText) { transcripts.append((line, Date())) }
+    func onTranslationStateChanged(state: String) { events.append("translation \(state)") }
+    /// Each translation with how many transcription lines had come before it.
+    var translations: [(text: String, participantId: String, language: String, after: Int)] = []
+    func onTranslationText(_ text: String, participantId: String, language: String) {
+        translations.append((text, participantId, language, transcripts.count))
+    }
+    func onTranslationLanguageChanged(language: String) { events.append("translation language \(language)") }
     func onError(error: VideoSDKError) {
         errors.append(error)
         events.append("error \(error.code)")

@@ -10,7 +10,9 @@ import Testing
 /// `revue publish --mic FILE` participants take turns saying sentences espeak-ng spoke, and
 /// everyone in the room (this SDK listener and Chromium on the join page) gets each utterance
 /// attributed to its speaker, with the states in order. When it stops, what it heard is the
-/// job's transcript, summarized (the seed's `SummaryConfig`) by llama.cpp's server.
+/// job's transcript, summarized (the seed's `SummaryConfig`) by llama.cpp's server. With live
+/// translation on, the listener gets each utterance in Spanish, then, from the server's
+/// confirmation of `changeTranslationLanguage("ca")` on, in Catalan.
 extension RevueSDKTests {
     @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct LiveTranscriptionTests {
         static let names = ["Alice", "Bob"]
@@ -46,6 +48,14 @@ extension RevueSDKTests {
             try await room.startTranscription(config: TranscriptionConfig(summary: summary, modelConfig: ["beamSize": 5]))
             #expect(await log.wait(for: "transcription TRANSCRIPTION_STARTED", timeout: 60), "\(log.events)")
             let job = try #require(try server.api.store.activeJob(kind: .transcription, roomID: roomID))
+            // Live translation: on for the room (the transcription runs already), Spanish for this listener.
+            try await room.startTranslation()
+            #expect(await log.wait(for: "translation TRANSLATION_STARTED"), "\(log.events)")
+            let unknown = await #expect(throws: VideoSDKError.self) { try await room.changeTranslationLanguage("xx") }
+            #expect(unknown?.code == 3073 && unknown?.message.contains("es, gl") == true, "\(String(describing: unknown))")
+            try await room.changeTranslationLanguage("es")
+            #expect(await log.wait(for: "translation language es"), "\(log.events)")
+            #expect(room.translationLanguage == "es")
             let again = await #expect(throws: VideoSDKError.self) { try await room.startTranscription() }
             #expect(again?.code == 4031, "\(String(describing: again))")
 
@@ -55,12 +65,25 @@ extension RevueSDKTests {
                                                   "--log-level", "warning"],
                                standardOutput: .file(media.file("publish-\(index).log")), standardError: .file(media.file("publish-\(index).log")))
             }
+            // Halfway through, Catalan: what comes after the server's confirmation is in it.
+            var beforeCatalan: Int?
             for publisher in publishers {
-                while publisher.poll() == nil { try await Task.sleep(for: .milliseconds(200)) }
+                while publisher.poll() == nil {
+                    if beforeCatalan == nil && log.transcripts.count >= lines.count / 2 {
+                        try await room.changeTranslationLanguage("ca")
+                        #expect(await log.wait(for: "translation language ca"), "\(log.events)")
+                        beforeCatalan = log.translations.count
+                    }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
             }
             // The last utterance's text comes within seconds of its end.
             let deadline = Date().addingTimeInterval(30)
             while log.transcripts.count < lines.count && Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            let translated = Date().addingTimeInterval(15)
+            while log.translations.count < log.transcripts.count - 1 && Date() < translated { try await Task.sleep(for: .milliseconds(200)) }
+            try await room.stopTranslation()
+            #expect(await log.wait(for: "translation TRANSLATION_STOPPED"), "\(log.events)")
             try await room.stopTranscription()
             #expect(await log.wait(for: "transcription TRANSCRIPTION_STOPPED", timeout: 120), "\(log.events)")
             let states = log.events.filter { $0.hasPrefix("transcription ") }
@@ -87,6 +110,18 @@ extension RevueSDKTests {
             #expect(wer.rate <= 0.15)
             #expect(log.transcriptionTexts.count == received.count && log.transcriptionTexts.allSatisfy { !$0.text.isEmpty })
             #expect(received.allSatisfy { $0.end >= $0.start })
+
+            // A translation for each line, in the language chosen at the time, by the speaker.
+            let translations = log.translations
+            let switchedAt = beforeCatalan ?? 0
+            print("live translation: \(translations.count) for \(received.count) lines, \(switchedAt) in es then \(translations.count - switchedAt) in ca; "
+                + "e.g. \(translations.first.map { "\"\($0.text)\"" } ?? "none") / \(translations.last.map { "\"\($0.text)\"" } ?? "none")")
+            #expect(translations.count >= received.count - 2, "\(translations.count) translations for \(received.count) lines")
+            #expect(switchedAt > 0 && translations.prefix(switchedAt).allSatisfy { $0.language == "es" })
+            #expect(translations.count > switchedAt && translations.dropFirst(switchedAt).allSatisfy { $0.language == "ca" })
+            let speakers = Set(received.map(\.participantId))
+            #expect(translations.allSatisfy { speakers.contains($0.participantId) && !$0.text.isEmpty })
+            #expect(zip(translations, received).filter { $0.text == $1.text }.count <= 2, "translations are not the English")
 
             // Chromium on the join page got the same lines, with the speakers' names.
             let inPage = try page.evaluate("JSON.stringify(window.revue.transcripts.map(t => [t.name, t.text]))") as? String ?? "[]"

@@ -64,7 +64,7 @@ struct RoomHarness {
                     inbox[connection, default: []].append(envelope)
                 }
             case .close(let connection, let code, _): closed[connection] = code
-            case .media, .persist, .webhook, .job: break
+            case .media, .persist, .webhook, .job, .translate: break
             }
         }
     }

@@ -33,6 +33,7 @@ import Testing
         .startWhiteboard, .stopWhiteboard, .leaveBecause(.switchRoom),
         .startTranscription(options: .object(["modelConfig": .object(["beamSize": .number(5)])])), .stopTranscription,
         .transcriptionText(TranscriptionLine(participantID: "ann", name: "Ann", text: "Hello <b>Bob</b>", start: 1_796_000_000.25, end: 1_796_000_002.5)),
+        .startTranslation(options: .object([:])), .stopTranslation, .changeTranslationLanguage(language: "ca"),
     ]
 
     @Test(arguments: everyMessage)
@@ -157,5 +158,14 @@ extension ClientMessageTests {
                      "{\"v\":1,\"type\":\"transcriptionText\",\"participantId\":\"a\",\"text\":\"\(String(repeating: "x", count: 5_000))\",\"start\":1,\"end\":4}"] {
             #expect(throws: SignalingError.self) { try ClientEnvelope(text: text) }
         }
+    }
+
+    /// A translation language is a language code, not any text.
+    @Test func aTranslationLanguageIsACode() throws {
+        for language in ["", "e", "es es", "../x", "español", String(repeating: "a", count: 17)] {
+            let text = #"{"v":1,"type":"changeTranslationLanguage","language":"# + "\"\(language)\"}"
+            #expect(throws: SignalingError.self) { try ClientEnvelope(text: text) }
+        }
+        #expect(try ClientEnvelope(text: #"{"v":1,"type":"changeTranslationLanguage","language":"pt-BR"}"#).message == .changeTranslationLanguage(language: "pt-BR"))
     }
 }

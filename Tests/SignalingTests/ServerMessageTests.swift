@@ -35,6 +35,11 @@ import Testing
         .hlsStateChanged(status: "HLS_PLAYABLE", playbackHlsUrl: "http://h/index.m3u8", livestreamUrl: nil),
         .livestreamStateChanged(status: "LIVESTREAM_STOPPED"),
         .whiteboardStarted(path: "/whiteboard/r/b"), .whiteboardStopped,
+        .transcriptionStateChanged(status: "TRANSCRIPTION_STARTED"),
+        .transcriptionText(TranscriptionLine(participantID: "ada", name: "Ada", text: "Hello", start: 1_796_000_000.25, end: 1_796_000_001)),
+        .translationStateChanged(status: "TRANSLATION_STARTED"), .translationLanguageChanged(language: "pt-BR"),
+        .translationText(TranslationLine(participantID: "ada", name: "Ada", language: "es", text: "Hola & <adiós>", start: 1_796_000_000.25,
+                                         end: 1_796_000_001)),
     ]
 
     @Test(arguments: everyMessage)

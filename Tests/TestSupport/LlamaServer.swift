@@ -16,8 +16,9 @@ public final class LlamaServer: @unchecked Sendable {
 
     /// `…/v1`, what `REVUE_SUMMARY_URL` takes.
     public var baseURL: String { "http://127.0.0.1:\(port)/v1" }
-    /// The endpoint a worker writes summaries through.
-    public var endpoint: SummaryEndpoint { SummaryEndpoint(url: baseURL, model: model) }
+    /// The endpoint a worker writes summaries through; short answers (the base model writes to
+    /// the limit, and the tests share two cores with browsers).
+    public var endpoint: SummaryEndpoint { SummaryEndpoint(url: baseURL, model: model, answerTokens: 96) }
 
     public static var venv: String {
         ProcessInfo.processInfo.environment["REVUE_LLM_VENV"] ?? TestFixtures.repositoryRoot + "/.revue-test/llm"
@@ -32,7 +33,7 @@ public final class LlamaServer: @unchecked Sendable {
         log = try TemporaryDirectory(prefix: "llama")
         port = try PostgresCluster.freeLoopbackPort()
         process = try Subprocess(python, ["-m", "llama_cpp.server", "--model", weights, "--model_alias", model, "--host", "127.0.0.1",
-                                          "--port", String(port), "--n_ctx", "8192", "--n_threads", "2", "--chat_format", "gemma"],
+                                          "--port", String(port), "--n_ctx", "8192", "--n_threads", "1", "--chat_format", "gemma"],
                                  standardOutput: .file(log.file("server.log")), standardError: .file(log.file("server.log")))
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {

@@ -41,6 +41,43 @@ public enum SpokenConversation {
         "That is all for today, see you next week.",
     ]
 
+    /// The sentences as a person translates them into Spanish, to score machine translation
+    /// against (ApertiumEngineTests).
+    public static let spanish = [
+        "Buenos días a todos, gracias por unirse a la llamada de hoy.",
+        "Empecemos con el presupuesto del próximo trimestre.",
+        "El equipo de marketing necesita dos personas más para finales de marzo.",
+        "Creo que deberíamos retrasar el lanzamiento una semana.",
+        "La nueva oficina abre el uno de junio.",
+        "Por favor, envíame el informe antes del mediodía del viernes.",
+        "Nuestros clientes pidieron un modo oscuro en la aplicación móvil.",
+        "Los servidores fueron lentos anoche por una copia de seguridad de la base de datos.",
+        "Arreglamos el problema de inicio de sesión el martes por la tarde.",
+        "Las ventas en Europa crecieron más rápido de lo que esperábamos.",
+        "¿Todos me oyen bien ahora?",
+        "El tren al aeropuerto sale cada veinte minutos.",
+        "Compartiré mi pantalla y os mostraré el diseño.",
+        "El botón azul debería ser más grande y más fácil de encontrar.",
+        "Necesitamos contratar a un nuevo ingeniero para el equipo de vídeo.",
+        "La reunión con los abogados se ha trasladado al jueves por la mañana.",
+        "Nuestro objetivo es reducir el coste del almacenamiento a la mitad.",
+        "El tiempo fue frío y ventoso durante la conferencia.",
+        "Estoy de acuerdo con el plan, pero necesitamos más tiempo para las pruebas.",
+        "La grabación estará disponible para todos después de la llamada.",
+        "Por favor, escribid vuestras preguntas y enviadlas al grupo.",
+        "Los niños jugaron al fútbol en el parque hasta la puesta de sol.",
+        "Deberíamos revisar el contrato antes de firmarlo.",
+        "La cocina de la tercera planta está cerrada por reparaciones.",
+        "Tomemos un breve descanso y volvamos en diez minutos.",
+        "La impresora del pasillo se ha quedado otra vez sin papel.",
+        "Gracias a todos por vuestro duro trabajo este mes.",
+        "La próxima versión admitirá cinco idiomas nuevos.",
+        "Ella compró pan fresco y café en el mercado.",
+        "Nuestro equipo ganó el premio al mejor producto nuevo.",
+        "Tengo una pregunta sobre el presupuesto de viajes.",
+        "Eso es todo por hoy, nos vemos la semana que viene.",
+    ]
+
     /// espeak-ng voices that sound like different people.
     public static let voices = ["en-us", "en-gb+m3", "en-us+f3"]
 
