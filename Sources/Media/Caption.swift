@@ -1,6 +1,6 @@
 /// One utterance as captions carry it: who said it, what, and when, in seconds on the clock of
 /// whoever holds it (a room source's clock, which is the recording's media time).
-public struct Caption: Sendable, Equatable {
+public struct Caption: Sendable, Hashable {
     public var participantID: String
     public var name: String
     public var text: String

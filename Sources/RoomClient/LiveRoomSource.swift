@@ -187,8 +187,10 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
                 // The transcriber's times are the server's wall clock (seconds since 1970); this
                 // source's clock is the recording's media time.
                 let wallOffset = Date().timeIntervalSince1970 - at
-                items.append(.caption(Caption(participantID: line.participantID, name: line.name, text: line.text,
-                                              start: line.start - wallOffset, end: line.end - wallOffset)))
+                var caption = line
+                caption.start -= wallOffset
+                caption.end -= wallOffset
+                items.append(.caption(caption))
             case .roomLeft:
                 ended = true
             default:
