@@ -21,7 +21,7 @@ enum LiveTranscriptionRun {
         }
         let request = spec.liveTranscription ?? TranscriptionRequest()
         let model = try SpeechModel.resolve(modelId: request.modelId, modelConfig: request.modelConfig)
-        let engine = try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: model)
+        let engine = try model.makeEngine()
         defer { engine.stop() }
         let source = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token,
                                                              name: "Transcriber"))

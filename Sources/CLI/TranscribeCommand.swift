@@ -50,7 +50,7 @@ enum TranscribeCommand: RevueCommand {
             for path in try TranscriptFiles.write(Transcript(engine: "none (nobody spoke)", modelId: model.id), to: directory) { Console.print(path) }
             return 0
         }
-        let engine = try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: model)
+        let engine = try model.makeEngine()
         defer { engine.stop() }
         let started = Date()
         var transcriber = FileTranscriber(engine: engine, modelId: model.id)

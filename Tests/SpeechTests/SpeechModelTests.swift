@@ -10,11 +10,17 @@ import Testing
     }
 
     @Test func anUnknownModelIsRefusedAndNamesTheKnownOne() {
-        #expect(throws: SpeechError(.badConfiguration, #"unknown modelId "whisper-large"; Revue has: whisper-tiny.en"#)) {
+        #expect(throws: SpeechError(.badConfiguration, #"unknown modelId "whisper-large"; Revue has: whisper-tiny.en, pocketsphinx-en-us"#)) {
             try SpeechModel.resolve(modelId: "whisper-large", modelConfig: nil)
         }
-        #expect { try SpeechModel.resolve(modelId: "pocketsphinx-en-us", modelConfig: nil) } throws: {
-            ($0 as? SpeechError)?.description.contains("not built yet") == true
+    }
+
+    /// The fallback is asked for by name, and takes no settings (refused, not ignored).
+    @Test func pocketSphinxIsChosenByNameAndTakesNoSettings() throws {
+        #expect(try SpeechModel.resolve(modelId: "pocketsphinx-en-us", modelConfig: nil).engine == .pocketSphinx)
+        #expect(try SpeechModel.resolve(modelId: "PocketSphinx", modelConfig: "{}").id == "pocketsphinx-en-us")
+        #expect(throws: SpeechError(.badConfiguration, "modelConfig: pocketsphinx-en-us takes no settings (it has beamSize)")) {
+            try SpeechModel.resolve(modelId: "pocketsphinx-en-us", modelConfig: #"{"beamSize": 5}"#)
         }
     }
 
