@@ -60,10 +60,8 @@ extension RevueSDKTests {
             #expect(again?.code == 4031, "\(String(describing: again))")
 
             let publishers = try (0..<2).map { index in
-                try Subprocess(RevueBinary.path, ["publish", roomID, "--name", Self.names[index], "--camera", "none", "--mic", media.file("speaker-\(index).wav"),
-                                                  "--server", server.base, "--token", try server.token(), "--seconds", String(Int(spoken) + 1),
-                                                  "--log-level", "warning"],
-                               standardOutput: .file(media.file("publish-\(index).log")), standardError: .file(media.file("publish-\(index).log")))
+                try server.micPublisher(room: roomID, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
+                                        log: media.file("publish-\(index).log"))
             }
             // Halfway through, Catalan: what comes after the server's confirmation is in it.
             var beforeCatalan: Int?

@@ -45,10 +45,8 @@ extension BrowserRoomTests {
             let tab = try chromium.open(http.url("player.html?src=/\(part.path)/live_master.m3u8"))
 
             let publishers = try (0..<2).map { index in
-                try Subprocess(RevueBinary.path, ["publish", room, "--name", Self.names[index], "--camera", "none", "--mic", media.file("speaker-\(index).wav"),
-                                                  "--server", server.base, "--token", try server.token(), "--seconds", String(Int(spoken) + 1),
-                                                  "--log-level", "warning"],
-                               standardOutput: .file(media.file("publish-\(index).log")), standardError: .file(media.file("publish-\(index).log")))
+                try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
+                                        log: media.file("publish-\(index).log"))
             }
             for publisher in publishers { #expect(publisher.wait(timeout: spoken + 30) == .exited(0)) }
             // The player is some segments behind the live edge: it shows the last lines a little later.

@@ -37,10 +37,8 @@ extension BrowserRoomTests {
             #expect(recording.transcription?.state == .waiting)
             // Both join at once and play their tracks from the start: the turns keep their gaps.
             let publishers = try (0..<2).map { index in
-                try Subprocess(RevueBinary.path, ["publish", room, "--name", Self.names[index], "--camera", "none", "--mic", media.file("speaker-\(index).wav"),
-                                                  "--server", server.base, "--token", try server.token(), "--seconds", String(Int(spoken) + 1),
-                                                  "--log-level", "warning"],
-                               standardOutput: .file(media.file("publish-\(index).log")), standardError: .file(media.file("publish-\(index).log")))
+                try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
+                                        log: media.file("publish-\(index).log"))
             }
             for publisher in publishers { #expect(publisher.wait(timeout: spoken + 30) == .exited(0)) }
             defer { print("recorder log:\n" + server.attemptLog(recording)) }
@@ -178,10 +176,7 @@ extension BrowserRoomTests {
             let (tracks, _) = try SpokenConversation.layOut([(speaker: 0, text: SpokenConversation.sentences[0])], speakers: 1, gap: 0.5, lead: 0.5)
             try SpokenConversation.writeWAV(tracks[0], to: media.file("alice.wav"))
             let spoken = try record {
-                let publisher = try Subprocess(RevueBinary.path, ["publish", room, "--name", "Alice", "--camera", "none", "--mic", media.file("alice.wav"),
-                                                                  "--server", server.base, "--token", try server.token(),
-                                                                  "--seconds", String(Int(Double(tracks[0].count) / 16_000) + 1), "--log-level", "warning"],
-                                               standardOutput: .discard, standardError: .discard)
+                let publisher = try server.micPublisher(room: room, name: "Alice", wav: media.file("alice.wav"), seconds: Double(tracks[0].count) / 16_000)
                 #expect(publisher.wait(timeout: 60) == .exited(0))
             }
             #expect(spoken.state == .stopped, "the recording is not failed by its transcript")

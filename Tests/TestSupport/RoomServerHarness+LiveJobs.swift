@@ -19,6 +19,16 @@ extension RoomServerHarness {
         return try Subprocess(try TestPeers.python(), arguments, standardOutput: .file(log), standardError: .file(log))
     }
 
+    /// `revue publish --mic FILE --camera none` as `name`, for `seconds` (the speech tests'
+    /// speakers: each plays its track from its join, so turns laid out on one clock keep their
+    /// gaps). Its output goes to `log`.
+    public func micPublisher(room: String, name: String, wav: String, seconds: Double, log: String? = nil) throws -> Subprocess {
+        let output: Subprocess.Output = log.map { .file($0) } ?? .discard
+        return try Subprocess(RevueBinary.path, ["publish", room, "--name", name, "--camera", "none", "--mic", wav, "--server", base,
+                                                 "--token", try token(), "--seconds", String(Int(seconds) + 1), "--log-level", "warning"],
+                              standardOutput: output, standardError: output)
+    }
+
     /// Asks a peer to leave (SIGTERM: a WHIP publisher DELETEs its session) and kills it if it
     /// has not gone in 10 s.
     public func end(_ peer: Subprocess) {
