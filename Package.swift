@@ -171,7 +171,7 @@ let package = Package(
         .target(name: "TestKit", path: "Tests/TestKit"),
         // The live harness: servers, peers, browsers, PostgreSQL, media probes (re-exports TestKit).
         .target(name: "TestSupport", dependencies: ["TestKit", "JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
-                                                  "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport"],
+                                                  "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport", "Signaling"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
                     dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),

@@ -1,3 +1,4 @@
+import Foundation
 import Outputs
 
 /// `revue repair FILE`: a fragmented MP4 left by a killed recording becomes a faststart MP4.
@@ -16,7 +17,14 @@ enum RepairCommand: RevueCommand {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard let path = arguments.positional(0) else { throw UsageError("missing FILE", command: spec.name) }
         let output = arguments.value("output") ?? path
-        let report = try MP4Repair.repair(path, to: output)
+        let report: MP4Repair.Report
+        do {
+            report = try MP4Repair.repair(path, to: output)
+        } catch let whole as MP4Repair.AlreadyWhole {
+            if output != path { try FileManager.default.copyItem(atPath: path, toPath: output) }
+            Console.print(whole.description)
+            return 0
+        }
         Console.print("repaired \(output): kept \(report.fragmentsKept) fragments, dropped \(report.bytesDropped) bytes")
         return 0
     }

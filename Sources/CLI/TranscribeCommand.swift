@@ -1,5 +1,6 @@
 import Foundation
 import Log
+import Platform
 import Speech
 import Synchronization
 import Transcription
@@ -25,11 +26,17 @@ enum TranscribeCommand: RevueCommand {
             OptionSpec("model", value: "ID", help: "The speech model.", default: SpeechModel.defaultID),
             OptionSpec("model-config", value: "JSON", help: "Engine settings, a JSON object (docs/TRANSCRIPTION.md)."),
             OptionSpec("utterances", value: "DIR", help: "Also write each utterance the engine is given as a WAV file in DIR (what it heard)."),
+            OptionSpec("parent-pid", value: "PID",
+                       help: "Die with this process (a worker passes its own, so a transcript is never made twice at once after a takeover)."),
         ] + CommonOptions.loggingForPeople,
         positionals: [PositionalSpec("FILE", help: "Files to transcribe, one speaker each.", required: false, repeatable: true)])
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         CommonOptions.applyLogging(arguments)
+        if let parent = arguments.value("parent-pid") {
+            guard let pid = Int32(parent), pid > 1 else { throw UsageError("--parent-pid takes a process id", command: spec.name) }
+            ParentWatch.dieWithParent(expected: pid)
+        }
         let files = arguments.positionals
         let manifest = arguments.value("speakers")
         guard files.isEmpty != (manifest == nil) else { throw UsageError("give FILE... or --speakers MANIFEST", command: spec.name) }

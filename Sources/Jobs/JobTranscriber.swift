@@ -40,7 +40,8 @@ struct JobTranscriber {
             }
             let output = storageRoot + "/" + transcriptPath
             let log = storageRoot + "/jobs/\(job.idText)/transcribe-attempt-\(part.attempt).log"
-            var arguments = ["transcribe", "--speakers", manifest, "--out", output, "--log-format", "json"]
+            // It dies with this worker: after a takeover only the next holder writes this directory.
+            var arguments = ["transcribe", "--speakers", manifest, "--out", output, "--log-format", "json", "--parent-pid", String(getpid())]
             if let model = request.modelId { arguments += ["--model", model] }
             if let config = request.modelConfig { arguments += ["--model-config", config] }
             let started = Date()

@@ -395,6 +395,9 @@ public final class Worker: @unchecked Sendable {
             var parts = parts
             var transcription = job.transcription
             if wantsTranscript, var status = transcription {
+                // The finished parts are listed before the transcript is made: a worker that
+                // takes the job over if this one dies must find them complete, not abandoned.
+                try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
                 status.state = .started
                 status.error = nil
                 _ = try? store.setTranscription(status, jobID: id, workerID: configuration.workerID)

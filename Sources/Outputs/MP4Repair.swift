@@ -19,6 +19,15 @@ public enum MP4Repair {
         public var description: String { "\(path): no media was recorded" }
     }
 
+    /// The file is a finished MP4 already (its moov describes every sample; no `mvex`, so not
+    /// fragmented): there is nothing to repair, and it must be kept as it is. A worker that
+    /// takes over a job whose last holder finished the file but died before listing it as
+    /// complete finds this.
+    public struct AlreadyWhole: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is a finished MP4; there is nothing to repair" }
+    }
+
     public static func repair(_ path: String, to output: String) throws -> Report {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw OutputError(fault: .input, output: path, message: "cannot read the file")
@@ -28,6 +37,7 @@ public enum MP4Repair {
         var offset = 0
         var fragments = 0
         var sawMovie = false
+        var fragmented = false
         var pendingFragment: [UInt8]?
         while offset + 8 <= bytes.count {
             var size = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
@@ -41,7 +51,10 @@ public enum MP4Repair {
             switch type {
             case "ftyp", "moov":
                 kept += box
-                if type == "moov" { sawMovie = true }
+                if type == "moov" {
+                    sawMovie = true
+                    fragmented = childTypes(of: box).contains("mvex")
+                }
             case "moof":
                 pendingFragment = box
             case "mdat":
@@ -56,6 +69,7 @@ public enum MP4Repair {
             }
             offset += size
         }
+        if sawMovie && !fragmented { throw AlreadyWhole(path: path) }
         // An attempt killed before its first fragment recorded nothing: not damage to report.
         if bytes.isEmpty || (sawMovie && fragments == 0) { throw NothingRecorded(path: path) }
         guard sawMovie else {
@@ -75,5 +89,18 @@ public enum MP4Repair {
             throw OutputError(fault: .destination, output: output, message: "rename failed: \(String(cString: strerror(errno)))")
         }
         return Report(fragmentsKept: fragments, bytesDropped: bytes.count - kept.count)
+    }
+
+    /// The types of the boxes directly inside `box` (ISO/IEC 14496-12 §4.2: size, type, body).
+    static func childTypes(of box: [UInt8]) -> [String] {
+        var types: [String] = []
+        var offset = 8
+        while offset + 8 <= box.count {
+            let size = Int(box[offset]) << 24 | Int(box[offset + 1]) << 16 | Int(box[offset + 2]) << 8 | Int(box[offset + 3])
+            types.append(String(decoding: box[(offset + 4)..<(offset + 8)], as: UTF8.self))
+            guard size >= 8 else { break }
+            offset += size
+        }
+        return types
     }
 }

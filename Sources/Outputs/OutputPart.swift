@@ -7,7 +7,8 @@ import JobSpec
 public enum OutputPart {
     /// What finishing an abandoned part did.
     public enum Outcome: Sendable, Equatable {
-        /// It is whole now (an HLS playlist ended).
+        /// It is whole now (an HLS playlist ended), or was already (an MP4 finished by a
+        /// writer whose worker died before it listed the part).
         case complete
         /// A killed MP4 was made a faststart MP4 from its whole fragments.
         case repaired(fragmentsKept: Int)
@@ -39,6 +40,8 @@ public enum OutputPart {
             do {
                 let report = try MP4Repair.repair(path, to: path)
                 return .repaired(fragmentsKept: report.fragmentsKept)
+            } catch is MP4Repair.AlreadyWhole {
+                return .complete
             } catch is MP4Repair.NothingRecorded {
                 try? FileManager.default.removeItem(atPath: path)
                 return .nothingRecorded

@@ -96,6 +96,21 @@ import Testing
         #expect(duration > 2.5 && duration < 5)
     }
 
+    /// A finished recording found by a worker that takes a job over (its holder finished the
+    /// file, then died before listing it): kept as it is, never taken for an empty one.
+    @Test func aFinishedRecordingIsKeptAsItIsNotRepaired() throws {
+        let directory = try TemporaryDirectory(prefix: "mp4-whole")
+        let streams = try EncodedStreams(seconds: 3)
+        let path = directory.file("whole.mp4")
+        let output = try MP4FileOutput(path: path, streams: streams.layout)
+        for packet in streams.packets { try output.write(packet) }
+        try output.finish()
+        let before = try #require(FileManager.default.contents(atPath: path))
+        #expect(throws: MP4Repair.AlreadyWhole.self) { try MP4Repair.repair(path, to: path) }
+        #expect(OutputPart.finishAbandoned(.mp4, at: path) == .complete)
+        #expect(FileManager.default.contents(atPath: path) == before)
+    }
+
     @Test func repairRefusesWhatIsNotAFragmentedMP4() throws {
         let directory = try TemporaryDirectory(prefix: "mp4-bad")
         try Data("not an mp4 at all".utf8).write(to: URL(fileURLWithPath: directory.file("x.mp4")))

@@ -104,15 +104,16 @@ public enum SpokenConversation {
     }
 
     /// Lays `turns` (speaker, sentence) out on `speakers` tracks: each turn starts `gap` seconds
-    /// after the previous one ended (a negative gap overlaps them). Returns the tracks (16 kHz,
-    /// the same length, silence where a speaker is quiet) and the lines with their times.
-    public static func layOut(_ turns: [(speaker: Int, text: String)], speakers: Int, gap: Double, lead: Double = 0.6) throws
-        -> (tracks: [[Float]], lines: [Line])
+    /// after the previous one ended (a negative gap overlaps them; `gaps`, when given, is each
+    /// turn's own). Returns the tracks (16 kHz, the same length, silence where a speaker is
+    /// quiet) and the lines with their times.
+    public static func layOut(_ turns: [(speaker: Int, text: String)], speakers: Int, gap: Double, gaps: [Double]? = nil,
+                              lead: Double = 0.6) throws -> (tracks: [[Float]], lines: [Line])
     {
         var tracks = Array(repeating: [Float](), count: speakers)
         var lines: [Line] = []
         var cursor = Int(lead * 16_000)
-        for (speaker, text) in turns {
+        for (index, (speaker, text)) in turns.enumerated() {
             let speech = try speak(text, voice: voices[speaker % voices.count])
             let first = speech.firstIndex { abs($0) > 0.01 } ?? 0
             let last = speech.lastIndex { abs($0) > 0.01 } ?? speech.count
@@ -122,7 +123,8 @@ public enum SpokenConversation {
             if overlapping > 0 { tracks[speaker].removeLast(overlapping) }
             tracks[speaker] += speech
             lines.append(Line(speaker: speaker, text: text, start: Double(start + first) / 16_000, end: Double(start + last) / 16_000))
-            cursor = start + last + Int(gap * 16_000)
+            let pause = gaps.flatMap { index < $0.count ? $0[index] : nil } ?? gap
+            cursor = start + last + Int(pause * 16_000)
         }
         let length = (tracks.map(\.count).max() ?? 0) + 16_000
         for index in tracks.indices { tracks[index] += [Float](repeating: 0, count: length - tracks[index].count) }
