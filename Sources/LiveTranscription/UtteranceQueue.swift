@@ -83,7 +83,7 @@ final class UtteranceQueue: Sendable {
                 continue
             }
             do {
-                let segments = try engine.transcribe(job.utterance)
+                let segments = job.utterance.placed(try engine.transcribe(job.utterance))
                 let text = segments.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { continue }
                 let start = job.wallOffset + job.utterance.start + (segments.first?.start ?? 0)

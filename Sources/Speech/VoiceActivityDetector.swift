@@ -41,6 +41,9 @@ public struct VoiceActivityDetector: Sendable {
     /// The utterance being collected, its first sample's index, and the frames of it since speech.
     private var current: [Float]?
     private var currentStart = 0
+    /// Samples of pre-roll at the start of `current` (0 after a long utterance was cut: what
+    /// follows the cut is speech).
+    private var currentOnset = 0
     private var speechRun = 0
     private var silentFrames = 0
     private var speechFrames = 0
@@ -94,6 +97,8 @@ public struct VoiceActivityDetector: Sendable {
             if speechRun >= configuration.startFrames {
                 current = history
                 currentStart = frameStart + frame.count - history.count
+                // The speech run is the last frames of the history; before it is pre-roll.
+                currentOnset = max(0, history.count - speechRun * frame.count)
                 frameLevels = Array(repeating: -100, count: history.count / Self.frameSamples)
                 speechFrames = speechRun
                 silentFrames = 0
@@ -129,9 +134,11 @@ public struct VoiceActivityDetector: Sendable {
         var quietest = frameLevels.count - 1
         for index in searchStart..<frameLevels.count where frameLevels[index] < frameLevels[quietest] { quietest = index }
         let cut = min(collected.count, (quietest + 1) * Self.frameSamples)
-        let utterance = Utterance(start: origin + Double(currentStart) / Double(Utterance.sampleRate), samples: Array(collected[..<cut]))
+        let utterance = Utterance(start: origin + Double(currentStart) / Double(Utterance.sampleRate), samples: Array(collected[..<cut]),
+                                  voiceOnset: Double(min(currentOnset, cut)) / Double(Utterance.sampleRate))
         current = Array(collected[cut...])
         currentStart += cut
+        currentOnset = 0
         frameLevels = Array(frameLevels[(quietest + 1)...])
         speechFrames = frameLevels.count
         return utterance
@@ -146,7 +153,8 @@ public struct VoiceActivityDetector: Sendable {
         let enoughSpeech = Double(speechFrames) / 50 >= configuration.shortest
         speechFrames = 0
         guard enoughSpeech, !samples.isEmpty else { return nil }
-        return Utterance(start: origin + Double(currentStart) / Double(Utterance.sampleRate), samples: samples)
+        return Utterance(start: origin + Double(currentStart) / Double(Utterance.sampleRate), samples: samples,
+                         voiceOnset: Double(min(currentOnset, samples.count)) / Double(Utterance.sampleRate))
     }
 
     /// A frame's RMS level in dBFS (-100 for digital silence).

@@ -52,7 +52,7 @@ public struct FileTranscriber: Sendable {
                     onUtterance?(speaker, utterance)
                     let segments: [RecognizedSegment]
                     do {
-                        segments = try engine.transcribe(utterance)
+                        segments = utterance.placed(try engine.transcribe(utterance))
                     } catch {
                         throw TranscriptionError("\(speaker.participantName) at \(String(format: "%.1f", utterance.start)) s: \(error)")
                     }

@@ -37,6 +37,22 @@ import TestKit
         #expect(abs(utterances[0].end - 102.7) < 0.06)
         #expect(abs(utterances[1].start - (100 + 3.7 - 0.25)) < 0.05)
         #expect(abs(utterances[1].end - (100 + 5.7 + 0.2)) < 0.06)
+        // Each knows where in it the voice began: after its pre-roll.
+        #expect(abs(utterances[0].start + utterances[0].voiceOnset - 101) < 0.03)
+        #expect(abs(utterances[1].start + utterances[1].voiceOnset - 103.7) < 0.03)
+    }
+
+    /// An engine that times its first word from the clip's first sample (Whisper does) is moved
+    /// to the voice's onset; what it heard later, and a segment after the onset, stay.
+    @Test func nothingHeardStartsBeforeTheVoiceDid() {
+        let utterance = Utterance(start: 10, samples: [Float](repeating: 0, count: 32_000), voiceOnset: 0.25)
+        let heard = [RecognizedSegment(start: 0, end: 1, text: "Hello there.",
+                                       words: [RecognizedWord(start: 0, end: 0.4, word: "Hello"), RecognizedWord(start: 0.5, end: 1, word: "there.")]),
+                     RecognizedSegment(start: 1.2, end: 1.8, text: "Bye.")]
+        let placed = utterance.placed(heard)
+        #expect(placed[0].start == 0.25 && placed[0].end == 1)
+        #expect(placed[0].words.map(\.start) == [0.25, 0.5])
+        #expect(placed[1] == heard[1])
     }
 
     @Test func theWayTheStreamIsChunkedChangesNothing() {
