@@ -210,6 +210,7 @@ let package = Package(
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
         .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"]),
+        .testTarget(name: "LiveTranscriptionTests", dependencies: ["LiveTranscription", "Speech", "Log"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
                                                        "TestSupport"]),

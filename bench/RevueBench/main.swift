@@ -52,6 +52,11 @@ do {
         guard arguments.count >= 3 else { throw BenchError("usage: hours FIXTURE REVUE [HOURS] [QUALITY]") }
         try HoursBench.run(fixtureDirectory: arguments[1], revue: arguments[2], hours: arguments.count > 3 ? Double(arguments[3]) ?? 2 : 2,
                            quality: arguments.count > 4 ? arguments[4] : "low")
+    case "transcription-live":
+        // transcription-live PYTHON [SPEAKERS] [SENTENCES]
+        guard arguments.count >= 2 else { throw BenchError("usage: transcription-live PYTHON [SPEAKERS] [SENTENCES]") }
+        try TranscriptionLatencyBench.run(speakers: arguments.count > 2 ? Int(arguments[2]) ?? 2 : 2,
+                                          sentences: arguments.count > 3 ? Int(arguments[3]) ?? 32 : 32, python: arguments[1])
     case "clock-skew":
         // clock-skew [MINUTES] [PPM]
         try ClockSkewBench.run(minutes: arguments.count > 1 ? Double(arguments[1]) ?? 10 : 10, ppm: arguments.count > 2 ? Double(arguments[2]) ?? 200 : 200)
