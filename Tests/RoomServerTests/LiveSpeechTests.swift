@@ -33,6 +33,10 @@ extension BrowserRoomTests {
             #expect(overlapping.count == 16, "\(overlapping.count) lines start before the one before ends")
 
             let job = try server.startJob(.transcription, room: room, timeout: 60)
+            // A transcribed recording of the same room at the same time.
+            try server.startWebhooks()
+            let webhooks = try WebhookReceiver()
+            let recording = try LiveRecordingTranscriptTests.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: false)
             let listener = try TranscriptListener(signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc", room: room, token: try server.token())
             defer { listener.close() }
             let publishers = try (0..<3).map { index in
@@ -43,6 +47,7 @@ extension BrowserRoomTests {
             _ = listener.wait(forLines: lines.count, seconds: 20)
             defer { print("transcriber log:\n" + server.attemptLog(job)) }
             try server.stopJob(job, timeout: 120)
+            let recorded = try server.stopJob(recording, timeout: 180)
 
             // Each line goes to the sentence it is most like; a sentence is attributed when all
             // its lines are its speaker's.
@@ -76,6 +81,31 @@ extension BrowserRoomTests {
             }
             #expect(overlappingLines.filter { $0.current.start < $0.previous.end }.count >= overlapping.count - 2,
                     "\(overlappingLines.map { String(format: "%.2f<%.2f", $0.current.start, $0.previous.end) })")
+
+            // The recording's transcript: the same sentences by the same speakers, overlapping ones included.
+            #expect(recorded.transcription?.state == .stopped, "\(String(describing: recorded.transcription))")
+            let part = try #require(recorded.parts.first { $0.kind == .transcript })
+            let transcript = try JSONDecoder().decode(LiveRecordingTranscriptTests.TranscriptFile.self,
+                                                      from: Data(contentsOf: URL(fileURLWithPath: server.storage.path + "/" + part.path + "/transcript.json")))
+            var inFile = Array(repeating: [LiveRecordingTranscriptTests.TranscriptFile.Segment](), count: lines.count)
+            for segment in transcript.segments {
+                let best = lines.indices.max { Self.similarity(segment.text, lines[$0].text) < Self.similarity(segment.text, lines[$1].text) }
+                if let best, Self.similarity(segment.text, lines[best].text) > 0.2 { inFile[best].append(segment) }
+            }
+            let fileAttributed = lines.indices.filter { index in
+                !inFile[index].isEmpty && inFile[index].allSatisfy { $0.participantName == Self.names[lines[index].speaker] }
+            }.count
+            let fileWER = WordErrorRate(pairs: zip(lines, inFile).map { (reference: $0.text, hypothesis: $1.map(\.text).joined(separator: " ")) })
+            // On the recording's clock the lines keep the gaps they were said with.
+            let drift = zip(lines.indices.dropFirst(), lines.indices).compactMap { next, previous -> Double? in
+                guard let a = inFile[previous].first, let b = inFile[next].first else { return nil }
+                return (b.start - a.start) - (lines[next].start - lines[previous].start)
+            }
+            print("three speakers, recorded: \(transcript.segments.count) segments, WER \(String(format: "%.1f", fileWER.rate * 100)) %, "
+                + "\(fileAttributed)/\(lines.count) attributed; start-to-start gaps vs as said: worst \(String(format: "%.2f", drift.map(abs).max() ?? 0)) s")
+            #expect(fileWER.rate <= 0.15)
+            #expect(fileAttributed == lines.count)
+            #expect(drift.count >= lines.count - 3 && drift.allSatisfy { abs($0) <= 0.3 }, "\(drift)")
         }
 
         /// A worker killed with SIGKILL while it makes a stopped recording's transcript: its
