@@ -61,6 +61,8 @@ let package = Package(
         // MARK: Database: PostgreSQL is the job store and the coordination engine
         .target(name: "Postgres", dependencies: ["CLibPQ", "Log", "Platform"]),
         .target(name: "Migrations", dependencies: ["Postgres", "Crypto", "Log"], plugins: ["EmbedFiles"]),
+        // Many machines (docs/CLUSTER.md): nodes, their heartbeats, and where each room is placed, in PostgreSQL.
+        .target(name: "Cluster", dependencies: ["Postgres", "Log"]),
         // migrations/*.sql (and the room server's pages) built into the binary, so it needs no files beside it.
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
@@ -142,7 +144,7 @@ let package = Package(
         .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
-                                                   "Crypto", "Translation"],
+                                                   "Crypto", "Translation", "Cluster"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
         .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
@@ -152,7 +154,7 @@ let package = Package(
         // MARK: The tool
         .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "RoomServer", "RoomClient", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription",
-                                           "LiveTranscription"]),
+                                           "LiveTranscription", "Cluster"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
@@ -211,6 +213,7 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
         .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"]),
         .testTarget(name: "LiveTranscriptionTests", dependencies: ["LiveTranscription", "Speech", "Log"]),
+        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Jobs", "JobSpec", "Postgres", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
                                                        "TestSupport"]),
@@ -223,7 +226,8 @@ let package = Package(
                                                           "HTTP"]),
         .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Net", "Signaling",
-                                                            "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform", "Speech"]),
+                                                            "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform", "Speech",
+                                                            "Cluster", "Postgres"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
         // Verbatim examples leave values unused, as documentation does (three "never used"
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.
@@ -233,7 +237,7 @@ let package = Package(
                                                           "Transport", "TestSupport", "Platform", "Speech"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),
-        .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport", "Cluster"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,8 @@ public enum Revue {
         JobsWatchCommand.self,
         RoomsListCommand.self,
         RoomsShowCommand.self,
+        NodesListCommand.self,
+        NodesDrainCommand.self,
     ]
 
     /// Runs `revue` with `arguments` (without the program name) and returns the exit status.

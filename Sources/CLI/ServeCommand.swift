@@ -1,4 +1,5 @@
 import API
+import Cluster
 import Net
 import RoomServer
 import Fixture
@@ -8,6 +9,7 @@ import Jobs
 import Log
 import Platform
 import Postgres
+import Rooms
 import Synchronization
 
 /// `revue serve`: the REST API, the webhook dispatcher and a worker in one process.
@@ -23,6 +25,7 @@ enum ServeCommand: RevueCommand {
             ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
             ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.rtcSetupTimeout,
             ServiceSetup.maxConnectionsPerSource, ServiceSetup.allowDestination, ServiceSetup.noRooms,
+            ServiceSetup.nodeID, ServiceSetup.region, ServiceSetup.maxRooms,
             OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
         ] + CommonOptions.logging)
 
@@ -53,6 +56,8 @@ final class Services: @unchecked Sendable {
     let dispatcher: WebhookDispatcher
     let worker: Worker?
     let rooms: RoomServer?
+    /// This node's membership of the cluster, when it serves rooms.
+    private(set) var heartbeat: NodeHeartbeat?
     let storage: String
     let publicURL: String
     let pool: PostgresPool
@@ -87,21 +92,37 @@ final class Services: @unchecked Sendable {
             rooms = nil
             handler.set(api.handler)
         } else {
-            // Sessions a crashed server left ongoing are ended before new ones start.
-            _ = try? api.sessions.endAbandonedSessions()
             let listen = try ServiceSetup.socketAddress(arguments.value("rtc-listen") ?? "127.0.0.1:0", flag: "rtc-listen", command: "serve")
             let announce = try arguments.value("rtc-announce").map { (text) throws(UsageError) -> IPAddress in
                 guard let ip = IPAddress(text) else { throw UsageError("--rtc-announce needs an IP address, not '\(text)'", command: "serve") }
                 return ip
             }
             let setupTimeout = try arguments.integer("rtc-setup-timeout", in: 1...300) ?? 20
+            // Every `revue serve` with rooms is a node of the cluster (docs/CLUSTER.md), alone or not.
+            let clustered = arguments.spec.options.contains { $0.name == "node-id" }
+            let nodeID = arguments.value("node-id").flatMap { $0.isEmpty ? nil : $0 } ?? ServiceSetup.defaultNodeID(port: boundPort)
+            let nodes = NodeStore(pool: pool)
+            let placer = clustered ? RoomPlacer(store: nodes, nodeID: nodeID) : nil
+            // Sessions this node left ongoing when it stopped are ended before new ones start
+            // (another node's are not this node's to end), and so are its old placements.
+            _ = try? SessionStore(pool: pool, nodeID: placer?.nodeID).endAbandonedSessions()
+            if let placer { for room in (try? placer.placedHere()) ?? [] { try? placer.release(room) } }
             // Behind a proxy (no per-source limit) the unverified-signalling limit goes too.
             let server = try RoomServer(configuration: .init(rtc: .init(listen: listen, announce: announce, setupTimeout: Double(setupTimeout)),
                                                              apiKey: configuration.authenticator.apiKey, secret: configuration.authenticator.secret,
-                                                             publicURL: publicURL, unverifiedSignallingPerSource: perSource == 0 ? 0 : 32),
+                                                             publicURL: publicURL, unverifiedSignallingPerSource: perSource == 0 ? 0 : 32,
+                                                             placer: placer),
                                         pool: pool)
             rooms = server
             server.start()
+            if clustered {
+                let node = Node(id: nodeID, url: publicURL, rtcAddress: "\(server.rtc.announcedAddress)",
+                                region: arguments.value("region") ?? "", cores: ProcessInfo.processInfo.activeProcessorCount,
+                                maxRooms: try arguments.integer("max-rooms", in: 1...1_000_000) ?? 1_000)
+                let heartbeat = NodeHeartbeat(store: nodes, node: node, load: { [weak server] in server?.nodeLoad() ?? NodeLoad() })
+                try heartbeat.start()
+                self.heartbeat = heartbeat
+            }
             api.attach(liveRooms: server)
             server.attach(jobs: api)
             let apiHandler = api.handler
@@ -149,6 +170,13 @@ final class Services: @unchecked Sendable {
     func stop() {
         server.stop()
         rooms?.stop()
+        // Leaves the cluster: its row and its rooms' placements go (they are placed again on
+        // a live node when their participants come back).
+        heartbeat?.stop()
+        if let node = heartbeat?.node {
+            _ = try? SessionStore(pool: pool, nodeID: node.id).endAbandonedSessions()
+            try? heartbeat?.store.remove(node.id)
+        }
         stopping.store(true, ordering: .relaxed)
         // Wake the worker from its wait for work, so it starts handing back at once.
         try? pool.with { try $0.notify(JobStore.jobsChannel, payload: "shutdown") }

@@ -25,6 +25,13 @@ enum ServiceSetup {
                                     default: "4")
     static let workerID = OptionSpec("worker-id", value: "ID", help: "This worker's name in the job tables (default: host-pid).",
                                      environment: "REVUE_WORKER_ID")
+    static let nodeID = OptionSpec("node-id", value: "ID",
+                                   help: "This room server's name in the cluster's nodes table (default: host-PORT). docs/CLUSTER.md.",
+                                   environment: "REVUE_NODE_ID")
+    static let region = OptionSpec("region", value: "NAME", help: "The region this node is in; rooms are placed in the door's region first.",
+                                   environment: "REVUE_REGION", default: "")
+    static let maxRooms = OptionSpec("max-rooms", value: "N", help: "Rooms placed on this node at most; then they go to other nodes.",
+                                     environment: "REVUE_MAX_ROOMS", default: "1000")
     static let rtcListen = OptionSpec("rtc-listen", value: "HOST:PORT",
                                       help: "The one UDP port WebRTC media uses (STUN, DTLS, SRTP for every peer); port 0 picks one.",
                                       environment: "REVUE_RTC_LISTEN", default: "127.0.0.1:0")
@@ -181,9 +188,18 @@ enum ServiceSetup {
     }
 
     static func defaultWorkerID() -> String {
+        "\(hostName())-\(getpid())"
+    }
+
+    /// A node's default id: its host and HTTP port, the same after a restart (its rooms' old
+    /// placements are its own to clear), different for two nodes on one host.
+    static func defaultNodeID(port: Int) -> String {
+        "\(hostName())-\(port)"
+    }
+
+    static func hostName() -> String {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, 255)
-        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return "\(host)-\(getpid())"
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

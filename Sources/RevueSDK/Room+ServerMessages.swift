@@ -123,8 +123,9 @@ extension Room {
             mediaChangeRequested(kind: kind, enable: enable, by: by)
         case .roomLeft(let reason):
             close(reason: reason)
-        case .joined, .error, .waitingForEntry, .publishAnswer, .subscribeOffer, .ack:
-            // Replies (their callers read them) and the publisher's own media negotiation.
+        case .joined, .error, .waitingForEntry, .publishAnswer, .subscribeOffer, .ack, .redirect:
+            // Replies (their callers read them; the join follows a redirect itself) and the
+            // publisher's own media negotiation.
             break
         }
     }

@@ -99,10 +99,36 @@ final class RoomSignaling: @unchecked Sendable {
     }
 
     /// Opens a connection and sends the join; the socket and the server's answer. Messages that
-    /// come before `joined` go to `early`.
+    /// come before `joined` go to `early`. A node the room does not live on answers `redirect`
+    /// (docs/CLUSTER.md): the join goes to the room's node instead, at most `maximumRedirects`
+    /// times, within the same `timeout`.
     private static func join(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope],
                              cancellation: JoinCancellation? = nil,
                              configuration: WebSocketConnection.Configuration) throws -> (WebSocketClient, JoinedRoom)
+    {
+        let deadline = Date().addingTimeInterval(timeout)
+        var target = url
+        for _ in 0...maximumRedirects {
+            switch try joinOnce(url: target, request: request, timeout: max(1, deadline.timeIntervalSinceNow), early: &early,
+                                cancellation: cancellation, configuration: configuration) {
+            case .joined(let socket, let room): return (socket, room)
+            case .redirected(let next): target = next
+            }
+        }
+        throw RoomJoinError(message: "the join was redirected more than \(maximumRedirects) times (last to \(target))")
+    }
+
+    /// A room moves rarely; a chain of redirects longer than this is a misconfigured cluster.
+    static let maximumRedirects = 3
+
+    private enum JoinOutcome {
+        case joined(WebSocketClient, JoinedRoom)
+        case redirected(String)
+    }
+
+    private static func joinOnce(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope],
+                                 cancellation: JoinCancellation?,
+                                 configuration: WebSocketConnection.Configuration) throws -> JoinOutcome
     {
         let socket = try WebSocketClient(url: url, timeout: timeout, configuration: configuration)
         do {
@@ -129,7 +155,10 @@ final class RoomSignaling: @unchecked Sendable {
                 }
                 guard case .text(let text) = frame, let envelope = try? ServerEnvelope(text: text) else { continue }
                 switch envelope.message {
-                case .joined(let room): return (socket, room)
+                case .joined(let room): return .joined(socket, room)
+                case .redirect(let next, _):
+                    _ = socket.close(timeout: 1)
+                    return .redirected(next)
                 case .error(let code, let message):
                     throw RoomJoinError(message: "the room server refused the join: \(code.name) (\(code.code)): \(message)", code: code)
                 case .waitingForEntry: continue

@@ -11,8 +11,8 @@ final class RoomPersistence: Sendable {
     let store: SessionStore
     private let logger = Logger(label: "rooms")
 
-    init(pool: PostgresPool) {
-        store = SessionStore(pool: pool)
+    init(pool: PostgresPool, nodeID: String? = nil) {
+        store = SessionStore(pool: pool, nodeID: nodeID)
     }
 
     /// Records the `.persist` and `.webhook` actions of one registry call.

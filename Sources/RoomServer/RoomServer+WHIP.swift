@@ -27,6 +27,10 @@ extension RoomServer {
         var roomSettings: RoomSettings?
         if case .success = claims { roomSettings = (try? rooms.room(roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:)) }
         let settings = roomSettings
+        // In a cluster, a room placed on another node is published to there (307).
+        if let settings, !settings.disabled, !settings.deactivated, let redirect = placementRedirect(request, roomID: settings.id, place: true) {
+            return redirect
+        }
         let connection = whip.reserve()
         let joinRequest = JoinRequest(token: token, roomID: roomID, name: name, mode: .sendAndReceive)
         let result: Result<(participantID: String, sdp: String), WHIPSessions.Refusal>

@@ -5,6 +5,7 @@ import Jobs
 import Log
 import Net
 import Postgres
+import Cluster
 import Rooms
 import SDP
 import Signaling
@@ -35,13 +36,20 @@ public final class RoomServer: @unchecked Sendable {
         /// limit; behind a reverse proxy every client has its address). `revue serve` ties it to
         /// `--max-connections-per-source`.
         public var unverifiedSignallingPerSource: Int
+        /// In a cluster (docs/CLUSTER.md): where rooms are placed, as seen from this node. A
+        /// join, WHIP publish or join page for a room placed on another node is sent there;
+        /// nil is one server on its own.
+        public var placer: RoomPlacer?
 
-        public init(rtc: RTCServer.Configuration, apiKey: String, secret: String, publicURL: String, unverifiedSignallingPerSource: Int = 32) {
+        public init(rtc: RTCServer.Configuration, apiKey: String, secret: String, publicURL: String, unverifiedSignallingPerSource: Int = 32,
+                    placer: RoomPlacer? = nil)
+        {
             self.rtc = rtc
             self.apiKey = apiKey
             self.secret = secret
             self.publicURL = publicURL
             self.unverifiedSignallingPerSource = unverifiedSignallingPerSource
+            self.placer = placer
         }
     }
 
@@ -74,7 +82,7 @@ public final class RoomServer: @unchecked Sendable {
         verifier = JoinTokenVerifier(apiKey: configuration.apiKey, secret: configuration.secret)
         rooms = RoomStore(pool: pool)
         files = RoomFiles(pool: pool)
-        persistence = RoomPersistence(pool: pool)
+        persistence = RoomPersistence(pool: pool, nodeID: configuration.placer?.nodeID)
         media = MediaPlane(rtc: rtc)
         var limits = SignalingGateway.Limits()
         limits.unverifiedPerSource = configuration.unverifiedSignallingPerSource
@@ -181,7 +189,10 @@ public final class RoomServer: @unchecked Sendable {
 
     static let router = HTTPRouter<Endpoint>([
         (HTTPRoute("GET", "/v2/rtc"), Endpoint { server, request, _ in server.hub.upgrade(request) }),
-        (HTTPRoute("GET", "/join/{roomId}"), Endpoint { _, request, _ in .response(JoinPage.response(request)) }),
+        // In a cluster, a room that lives on another node has its page there (docs/CLUSTER.md).
+        (HTTPRoute("GET", "/join/{roomId}"), Endpoint { server, request, path in
+            .response(server.placementRedirect(request, roomID: path["roomId"] ?? "", place: false) ?? JoinPage.response(request))
+        }),
         // The page holds nothing of the room, so anyone gets it (a reload, after the page took its
         // token out of the address bar, comes without one); its requests for strokes need the token.
         (HTTPRoute("GET", "/whiteboard/{roomId}/{boardId}"), Endpoint { server, _, _ in .response(server.whiteboards.page()) }),
@@ -278,6 +289,14 @@ public final class RoomServer: @unchecked Sendable {
         }
         joinLookups.async { [self] in
             let settings = (try? rooms.room(request.roomID, alsoCustom: true)).flatMap { $0 }.map(RoomSettings.init(room:))
+            // In a cluster, the room's session lives on one node: placed here, or the client is
+            // sent to its node (a room that cannot be joined is the registry's to refuse).
+            if let settings, !settings.disabled, !settings.deactivated, let refusal = placementRefusal(settings.id, requestID: envelope.id) {
+                pendingJoins.withLock { _ = $0.removeValue(forKey: connection) }
+                gateway.send(refusal, to: connection)
+                gateway.close(connection, code: 1000, reason: refusal.message.type == "redirect" ? "the room lives on another node" : "no node can take the room")
+                return
+            }
             rtc.loop.post { [self] in
                 perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
                                       now: Date().timeIntervalSince1970))
@@ -308,6 +327,7 @@ public final class RoomServer: @unchecked Sendable {
 
     /// Carries out what the registry decided (on the loop).
     func perform(_ actions: [RoomAction]) {
+        releasePlacements(of: actions)
         var records: [RoomAction] = []
         var jobCommands: [JobCommand] = []
         defer {
@@ -471,6 +491,7 @@ extension RoomServer: LiveRooms {
             + metric("revue_sfu_retransmissions_total", "counter", "Packets resent from the SFU's cache.", totals.retransmissionsSent)
             + metric("revue_sfu_plis_received_total", "counter", "Keyframe requests (PLI/FIR) subscribers sent.", totals.keyframeRequestsReceived)
             + metric("revue_sfu_plis_sent_total", "counter", "Keyframe requests the SFU sent publishers.", totals.keyframeRequestsSent)
+            + clusterMetricLines()
     }
 
     /// The id of the room's ongoing session, the one a recording started now belongs to.

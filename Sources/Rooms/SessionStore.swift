@@ -11,10 +11,13 @@ import Signaling
 /// REST API and `revue rooms`. Every statement binds its values.
 public final class SessionStore: Sendable {
     public let pool: PostgresPool
+    /// The node whose sessions these are (`sessions.node_id`, docs/CLUSTER.md); nil for readers.
+    public let nodeID: String?
     private let logger = Logger(label: "rooms")
 
-    public init(pool: PostgresPool) {
+    public init(pool: PostgresPool, nodeID: String? = nil) {
         self.pool = pool
+        self.nodeID = nodeID
     }
 
     // MARK: - Writing what the registry decided
@@ -51,8 +54,8 @@ public final class SessionStore: Sendable {
             try closeStays(connection, sessionsOf: roomID, except: sessionID, at: date(at))
             try connection.query("UPDATE sessions SET ended_at = $3 WHERE room_id = $1 AND ended_at IS NULL AND id <> $2",
                                  [roomID, sessionID, date(at)])
-            try connection.query("INSERT INTO sessions (id, room_id, started_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-                                 [sessionID, roomID, date(at)])
+            try connection.query("INSERT INTO sessions (id, room_id, started_at, node_id) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
+                                 [sessionID, roomID, date(at), nodeID])
             try connection.query("UPDATE rooms SET session_id = $2 WHERE id = $1", [roomID, sessionID])
         case .sessionEnded(let sessionID, _, let at):
             try connection.query(
@@ -171,8 +174,11 @@ public final class SessionStore: Sendable {
     /// a server that stopped left behind. Their open stays end with 1007 UNKNOWN. Returns how many.
     @discardableResult
     public func endAbandonedSessions(now: Date = Date()) throws -> Int {
+        // In a cluster, only this node's (and those written before nodes existed): the other
+        // nodes' sessions are theirs, and a dead node's are ended by the sweep (NodeStore).
         let rooms = try pool.with { connection in
-            try connection.query("SELECT room_id FROM sessions WHERE ended_at IS NULL ORDER BY started_at").map { try $0.decode("room_id", as: String.self) }
+            try connection.query("SELECT room_id FROM sessions WHERE ended_at IS NULL AND ($1::text IS NULL OR node_id IS NULL OR node_id = $1) ORDER BY started_at",
+                                 [nodeID]).map { try $0.decode("room_id", as: String.self) }
         }
         var ended = 0
         for room in rooms where try endSession(roomID: room, reason: .unknown, now: now) != nil { ended += 1 }

@@ -55,6 +55,10 @@ public enum ServerMessage: Sendable, Hashable {
     /// whiteboard is on, at `path` on the room server (`/whiteboard/{roomId}/{boardId}`).
     case whiteboardStarted(path: String)
     case whiteboardStopped
+    /// The reply to a `join` sent to a node the room does not live on (docs/CLUSTER.md): join at
+    /// `url` (the room's node's `/v2/rtc`) instead, with the same request. The server closes the
+    /// connection next.
+    case redirect(url: String, nodeID: String)
 
     /// The `type` this message is sent as.
     public var type: String {
@@ -89,6 +93,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .translationStateChanged: "translationStateChanged"
         case .translationLanguageChanged: "translationLanguageChanged"
         case .translationText: "translationText"
+        case .redirect: "redirect"
         }
     }
 
@@ -99,6 +104,7 @@ public enum ServerMessage: Sendable, Hashable {
         "presenterChanged", "pinStateChanged", "requestMediaChange", "pausedAllStreams", "resumedAllStreams", "roomLeft", "ack",
         "recordingStateChanged", "hlsStateChanged", "livestreamStateChanged", "whiteboardStarted", "whiteboardStopped",
         "transcriptionStateChanged", "transcriptionText", "translationStateChanged", "translationLanguageChanged", "translationText",
+        "redirect",
     ]
 
     /// A refusal as a message.
@@ -133,6 +139,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .transcriptionText(let line): return line.fields
         case .translationLanguageChanged(let language): return ["language": .string(language)]
         case .translationText(let line): return line.fields
+        case .redirect(let url, let node): return ["url": .string(url), "nodeId": .string(node)]
         case .hlsStateChanged(let status, let playback, let live):
             return ["status": .string(status), "playbackHlsUrl": optional(playback), "livestreamUrl": optional(live)]
         }
@@ -187,6 +194,10 @@ public enum ServerMessage: Sendable, Hashable {
         case "translationStateChanged": return .translationStateChanged(status: try status())
         case "translationLanguageChanged": return .translationLanguageChanged(language: try TranslationLine.language(reader))
         case "translationText": return .translationText(try TranslationLine(reading: reader))
+        case "redirect":
+            let url = try reader.string("url", maxLength: 2048)
+            guard url.hasPrefix("ws://") || url.hasPrefix("wss://") else { throw reader.failure("url must be a ws:// or wss:// URL") }
+            return .redirect(url: url, nodeID: try reader.optionalString("nodeId", maxLength: 128) ?? "")
         default:
             throw SignalingError(.actionNotSupported, "unknown message type \"\(reader.type.prefix(64))\"", requestID: reader.requestID)
         }

@@ -117,14 +117,22 @@ async def main():
     pc.addTransceiver(ToneTrack(arguments.tone), direction="sendonly")
     pc.addTransceiver(ColourTrack(rgb, alternate, arguments.period), direction="sendonly")
     await pc.setLocalDescription(await pc.createOffer())
-    status, headers, body = await asyncio.get_event_loop().run_in_executor(
-        None, request, "POST", arguments.url, arguments.token, pc.localDescription.sdp)
+    # A WHIP endpoint may redirect the offer (RFC 9725 section 4.5: 307 to the room's node in a
+    # cluster); urllib follows no redirect of a POST, so the offer is posted again here.
+    url = arguments.url
+    for _ in range(4):
+        status, headers, body = await asyncio.get_event_loop().run_in_executor(
+            None, request, "POST", url, arguments.token, pc.localDescription.sdp)
+        if status not in (307, 308):
+            break
+        url = urllib.parse.urljoin(url, headers.get("Location") or headers.get("location") or "")
+        say(event="redirect", status=status, location=url)
     say(event="post", status=status, location=headers.get("Location") or headers.get("location"), body=body if status != 201 else "")
     if status != 201:
         await pc.close()
         return 1
     await pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
-    location = urllib.parse.urljoin(arguments.url, headers.get("Location") or headers.get("location") or "")
+    location = urllib.parse.urljoin(url, headers.get("Location") or headers.get("location") or "")
 
     stop = asyncio.Event()
     asyncio.get_event_loop().add_signal_handler(signal.SIGTERM, stop.set)

@@ -40,6 +40,7 @@ import Testing
         .translationStateChanged(status: "TRANSLATION_STARTED"), .translationLanguageChanged(language: "pt-BR"),
         .translationText(TranslationLine(participantID: "ada", name: "Ada", language: "es", text: "Hola & <adiós>", start: 1_796_000_000.25,
                                          end: 1_796_000_001)),
+        .redirect(url: "ws://192.0.2.12:8080/v2/rtc", nodeID: "node-2"),
     ]
 
     @Test(arguments: everyMessage)

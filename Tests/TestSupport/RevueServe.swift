@@ -15,35 +15,41 @@ public final class RevueServe: @unchecked Sendable {
     public let rtcPort: UInt16
     public let root: TemporaryDirectory
     public let databaseURL: String
-    public var base: String { "http://127.0.0.1:\(port)" }
-    public var signalingURL: String { "ws://127.0.0.1:\(port)/v2/rtc" }
+    /// The loopback address it listens on (127.0.0.1, or another of 127/8 for the nodes of a
+    /// cluster on one machine).
+    public let host: String
+    public var base: String { "http://\(host):\(port)" }
+    public var signalingURL: String { "ws://\(host):\(port)/v2/rtc" }
     public var log: String { (try? String(contentsOfFile: root.file("serve.log"), encoding: .utf8)) ?? "" }
 
-    /// Starts it and waits until `/healthz` answers. `arguments` are added to `serve`'s.
-    public init(arguments: [String] = [], environment extra: [String: String] = [:]) throws {
+    /// Starts it and waits until `/healthz` answers. `arguments` are added to `serve`'s. Nodes
+    /// of one cluster share `databaseURL` (nil: a fresh database) and each listen on a `host` of
+    /// their own.
+    public init(arguments: [String] = [], environment extra: [String: String] = [:], host: String = "127.0.0.1", databaseURL: String? = nil) throws {
         try LoopbackNamespace.require()
-        databaseURL = try JobDatabase.make()
+        self.host = host
+        self.databaseURL = try databaseURL ?? JobDatabase.make()
         root = try TemporaryDirectory(prefix: "serve")
         port = try PostgresCluster.freeLoopbackPort()
         var environment = ProcessInfo.processInfo.environment
         environment["REVUE_API_KEY"] = auth.apiKey
         environment["REVUE_API_SECRET"] = auth.secret
-        environment["DATABASE_URL"] = databaseURL
+        environment["DATABASE_URL"] = self.databaseURL
         environment["REVUE_HOME"] = root.file("home")
         environment["REVUE_STORAGE"] = root.file("storage")
         environment["REVUE_LOG_FORMAT"] = "json"
         environment.merge(extra) { $1 }
-        process = try Subprocess(RevueBinary.path, ["serve", "--no-worker", "--listen", "127.0.0.1:\(port)", "--rtc-listen", "127.0.0.1:0"] + arguments,
+        process = try Subprocess(RevueBinary.path, ["serve", "--no-worker", "--listen", "\(host):\(port)", "--rtc-listen", "\(host):0"] + arguments,
                                  environment: environment, standardOutput: .file(root.file("serve.log")),
                                  standardError: .file(root.file("serve.log")))
         var found: UInt16?
         for _ in 0..<300 {
             if process.poll() != nil { break }
-            if (try? TCP.http("GET", "http://127.0.0.1:\(port)/healthz", timeout: 1))?.status == 200,
+            if (try? TCP.http("GET", "http://\(host):\(port)/healthz", timeout: 1))?.status == 200,
                let line = (try? String(contentsOfFile: root.file("serve.log"), encoding: .utf8))?.split(separator: "\n")
                 .first(where: { $0.contains("WebRTC media on UDP") }),
-               let address = line.split(separator: " ").first(where: { $0.hasPrefix("127.0.0.1:") }),
-               let rtc = UInt16(address.dropFirst("127.0.0.1:".count))
+               let address = line.split(separator: " ").first(where: { $0.hasPrefix("\(host):") }),
+               let rtc = UInt16(address.dropFirst("\(host):".count))
             {
                 found = rtc
                 break

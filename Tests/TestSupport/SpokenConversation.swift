@@ -133,11 +133,20 @@ public enum SpokenConversation {
 
     /// Writes a 16 kHz mono track as a 16-bit WAV file.
     public static func writeWAV(_ samples: [Float], to path: String) throws {
+        var bytes = wavHeader(samples: samples.count)
+        for sample in samples {
+            withUnsafeBytes(of: pcm16(sample).littleEndian) { bytes += $0 }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The 44-byte header of a 16 kHz mono 16-bit WAV file of `samples` samples.
+    public static func wavHeader(samples: Int) -> [UInt8] {
         var bytes = [UInt8]()
         func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
         bytes += Array("RIFF".utf8)
-        append32(UInt32(36 + samples.count * 2))
+        append32(UInt32(36 + samples * 2))
         bytes += Array("WAVEfmt ".utf8)
         append32(16)
         append16(1)
@@ -147,10 +156,12 @@ public enum SpokenConversation {
         append16(2)
         append16(16)
         bytes += Array("data".utf8)
-        append32(UInt32(samples.count * 2))
-        for sample in samples {
-            append16(UInt16(bitPattern: Int16(max(-32_768, min(32_767, (sample * 32_767).rounded())))))
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        append32(UInt32(samples * 2))
+        return bytes
+    }
+
+    /// A sample in [-1, 1] as 16-bit PCM.
+    public static func pcm16(_ sample: Float) -> Int16 {
+        Int16(max(-32_768, min(32_767, (sample * 32_767).rounded())))
     }
 }

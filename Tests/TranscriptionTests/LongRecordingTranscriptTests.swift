@@ -93,22 +93,7 @@ import TestSupport
             throw ToolError("cannot write \(path)")
         }
         defer { try? handle.close() }
-        var header = [UInt8]()
-        func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { header += $0 } }
-        func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { header += $0 } }
-        header += Array("RIFF".utf8)
-        append32(UInt32(36 + total * 2))
-        header += Array("WAVEfmt ".utf8)
-        append32(16)
-        append16(1)
-        append16(1)
-        append32(16_000)
-        append32(32_000)
-        append16(2)
-        append16(16)
-        header += Array("data".utf8)
-        append32(UInt32(total * 2))
-        try handle.write(contentsOf: header)
+        try handle.write(contentsOf: SpokenConversation.wavHeader(samples: total))
         let placed = speeches.map { (start: Int($0.at * 16_000), samples: $0.samples) }
         let chunk = 512 * 1024
         var written = 0
@@ -117,7 +102,7 @@ import TestSupport
             var samples = [Int16](repeating: 0, count: count)
             for speech in placed where speech.start < written + count && speech.start + speech.samples.count > written {
                 for index in max(speech.start, written)..<min(speech.start + speech.samples.count, written + count) {
-                    samples[index - written] = Int16(max(-32_768, min(32_767, (speech.samples[index - speech.start] * 32_767).rounded())))
+                    samples[index - written] = SpokenConversation.pcm16(speech.samples[index - speech.start])
                 }
             }
             try handle.write(contentsOf: samples.withUnsafeBytes { Data($0) })

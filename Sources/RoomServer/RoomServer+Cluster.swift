@@ -1,0 +1,107 @@
+import Cluster
+import Foundation
+import HTTP
+import Rooms
+import Signaling
+
+/// The room server as one node of a cluster (docs/CLUSTER.md): a room's session lives on the node
+/// it was placed on when it started; a join, a WHIP publish or a join page for a room placed
+/// elsewhere is sent there. Placements and their releases run on `joinLookups`, one at a time, so
+/// a release never removes the placement of a session that a join just started.
+extension RoomServer {
+    /// On `joinLookups`: nil when the room lives here (placed now if it was nowhere), else what
+    /// the joiner is answered: `redirect` to the room's node, or 3047 when no node can take it.
+    func placementRefusal(_ roomID: String, requestID: RequestID?) -> ServerEnvelope? {
+        guard let placer = configuration.placer else { return nil }
+        do {
+            switch try placer.place(roomID) {
+            case .here:
+                return nil
+            case .elsewhere(let node):
+                logger.debug("sent a join to the room's node", ["roomId": .string(roomID), "nodeId": .string(node.id)])
+                return ServerEnvelope(.redirect(url: node.signalingURL, nodeID: node.id), id: requestID)
+            }
+        } catch {
+            logger.error("could not place a room", ["roomId": .string(roomID), "error": .string(String(describing: error))])
+            return ServerEnvelope(error: SignalingError(.unableToJoinRoom, "the room cannot be placed now: \(String(describing: error))", requestID: requestID))
+        }
+    }
+
+    /// For an HTTP door (WHIP, the join page): a `307 Temporary Redirect` to the same request on
+    /// the room's node when it lives elsewhere (placing it when `place`; a join page only looks),
+    /// or nil to serve it here. RFC 9725 §4.5 lets a WHIP endpoint redirect with 307.
+    func placementRedirect(_ request: HTTPRequest, roomID: String, place: Bool) -> HTTPResponse? {
+        guard let placer = configuration.placer else { return nil }
+        let found: Result<RoomPlacer.Placement?, ClusterError> = joinLookups.sync {
+            Result { () throws(ClusterError) in place ? try placer.place(roomID) : try placer.location(of: roomID) }
+        }
+        switch found {
+        case .success(.elsewhere(let node)):
+            var response = HTTPResponse(status: 307, contentType: "text/plain; charset=utf-8",
+                                        body: Array("room \(roomID) lives on node \(node.id): \(node.url)\(request.target)\n".utf8))
+            response.headers.append(("Location", node.url + request.target))
+            response.headers.append(("Cache-Control", "no-store"))
+            return response
+        case .success(.here), .success(nil):
+            return nil
+        case .failure(let error):
+            return WHIPSessions.error(503, code: 3047, name: "ERROR_UNABLE_TO_JOIN_ROOM", "the room cannot be placed now: \(error.description)")
+        }
+    }
+
+    /// Called from the loop with what the registry decided: the placements of sessions that
+    /// ended here are released, on `joinLookups`, unless a join started the room again meanwhile.
+    func releasePlacements(of actions: [RoomAction]) {
+        guard let placer = configuration.placer else { return }
+        for action in actions {
+            guard case .persist(.sessionEnded(_, let roomID, _)) = action else { continue }
+            joinLookups.async { [self] in
+                // A join placed before this release was posted to the loop before this check.
+                let live = (try? rtc.loop.sync(timeout: 5) { [self] in registry.liveSessionID(roomID: roomID) != nil }) ?? true
+                guard !live else { return }
+                do {
+                    try placer.release(roomID)
+                } catch {
+                    logger.warning("could not release a room's placement", ["roomId": .string(roomID), "error": .string(String(describing: error))])
+                }
+            }
+        }
+    }
+
+    /// What this node carries, for its heartbeat: rooms with a live session, participants in
+    /// them, tracks published.
+    public func nodeLoad() -> NodeLoad {
+        let snapshot = try? rtc.loop.sync(timeout: 5) { [self] in
+            (registry.liveRoomIDs.count, registry.liveRoomIDs.reduce(0) { $0 + registry.activeParticipants(roomID: $1).count }, media.counts.producers)
+        }
+        guard let (rooms, participants, tracks) = snapshot else { return NodeLoad() }
+        return NodeLoad(rooms: rooms, participants: participants, tracks: tracks)
+    }
+
+    /// The cluster's nodes as Prometheus gauges, one series per node (every node exports all of
+    /// them, from PostgreSQL, so any node's `/metrics` shows the cluster).
+    func clusterMetricLines() -> [String] {
+        guard let placer = configuration.placer, let nodes = try? placer.store.nodes() else { return [] }
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        }
+        let series: [(name: String, help: String, value: (Node) -> Double)] = [
+            ("revue_node_up", "1 while the node's heartbeat is recent (10 s), else 0.", { $0.alive ? 1 : 0 }),
+            ("revue_node_draining", "1 while the node drains (takes no new rooms).", { $0.state == .draining ? 1 : 0 }),
+            ("revue_node_rooms_placed", "Rooms placed on the node.", { Double($0.placedRooms) }),
+            ("revue_node_rooms_max", "Rooms the node takes at most.", { Double($0.maxRooms) }),
+            ("revue_node_participants", "Participants in the node's rooms, at its last heartbeat.", { Double($0.load.participants) }),
+            ("revue_node_tracks", "Tracks published into the node's rooms, at its last heartbeat.", { Double($0.load.tracks) }),
+            ("revue_node_cpu_cores", "The node process's CPU, in cores, over its last heartbeat.", { $0.load.cpu }),
+        ]
+        var lines: [String] = []
+        for metric in series {
+            lines += ["# HELP \(metric.name) \(metric.help)", "# TYPE \(metric.name) gauge"]
+            for node in nodes {
+                let labels = "node=\"\(escaped(node.id))\",region=\"\(escaped(node.region))\""
+                lines.append("\(metric.name){\(labels)} \(metric.value(node))")
+            }
+        }
+        return lines
+    }
+}

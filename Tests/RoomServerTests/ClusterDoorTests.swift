@@ -1,0 +1,109 @@
+import Cluster
+import Foundation
+import JobSpec
+import Platform
+import Postgres
+import RoomClient
+import TestSupport
+import Testing
+
+/// Two `revue serve` nodes of one cluster on one database, each on a loopback address of its own
+/// (docs/CLUSTER.md): a room placed on node B is reached through node A's doors. Signalling
+/// redirects the join (the publishers follow it and see and hear each other through B's SFU),
+/// WHIP answers 307 and aiortc posts its offer to B, the join page answers 307, `revue nodes` and
+/// `/metrics` show where the room is, and when everyone has left the placement is released.
+extension BrowserRoomTests {
+    @Suite(.live, .timeLimit(.minutes(10))) struct ClusterDoorTests {
+        static let small = CameraFormat(width: 320, height: 180, framesPerSecond: 15)
+
+        @Test func aRoomOnOneNodeIsReachedThroughTheOthersDoors() throws {
+            let a = try RevueServe(arguments: ["--node-id", "node-a"], host: "127.0.0.2")
+            let b = try RevueServe(arguments: ["--node-id", "node-b"], host: "127.0.0.3", databaseURL: a.databaseURL)
+            let pool = PostgresPool(a.databaseURL, size: 2)
+            let nodes = NodeStore(pool: pool)
+            #expect(JoinPageBrowserTests.wait(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).map(\.id) == ["node-a", "node-b"] })
+            let room = try a.makeRoom()
+
+            // Ann comes in through B: nobody is anywhere, so the door keeps the room.
+            var annConfiguration = RoomPublisher.Configuration(
+                signalingURL: b.signalingURL, roomID: room, token: try b.token(), participantName: "Ann",
+                camera: try TestPatternCamera(name: "Ann", rgb: 0x2080D0, format: Self.small), microphone: ToneMicrophone(frequency: 440))
+            annConfiguration.receives = true
+            let ann = try RoomPublisher(configuration: annConfiguration)
+            defer { ann.leave() }
+            #expect(ann.waitUntilPublishing(timeout: 20), "\(ann.failure ?? "")")
+            #expect(try RoomPlacer(store: nodes, nodeID: "node-a").location(of: room) == .elsewhere(try #require(try nodes.node("node-b"))))
+
+            // Bob knocks at A: redirected to B, where he and Ann see each other.
+            var bobConfiguration = RoomPublisher.Configuration(
+                signalingURL: a.signalingURL, roomID: room, token: try a.token(), participantName: "Bob",
+                camera: try TestPatternCamera(name: "Bob", rgb: 0xD02020, format: Self.small), microphone: ToneMicrophone(frequency: 660))
+            bobConfiguration.receives = true
+            let started = Date()
+            let bob = try RoomPublisher(configuration: bobConfiguration)
+            defer { bob.leave() }
+            #expect(bob.waitUntilPublishing(timeout: 20), "\(bob.failure ?? "")")
+            let publishingThroughA = Date().timeIntervalSince(started)
+            let seen = JoinPageBrowserTests.wait(30) {
+                (bob.remoteTrack(participantID: ann.participantID, kind: .video)?.statistics.framesDecoded ?? 0) > 15
+                    && (ann.remoteTrack(participantID: bob.participantID, kind: .video)?.statistics.framesDecoded ?? 0) > 15
+                    && (bob.remoteTrack(participantID: ann.participantID, kind: .audio)?.statistics.samplesDecoded ?? 0) > 48_000
+            }
+            print("cluster: Bob publishing through node-a's door (redirected to node-b) \(String(format: "%.2f", publishingThroughA)) s after he began")
+            let decoded = "Bob decodes Ann: \(String(describing: bob.remoteTrack(participantID: ann.participantID, kind: .video)?.statistics)), "
+                + "\(String(describing: bob.remoteTrack(participantID: ann.participantID, kind: .audio)?.statistics)); Ann decodes Bob: "
+                + "\(String(describing: ann.remoteTrack(participantID: bob.participantID, kind: .video)?.statistics))"
+            #expect(seen, "\(decoded)")
+            #expect(!a.log.contains("\"msg\":\"published\""), "node-a hosts no media of the room")
+            #expect(b.log.contains("\"msg\":\"published\""), "node-b's SFU carries the room")
+
+            // WHIP at A: 307 to the same URL on B; aiortc posts its offer there and publishes.
+            let whipURL = "\(a.base)/v2/rooms/\(room)/whip?name=Cy"
+            let redirect = try TCP.http("POST", whipURL, body: Array("v=0\r\n".utf8),
+                                        headers: ["Authorization": "Bearer \(try a.token())", "Content-Type": "application/sdp"])
+            #expect(redirect.status == 307 && redirect.headers["location"] == "\(b.base)/v2/rooms/\(room)/whip?name=Cy",
+                    "\(redirect.status) \(redirect.headers["location"] ?? "")")
+            let logs = try TemporaryDirectory(prefix: "cluster-doors")
+            let cy = try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), whipURL, try a.token(), "--color", "30A050",
+                                                             "--seconds", "60"],
+                                    standardOutput: .file(logs.file("whip")), standardError: .file(logs.file("whip")))
+            defer {
+                cy.signal(SIGTERM)
+                if cy.wait(timeout: 10) == nil { cy.signal(SIGKILL); cy.wait() }
+            }
+            var cyID: String?
+            let cySeen = JoinPageBrowserTests.wait(30) {
+                cyID = ((try? pool.with { try $0.query("SELECT participant_id FROM session_participants WHERE name = 'Cy'").first?.decode("participant_id", as: String.self) }) ?? nil)
+                return cyID.map { (ann.remoteTrack(participantID: $0, kind: .video)?.statistics.framesDecoded ?? 0) > 10 } ?? false
+            }
+            let whipLog = (try? String(contentsOfFile: logs.file("whip"), encoding: .utf8)) ?? ""
+            #expect(cySeen, "Ann decodes aiortc's WHIP video through node-b: \(whipLog.suffix(800))")
+            #expect(whipLog.contains("\"event\": \"redirect\"") || whipLog.contains("\"event\":\"redirect\""), "\(whipLog.prefix(400))")
+
+            // The join page at A: 307 to B's page, which is served.
+            let page = try TCP.http("GET", "\(a.base)/join/\(room)?name=Dee")
+            #expect(page.status == 307 && page.headers["location"] == "\(b.base)/join/\(room)?name=Dee", "\(page.status)")
+            #expect(try TCP.http("GET", "\(b.base)/join/\(room)?name=Dee").status == 200)
+
+            // Where the room is, as ops see it.
+            let listed = try Subprocess.run(RevueBinary.path, ["nodes", "--database-url", a.databaseURL])
+            print("revue nodes:\n" + listed.standardOutput)
+            let rows = listed.standardOutput.split(separator: "\n")
+            #expect(rows.contains { $0.hasPrefix("node-b ") && $0.contains("ACTIVE") && $0.contains(" 1/1000 ") }, "\(listed.standardOutput)")
+            #expect(rows.contains { $0.hasPrefix("node-a ") && $0.contains(" 0/1000 ") })
+            let metrics = String(decoding: try TCP.http("GET", a.base + "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("revue_node_rooms_placed{node=\"node-b\",region=\"\"} 1.0"), "\(metrics.suffix(1200))")
+            #expect(metrics.contains("revue_node_up{node=\"node-a\",region=\"\"} 1.0"))
+
+            // Everyone leaves: the session ends on B and its placement goes.
+            cy.signal(SIGTERM)
+            _ = cy.wait(timeout: 10)
+            bob.leave()
+            ann.leave()
+            #expect(JoinPageBrowserTests.wait(15) { (try? RoomPlacer(store: nodes, nodeID: "node-a").location(of: room)) == .some(nil) },
+                    "the placement is released")
+            let ended = try pool.with { try $0.query("SELECT count(*)::int8 AS n FROM sessions WHERE room_id = $1 AND ended_at IS NULL AND node_id = 'node-b'", [room]).first?.decode("n", as: Int.self) }
+            #expect(ended == 0)
+        }
+    }
+}
