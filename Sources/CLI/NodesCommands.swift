@@ -18,13 +18,13 @@ enum NodesListCommand: RevueCommand {
     }
 }
 
-/// `revue nodes drain ID`: no new rooms go to the node; its rooms carry on (moving them at the
-/// deadline is not built yet: docs/CLUSTER.md).
+/// `revue nodes drain ID`: no new rooms go to the node; its rooms carry on until they end or the
+/// deadline, then move to other nodes with everyone in them; then the node exits.
 enum NodesDrainCommand: RevueCommand {
     static let spec = CommandSpec(
-        ["nodes", "drain"], summary: "Drain a node: no new rooms are placed on it; its rooms carry on.",
+        ["nodes", "drain"], summary: "Drain a node: it takes no new rooms, moves its rooms to other nodes by the deadline, then exits.",
         options: CommonOptions.database + [
-            OptionSpec("deadline", value: "SECONDS", help: "How long its rooms may carry on (recorded as the node's drain deadline).", default: "30"),
+            OptionSpec("deadline", value: "SECONDS", help: "How long its rooms may carry on before they are moved.", default: "30"),
         ] + CommonOptions.logging,
         positionals: [PositionalSpec("ID", help: "The node's id (revue nodes lists them).")])
 
@@ -39,7 +39,7 @@ enum NodesDrainCommand: RevueCommand {
             Console.error(error.kind == .unknownNode ? "error: no node \(id) (revue nodes lists them)" : "error: \(error)")
             return 1
         }
-        Console.print("node \(id) is DRAINING: no new rooms are placed on it; its rooms carry on")
+        Console.print("node \(id) is DRAINING: no new rooms; its rooms move within \(seconds) s, then it exits")
         return 0
     }
 }

@@ -25,7 +25,7 @@ enum ServeCommand: RevueCommand {
             ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
             ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.rtcSetupTimeout,
             ServiceSetup.maxConnectionsPerSource, ServiceSetup.allowDestination, ServiceSetup.noRooms,
-            ServiceSetup.nodeID, ServiceSetup.region, ServiceSetup.maxRooms,
+            ServiceSetup.nodeID, ServiceSetup.region, ServiceSetup.maxRooms, ServiceSetup.drainTimeout,
             OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
         ] + CommonOptions.logging)
 
@@ -42,7 +42,11 @@ enum ServeCommand: RevueCommand {
             Console.print("rooms: signalling at \(services.publicURL)/v2/rtc, WebRTC media on UDP \(rooms.rtc.socket.localAddress) "
                 + "(announced as \(rooms.rtc.announcedAddress)), join pages at \(services.publicURL)/join/ROOM?token=TOKEN&name=NAME")
         }
-        while !StopSignal.requested { Thread.sleep(forTimeInterval: 0.2) }
+        let drainTimeout = try arguments.integer("drain-timeout", in: 0...86_400) ?? 30
+        while !StopSignal.requested && !services.drainRequested { Thread.sleep(forTimeInterval: 0.2) }
+        // A node of a cluster drains before it stops: no new rooms, its rooms carry on until
+        // they end or the deadline, then they move to other nodes (docs/CLUSTER.md).
+        services.drain(until: services.drainDeadline ?? Date().addingTimeInterval(Double(drainTimeout)))
         services.stop()
         return 0
     }
@@ -58,6 +62,11 @@ final class Services: @unchecked Sendable {
     let rooms: RoomServer?
     /// This node's membership of the cluster, when it serves rooms.
     private(set) var heartbeat: NodeHeartbeat?
+    /// Set when an operator drained this node (`revue nodes drain`): its deadline.
+    let drainOrder: DrainOrder
+    var drainRequested: Bool { drainOrder.deadline != nil }
+    var drainDeadline: Date? { drainOrder.deadline }
+    private let logger = Logger(label: "cluster")
     let storage: String
     let publicURL: String
     let pool: PostgresPool
@@ -66,6 +75,8 @@ final class Services: @unchecked Sendable {
     private var running = 0
 
     init(arguments: ParsedArguments, database: DatabaseTarget, host: String, port: Int, worker runWorker: Bool, maxJobs: Int) throws {
+        let drainOrder = DrainOrder()
+        self.drainOrder = drainOrder
         let home = ServiceSetup.home(arguments)
         storage = URL(fileURLWithPath: arguments.value("storage") ?? home + "/storage").standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
@@ -119,7 +130,11 @@ final class Services: @unchecked Sendable {
                 let node = Node(id: nodeID, url: publicURL, rtcAddress: "\(server.rtc.announcedAddress)",
                                 region: arguments.value("region") ?? "", cores: ProcessInfo.processInfo.activeProcessorCount,
                                 maxRooms: try arguments.integer("max-rooms", in: 1...1_000_000) ?? 1_000)
-                let heartbeat = NodeHeartbeat(store: nodes, node: node, load: { [weak server] in server?.nodeLoad() ?? NodeLoad() })
+                let heartbeat = NodeHeartbeat(store: nodes, node: node, load: { [weak server] in server?.nodeLoad() ?? NodeLoad() },
+                                              onStateChanged: { row in
+                                                  // `revue nodes drain`: this node drains, then exits on its own.
+                                                  if row.state == .draining { drainOrder.deadline = row.drainDeadline ?? Date() }
+                                              })
                 try heartbeat.start()
                 self.heartbeat = heartbeat
             }
@@ -166,6 +181,32 @@ final class Services: @unchecked Sendable {
         thread.start()
     }
 
+    /// Drains this node of the cluster: DRAINING (no room is placed here from now on), its rooms
+    /// carry on until they end or `deadline` (a second SIGTERM cuts it short), then the ones
+    /// left are moved to other nodes with everyone in them. Nothing to do without rooms.
+    func drain(until deadline: Date) {
+        guard let heartbeat, let rooms else { return }
+        let node = heartbeat.node.id
+        do {
+            try heartbeat.store.drain(node, deadline: deadline)
+        } catch {
+            logger.error("could not mark the node DRAINING", ["nodeId": .string(node), "error": .string(error.description)])
+        }
+        logger.info("draining", ["nodeId": .string(node), "rooms": .of(rooms.nodeLoad().rooms),
+                                 "seconds": .double(max(0, deadline.timeIntervalSinceNow).rounded())])
+        // A second SIGTERM or SIGINT exits at once (StopSignal).
+        while rooms.nodeLoad().rooms > 0 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let moves = rooms.moveRooms()
+        if !moves.isEmpty {
+            logger.info("moved this node's rooms", ["nodeId": .string(node), "rooms": .of(moves.count),
+                                                   "to": .string(moves.map { "\($0.room)→\($0.to ?? "-")" }.joined(separator: ","))])
+            // Their redirects and closes go out before the server stops.
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+    }
+
     /// Stops accepting requests, lets the worker hand its jobs back, stops the dispatcher.
     func stop() {
         server.stop()
@@ -203,5 +244,15 @@ final class HandlerBox: @unchecked Sendable {
         let handler = current
         lock.unlock()
         return handler?(request, connection) ?? .response(.text(503, "starting"))
+    }
+}
+
+/// When an operator asked this node to drain (`revue nodes drain`), seen by its heartbeat.
+final class DrainOrder: Sendable {
+    private let value = Mutex<Date?>(nil)
+
+    var deadline: Date? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

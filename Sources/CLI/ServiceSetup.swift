@@ -32,6 +32,9 @@ enum ServiceSetup {
                                    environment: "REVUE_REGION", default: "")
     static let maxRooms = OptionSpec("max-rooms", value: "N", help: "Rooms placed on this node at most; then they go to other nodes.",
                                      environment: "REVUE_MAX_ROOMS", default: "1000")
+    static let drainTimeout = OptionSpec("drain-timeout", value: "SECONDS",
+                                         help: "On SIGTERM, how long this node's rooms may carry on (taking no new ones) before they are moved to other nodes.",
+                                         environment: "REVUE_DRAIN_TIMEOUT", default: "30")
     static let rtcListen = OptionSpec("rtc-listen", value: "HOST:PORT",
                                       help: "The one UDP port WebRTC media uses (STUN, DTLS, SRTP for every peer); port 0 picks one.",
                                       environment: "REVUE_RTC_LISTEN", default: "127.0.0.1:0")

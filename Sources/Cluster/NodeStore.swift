@@ -42,8 +42,8 @@ public final class NodeStore: Sendable {
         }
     }
 
-    /// Sets a node DRAINING: no room is placed on it from now on; `deadline` is recorded as
-    /// when its rooms should be gone (`revue nodes drain`).
+    /// Sets a node DRAINING: no room is placed on it from now on; its rooms have until
+    /// `deadline` (`revue nodes drain`, or the node itself on SIGTERM), then it moves them.
     public func drain(_ id: String, deadline: Date) throws(ClusterError) {
         let updated = try run { connection in
             try connection.query("UPDATE nodes SET state = 'DRAINING', drain_deadline = coalesce(drain_deadline, $2) WHERE id = $1",

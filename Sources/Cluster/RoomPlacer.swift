@@ -36,6 +36,25 @@ public struct RoomPlacer: Sendable {
         case elsewhere(Node)
     }
 
+    /// The `WITH` clause naming the node a room goes to (`candidate`): live, ACTIVE, under its
+    /// room limit; the door's region first, then the fewest rooms placed, the fewest
+    /// participants, the door itself on a tie (unless it is excluded: it drains), then chance.
+    /// `$2` is the door.
+    static func candidate(includingDoor: Bool) -> String {
+        """
+        WITH door AS (SELECT region FROM nodes WHERE id = $2),
+        candidate AS (
+            SELECT n.id FROM nodes n
+            WHERE n.state = 'ACTIVE' AND n.heartbeat_at > now() - \(NodeStore.deadAfter) \(includingDoor ? "" : "AND n.id <> $2")
+              AND (SELECT count(*) FROM room_placements p WHERE p.node_id = n.id) < n.max_rooms
+            ORDER BY (n.region = coalesce((SELECT region FROM door), n.region)) DESC,
+                     (SELECT count(*) FROM room_placements p WHERE p.node_id = n.id) ASC,
+                     n.participants ASC, (n.id = $2) DESC, random()
+            LIMIT 1
+        )
+        """
+    }
+
     /// The node `roomID` lives on, placing it now if it is nowhere (or on a dead node).
     /// - Throws: `noNodeAvailable` when every node is full, draining or dead.
     public func place(_ roomID: String) throws(ClusterError) -> Placement {
@@ -44,16 +63,7 @@ public struct RoomPlacer: Sendable {
             _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [Self.placementLock])
             let placed = try connection.query(
                 """
-                WITH door AS (SELECT region FROM nodes WHERE id = $2),
-                candidate AS (
-                    SELECT n.id FROM nodes n
-                    WHERE n.state = 'ACTIVE' AND n.heartbeat_at > now() - \(dead)
-                      AND (SELECT count(*) FROM room_placements p WHERE p.node_id = n.id) < n.max_rooms
-                    ORDER BY (n.region = coalesce((SELECT region FROM door), n.region)) DESC,
-                             (SELECT count(*) FROM room_placements p WHERE p.node_id = n.id) ASC,
-                             n.participants ASC, (n.id = $2) DESC, random()
-                    LIMIT 1
-                )
+                \(Self.candidate(includingDoor: true))
                 INSERT INTO room_placements (room_id, node_id) SELECT $1, id FROM candidate
                 ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, placed_at = now()
                     WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = room_placements.node_id AND n.heartbeat_at > now() - \(dead))
@@ -82,6 +92,27 @@ public struct RoomPlacer: Sendable {
         guard let nodeID else { return nil }
         if nodeID == self.nodeID { return .here }
         return try store.node(nodeID).map { .elsewhere($0) }
+    }
+
+    /// Moves a room placed here to the least loaded other live ACTIVE node (this one drains);
+    /// that node, or nil when none can take it (then its placement is released, and its
+    /// participants' rejoins place it wherever they can).
+    public func move(_ roomID: String) throws(ClusterError) -> Node? {
+        let target = try store.run { connection -> String? in try connection.transaction {
+            _ = try connection.query("SELECT pg_advisory_xact_lock($1)", [Self.placementLock])
+            let moved = try connection.query(
+                """
+                \(Self.candidate(includingDoor: false))
+                UPDATE room_placements SET node_id = (SELECT id FROM candidate), placed_at = now()
+                WHERE room_id = $1 AND node_id = $2 AND EXISTS (SELECT 1 FROM candidate)
+                RETURNING node_id
+                """, [roomID, self.nodeID])
+            if let row = moved.first { return try row.decode("node_id", as: String.self) }
+            _ = try connection.query("DELETE FROM room_placements WHERE room_id = $1 AND node_id = $2", [roomID, self.nodeID])
+            return nil
+        } }
+        guard let target else { return nil }
+        return try store.node(target)
     }
 
     /// The room's session ended here: its placement goes, so its next session is placed afresh.

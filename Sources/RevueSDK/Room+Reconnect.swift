@@ -53,13 +53,16 @@ extension Room {
         configuration.cancellation = cancellation
         joinCancellation = cancellation
         let ready = configuration
+        // The room moved to another node (its node drained): the first attempt goes there,
+        // then every other one, the others through the door the app gave (docs/CLUSTER.md).
+        let moved = old.roomMovedTo
         Task { @MainActor [weak self] in
-            await self?.rejoin(ready, cancellation: cancellation, lost: why)
+            await self?.rejoin(ready, movedTo: moved, cancellation: cancellation, lost: why)
         }
     }
 
     /// Joins again until in, refused, out of time, or left.
-    private func rejoin(_ configuration: RoomPublisher.Configuration, cancellation: JoinCancellation, lost: String) async {
+    private func rejoin(_ configuration: RoomPublisher.Configuration, movedTo: String?, cancellation: JoinCancellation, lost: String) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: reconnectWindow)
         var wait: Duration = .milliseconds(250)
@@ -69,6 +72,7 @@ extension Room {
             attempts += 1
             let (stream, continuation) = AsyncStream<Inbound>.makeStream()
             var attempt = configuration
+            if let movedTo, attempts % 2 == 1 { attempt.signalingURL = movedTo }
             Self.wire(&attempt, to: continuation)
             // Each attempt ends inside the window.
             attempt.joinTimeout = max(1, min(5, Double((deadline - clock.now).components.seconds)))

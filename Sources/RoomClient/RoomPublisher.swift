@@ -41,6 +41,9 @@ public final class RoomPublisher: @unchecked Sendable {
     public let joined: JoinedRoom
 
     let signaling: RoomSignaling
+    /// Where the server said the room moved while this publisher was in it (its node drained:
+    /// docs/CLUSTER.md); the owner reconnects there.
+    public var roomMovedTo: String? { signaling.roomMovedTo }
     let link: ClientLink
     /// The subscriber connection's receive path, when `Configuration.receives`.
     let receiver: MediaReceiver?

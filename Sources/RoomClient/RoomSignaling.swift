@@ -32,7 +32,11 @@ final class RoomSignaling: @unchecked Sendable {
     let wakeDescriptor: Int32
     /// Replaced on a rejoin, so read and written under `lock`.
     private var socket: WebSocketClient
+    /// The door the owner gave: a rejoin goes through it when the room's node is unknown.
     private let url: String
+    /// Where the server said the room moved (`redirect` while in it: its node drains); a
+    /// rejoin tries it first, then the door. Under `lock`.
+    private var movedTo: String?
     private let request: JoinRequest
     private let lock = NSLock()
     private var inbox: [Inbound] = []
@@ -230,6 +234,9 @@ final class RoomSignaling: @unchecked Sendable {
         return closed
     }
 
+    /// Where the server last said the room moved, if it did.
+    var roomMovedTo: String? { lock.withLock { movedTo } }
+
     /// Closed, or waiting for the answer to `leave`: no reason to join again.
     private var isEnding: Bool {
         lock.lock()
@@ -241,6 +248,12 @@ final class RoomSignaling: @unchecked Sendable {
         while !isClosed {
             do {
                 guard case .text(let text) = try current.receive(timeout: 1), let envelope = try? ServerEnvelope(text: text) else { continue }
+                if case .redirect(let next, _) = envelope.message {
+                    // The room moved to another node (docs/CLUSTER.md, "Draining"); the server
+                    // closes this connection next, and the rejoin goes there.
+                    lock.withLock { movedTo = next }
+                    logger.info("the room moved to another node", ["url": .string(next)])
+                }
                 queue(.message(envelope))
                 if case .roomLeft = envelope.message { return }
             } catch let error where error.isTimeout {
@@ -275,7 +288,10 @@ final class RoomSignaling: @unchecked Sendable {
             attempt += 1
             var early: [ServerEnvelope] = []
             do {
-                let (fresh, present) = try Self.join(url: url, request: request, timeout: 5, early: &early, configuration: socketConfiguration)
+                // Where the room moved, else (and every other attempt) the door.
+                let moved = lock.withLock { movedTo }
+                let target = moved.map { attempt % 2 == 1 ? $0 : url } ?? url
+                let (fresh, present) = try Self.join(url: target, request: request, timeout: 5, early: &early, configuration: socketConfiguration)
                 lock.lock()
                 let leaving = closed || self.leaving
                 let old = socket

@@ -68,6 +68,42 @@ extension RoomServer {
         }
     }
 
+    /// This node drains (docs/CLUSTER.md, "Draining"): each room with a live session here is
+    /// placed on another node, and everyone in it is told where (`redirect`) and disconnected
+    /// (1012), so they rejoin there: the SDK, `revue publish` and recorders follow. A WHIP
+    /// publisher cannot be told and is disconnected. Returns each room and the node it went to
+    /// (nil: no node could take it; its participants' rejoins place it when one can).
+    public func moveRooms() -> [(room: String, to: String?)] {
+        guard let placer = configuration.placer else { return [] }
+        let live = (try? rtc.loop.sync(timeout: 5) { [self] in registry.liveRoomIDs }) ?? []
+        var moves: [(room: String, to: String?)] = []
+        for room in live {
+            // On the placements' queue, so no join places the room here meanwhile.
+            let target = joinLookups.sync { () -> Node? in
+                do {
+                    return try placer.move(room)
+                } catch {
+                    logger.error("could not move a room", ["roomId": .string(room), "error": .string(String(describing: error))])
+                    return nil
+                }
+            }
+            _ = try? rtc.loop.sync(timeout: 5) { [self] in
+                for connection in registry.connections(roomID: room) {
+                    if whip.isWHIP(connection) {
+                        perform(registry.disconnected(connection: connection, now: Date().timeIntervalSince1970))
+                        _ = whip.close(connection)
+                        continue
+                    }
+                    if let target { gateway.send(ServerEnvelope(.redirect(url: target.signalingURL, nodeID: target.id)), to: connection) }
+                    gateway.close(connection, code: 1012, reason: "this node is draining; the room moved to another node")
+                }
+            }
+            logger.info("moved a room off this draining node", ["roomId": .string(room), "to": .string(target?.id ?? "nowhere yet")])
+            moves.append((room, target?.id))
+        }
+        return moves
+    }
+
     /// What this node carries, for its heartbeat: rooms with a live session, participants in
     /// them, tracks published.
     public func nodeLoad() -> NodeLoad {

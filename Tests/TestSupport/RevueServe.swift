@@ -38,6 +38,8 @@ public final class RevueServe: @unchecked Sendable {
         environment["REVUE_HOME"] = root.file("home")
         environment["REVUE_STORAGE"] = root.file("storage")
         environment["REVUE_LOG_FORMAT"] = "json"
+        // A test's server stops at once: rooms still live move (or end) without waiting.
+        environment["REVUE_DRAIN_TIMEOUT"] = "0"
         environment.merge(extra) { $1 }
         process = try Subprocess(RevueBinary.path, ["serve", "--no-worker", "--listen", "\(host):\(port)", "--rtc-listen", "\(host):0"] + arguments,
                                  environment: environment, standardOutput: .file(root.file("serve.log")),
