@@ -52,18 +52,26 @@ extension RoomServer {
     /// Called from the loop with what the registry decided: the placements of sessions that
     /// ended here are released, on `joinLookups`, unless a join started the room again meanwhile.
     func releasePlacements(of actions: [RoomAction]) {
-        guard let placer = configuration.placer else { return }
         for action in actions {
             guard case .persist(.sessionEnded(_, let roomID, _)) = action else { continue }
-            joinLookups.async { [self] in
-                // A join placed before this release was posted to the loop before this check.
-                let live = (try? rtc.loop.sync(timeout: 5) { [self] in registry.liveSessionID(roomID: roomID) != nil }) ?? true
-                guard !live else { return }
-                do {
-                    try placer.release(roomID)
-                } catch {
-                    logger.warning("could not release a room's placement", ["roomId": .string(roomID), "error": .string(String(describing: error))])
-                }
+            releasePlacementIfUnused(roomID)
+        }
+    }
+
+    /// Releases the room's placement here unless the room is in use on this node (members, or
+    /// someone waiting to enter): after its session ended, and after a join placed it but was
+    /// refused (a token for another room, a full room), so a placement never outlives its use
+    /// and counts against this node's rooms. On `joinLookups`: a join placed before this was
+    /// posted to the loop before the check.
+    func releasePlacementIfUnused(_ roomID: String) {
+        guard let placer = configuration.placer else { return }
+        joinLookups.async { [self] in
+            let inUse = (try? rtc.loop.sync(timeout: 5) { [self] in registry.liveRoomIDs.contains(roomID) }) ?? true
+            guard !inUse else { return }
+            do {
+                try placer.release(roomID)
+            } catch {
+                logger.warning("could not release a room's placement", ["roomId": .string(roomID), "error": .string(String(describing: error))])
             }
         }
     }

@@ -50,6 +50,8 @@ extension RoomServer {
             }
             switch joined {
             case .failure(let refusal):
+                // Placed for a publisher the registry refused: the placement goes again.
+                if let settings { releasePlacementIfUnused(settings.id) }
                 result = .failure(refusal)
             case .success(let participant):
                 let offer = MediaPlane.parseOffer(String(decoding: request.body, as: UTF8.self))

@@ -300,6 +300,8 @@ public final class RoomServer: @unchecked Sendable {
             rtc.loop.post { [self] in
                 perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
                                       now: Date().timeIntervalSince1970))
+                // Placed for a join the registry refused: the placement goes again.
+                if let settings, configuration.placer != nil, !registry.liveRoomIDs.contains(settings.id) { releasePlacementIfUnused(settings.id) }
                 for work in pendingJoins.withLock({ $0.removeValue(forKey: connection) ?? [] }) { work() }
             }
         }

@@ -24,6 +24,15 @@ extension BrowserRoomTests {
             #expect(JoinPageBrowserTests.wait(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).map(\.id) == ["node-a", "node-b"] })
             let room = try a.makeRoom()
 
+            // A join the room refuses (its token is for another room) leaves no placement behind.
+            let refusedRoom = try a.makeRoom()
+            #expect(throws: RoomJoinError.self) {
+                try RoomPublisher(configuration: .init(signalingURL: a.signalingURL, roomID: refusedRoom, token: try a.token(roomID: room),
+                                                       participantName: "Eve", camera: nil, microphone: nil))
+            }
+            #expect(JoinPageBrowserTests.wait(10) { (try? RoomPlacer(store: nodes, nodeID: "node-a").location(of: refusedRoom)) == .some(nil) },
+                    "the refused join's placement is released")
+
             // Ann comes in through B: nobody is anywhere, so the door keeps the room.
             var annConfiguration = RoomPublisher.Configuration(
                 signalingURL: b.signalingURL, roomID: room, token: try b.token(), participantName: "Ann",
