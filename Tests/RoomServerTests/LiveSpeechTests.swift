@@ -6,11 +6,12 @@ import Speech
 import TestSupport
 import Testing
 
-/// Live transcription with three speakers, and a recording's transcript through a takeover: the
+/// Live transcription with three speakers (a signalling member and Chromium on the join page
+/// listening), and a recording's transcript through a takeover: the
 /// cases the two-speaker tests (RevueSDKTests.LiveTranscriptionTests, LiveRecordingTranscriptTests)
 /// do not reach.
 extension BrowserRoomTests {
-    @Suite(.live, .timeLimit(.minutes(10))) struct LiveSpeechTests {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct LiveSpeechTests {
         static let names = ["Alice", "Bob", "Carol"]
 
         /// Three `revue publish --mic FILE` participants say the 32 sentences: the first 16 taking
@@ -39,6 +40,9 @@ extension BrowserRoomTests {
             let recording = try LiveRecordingTranscriptTests.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: false)
             let listener = try TranscriptListener(signalingURL: "ws://127.0.0.1:\(server.port)/v2/rtc", room: room, token: try server.token())
             defer { listener.close() }
+            // Chromium on the join page, a viewer, gets the same lines.
+            let chromium = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments())
+            let page = try chromium.open(server.joinURL(room: room, token: try server.token(), name: "Chrome", mode: "RECV_ONLY"))
             let publishers = try (0..<3).map { index in
                 try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
                                         log: media.file("publish-\(index).log"))
@@ -75,6 +79,12 @@ extension BrowserRoomTests {
             #expect(attributed(inTurn) == inTurn.count)
             #expect(attributed(overlapping) == overlapping.count)
             #expect(Set(received.map(\.line.name)) == Set(Self.names))
+            // The join page got every line the listener did, by the same speakers.
+            let inPage = try page.evaluate("JSON.stringify(window.revue.transcripts.map(t => [t.name, t.text]))") as? String ?? "[]"
+            let pageLines = (try JSONSerialization.jsonObject(with: Data(inPage.utf8)) as? [[String]]) ?? []
+            print("three live speakers: Chromium on the join page showed \(pageLines.count) lines")
+            #expect(pageLines.map { $0.first ?? "" } == received.map(\.line.name), "\(pageLines.count) in the page, \(received.count) heard")
+            #expect(pageLines.map { $0.last ?? "" } == received.map(\.line.text))
             // Overlapping utterances of different speakers are separate lines, at overlapping times.
             let overlappingLines = overlapping.compactMap { index in
                 heard[index].first.flatMap { current in heard[index - 1].last.map { (previous: $0.line, current: current.line) } }
