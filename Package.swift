@@ -233,7 +233,7 @@ let package = Package(
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.
         .target(name: "SeedExamples", dependencies: ["RevueSDK"], path: "Tests/SeedExamples", exclude: ["README.md"],
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
-        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Net",
+        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Jobs", "Net",
                                                           "Transport", "TestSupport", "Platform", "Speech", "Cluster", "Postgres"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),

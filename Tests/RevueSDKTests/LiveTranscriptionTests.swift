@@ -90,11 +90,7 @@ extension RevueSDKTests {
 
             // Each line goes to the sentence it is most like; each sentence's lines are by its speaker.
             let received = log.transcripts.map(\.line)
-            var heard = Array(repeating: [TranscriptionText](), count: lines.count)
-            for line in received {
-                let best = lines.indices.max { Self.similarity(line.text, lines[$0].text) < Self.similarity(line.text, lines[$1].text) }
-                if let best, Self.similarity(line.text, lines[best].text) > 0.2 { heard[best].append(line) }
-            }
+            let heard = SpokenConversation.sort(received, text: \.text, into: lines)
             let attributed = zip(lines, heard).filter { line, got in !got.isEmpty && got.allSatisfy { $0.participantName == Self.names[line.speaker] } }.count
             let wer = WordErrorRate(pairs: zip(lines, heard).map { (reference: $0.text, hypothesis: $1.map(\.text).joined(separator: " ")) })
             let latencies = log.transcripts.map { $0.arrived.timeIntervalSince($0.line.end) }.sorted()
@@ -139,12 +135,6 @@ extension RevueSDKTests {
             print("live transcript: \(received.count) lines; summary (\(model.model)): \(summaryText.prefix(160))")
             #expect(!summaryText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
             try await room.leave()
-        }
-
-        static func similarity(_ a: String, _ b: String) -> Double {
-            let words = { (text: String) in Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)) }
-            let (x, y) = (words(a), words(b))
-            return x.isEmpty || y.isEmpty ? 0 : Double(x.intersection(y).count) / Double(max(x.count, y.count))
         }
     }
 }

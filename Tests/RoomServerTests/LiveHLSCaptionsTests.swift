@@ -67,11 +67,7 @@ extension BrowserRoomTests {
 
             // hls.js showed the captions, by their speakers.
             let directory = server.storage.path + "/" + part.path
-            var heard = Array(repeating: [Shown](), count: lines.count)
-            for cue in shown {
-                let best = lines.indices.max { Self.similarity(cue.text, lines[$0].text) < Self.similarity(cue.text, lines[$1].text) }
-                if let best, Self.similarity(cue.text, lines[best].text) > 0.3 { heard[best].append(cue) }
-            }
+            let heard = SpokenConversation.sort(shown, text: { Self.plain($0.text) }, into: lines, threshold: 0.3)
             let captioned = zip(lines, heard).filter { line, cues in !cues.isEmpty && cues.allSatisfy { $0.text.hasPrefix("<v \(Self.names[line.speaker])>") } }
             print("hls.js: \(state); showed \(Set(shown.map(\.text)).count) captions for \(lines.count) sentences, \(captioned.count) attributed; "
                 + "first: \(shown.first.map { "\($0.text) at \($0.at)" } ?? "none")")
@@ -98,7 +94,7 @@ extension BrowserRoomTests {
             // The segments' cues are where the words are in the stream's own audio.
             let run = try Subprocess.run(RevueBinary.path, ["transcribe", directory + "/index.m3u8", "--format", "json", "--log-level", "warning"])
             #expect(run.succeeded, "\(run.standardError)")
-            let inStream = try JSONDecoder().decode(LiveRecordingTranscriptTests.TranscriptFile.self, from: Data(run.standardOutput.utf8))
+            let inStream = try JSONDecoder().decode(TranscriptFile.self, from: Data(run.standardOutput.utf8))
             var offsets: [Double] = []
             for cue in fileCues {
                 let plain = Self.plain(cue.text)
@@ -161,7 +157,7 @@ extension BrowserRoomTests {
 
         /// Words alike, with the cue's voice span left out.
         static func similarity(_ a: String, _ b: String) -> Double {
-            LiveRecordingTranscriptTests.similarity(plain(a), plain(b))
+            SpokenConversation.similarity(plain(a), plain(b))
         }
 
         static func plain(_ cue: String) -> String { cue.replacingOccurrences(of: #"<[^>]*>"#, with: "", options: .regularExpression) }

@@ -32,7 +32,7 @@ extension BrowserRoomTests {
             for (index, track) in tracks.enumerated() { try SpokenConversation.writeWAV(track, to: media.file("speaker-\(index).wav")) }
             let spoken = Double(tracks[0].count) / 16_000
 
-            let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: true,
+            let recording = try server.startTranscribedRecording(room: room, webhookURL: webhooks.url, keepSpeakerAudio: true,
                                                                summaryPrompt: "Write the meeting's topics as three bullet points.")
             #expect(recording.transcription?.state == .waiting)
             // Both join at once and play their tracks from the start: the turns keep their gaps.
@@ -53,11 +53,7 @@ extension BrowserRoomTests {
             let transcript = try JSONDecoder().decode(TranscriptFile.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/transcript.json")))
             // Each segment belongs to the sentence it is most like; a sentence was heard as its
             // segments, and is attributed when all of them are its speaker's.
-            var heard = Array(repeating: [TranscriptFile.Segment](), count: lines.count)
-            for segment in transcript.segments {
-                let best = lines.indices.max { Self.similarity(segment.text, lines[$0].text) < Self.similarity(segment.text, lines[$1].text) }
-                if let best, Self.similarity(segment.text, lines[best].text) > 0.2 { heard[best].append(segment) }
-            }
+            let heard = SpokenConversation.sort(transcript.segments, text: \.text, into: lines)
             let pairs = zip(lines, heard).map { ($0.text, $1.map(\.text).joined(separator: " ")) }
             let attributed = zip(lines, heard).filter { line, segments in
                 !segments.isEmpty && segments.allSatisfy { $0.participantName == Self.names[line.speaker] }
@@ -76,8 +72,8 @@ extension BrowserRoomTests {
             var offsets: [Double] = []
             // Lines heard alike in both (the mix is transcribed a little differently) are compared.
             for segment in transcript.segments {
-                guard let match = heardInMP4.segments.max(by: { Self.similarity($0.text, segment.text) < Self.similarity($1.text, segment.text) }),
-                      Self.similarity(match.text, segment.text) > 0.6
+                guard let match = heardInMP4.segments.max(by: { SpokenConversation.similarity($0.text, segment.text) < SpokenConversation.similarity($1.text, segment.text) }),
+                      SpokenConversation.similarity(match.text, segment.text) > 0.6
                 else { continue }
                 offsets.append(segment.start - match.start)
             }
@@ -154,7 +150,7 @@ extension BrowserRoomTests {
             let webhooks = try WebhookReceiver()
             let room = try server.makeRoom()
             func record(summary: Bool = false, _ during: () throws -> Void) throws -> Job {
-                let recording = try Self.startTranscribedRecording(server, room: room, webhookURL: webhooks.url, keepSpeakerAudio: false,
+                let recording = try server.startTranscribedRecording(room: room, webhookURL: webhooks.url, keepSpeakerAudio: false,
                                                                    summaryPrompt: summary ? "Summarize." : nil)
                 try during()
                 return try server.stopJob(recording, timeout: 120)
@@ -190,46 +186,5 @@ extension BrowserRoomTests {
             let failed = webhooks.deliveries.first { $0.type == "transcription-failed" }
             #expect(failed?.data?["transcription"]?["status"]?.stringValue == "TRANSCRIPTION_FAILED")
         }
-
-        /// An audio-only recording of `room` with `transcription: {enabled: true}`, started through
-        /// the REST API; the job once a worker has it STARTED.
-        static func startTranscribedRecording(_ server: RoomServerHarness, room: String, webhookURL: String, keepSpeakerAudio: Bool,
-                                              summaryPrompt: String? = nil) throws -> Job
-        {
-            var transcription: [String: JSONValue] = ["enabled": .bool(true), "keepSpeakerAudio": .bool(keepSpeakerAudio)]
-            if let summaryPrompt { transcription["summary"] = .object(["enabled": .bool(true), "prompt": .string(summaryPrompt)]) }
-            let started = try server.call("POST", "/v2/recordings/start", .object([
-                "roomId": .string(room), "webhookUrl": .string(webhookURL), "config": .object(["mode": .string("audio")]),
-                "transcription": .object(transcription),
-            ]))
-            guard started.status == 200 else { throw ToolError("the start answered \(started.status): \(started.json.text)") }
-            var job: Job?
-            let running = try JoinPageBrowserTests.wait(40) {
-                job = try server.api.store.activeJob(kind: .recording, roomID: room)
-                return job?.state == .started
-            }
-            guard running, let job else { throw ToolError("the recording never started: \(String(describing: job))") }
-            return job
-        }
-
-        struct TranscriptFile: Decodable {
-            struct Segment: Decodable {
-                var participantName: String
-                var start: Double
-                var end: Double
-                var text: String
-            }
-            var segments: [Segment]
-        }
-
-        static func words(of text: String) -> Set<String> {
-            Set(text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init))
-        }
-
-        static func similarity(_ a: String, _ b: String) -> Double {
-            let (x, y) = (words(of: a), words(of: b))
-            return x.isEmpty || y.isEmpty ? 0 : Double(x.intersection(y).count) / Double(max(x.count, y.count))
-        }
-
     }
 }

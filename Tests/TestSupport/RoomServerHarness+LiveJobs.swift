@@ -57,6 +57,26 @@ extension RoomServerHarness {
         return job
     }
 
+    /// An audio-only recording of `room` with `transcription: {enabled: true}` (and a summary
+    /// with `summaryPrompt`), started through the REST API with its webhooks to `webhookURL`;
+    /// the job once a worker has it STARTED.
+    public func startTranscribedRecording(room: String, webhookURL: String, keepSpeakerAudio: Bool, summaryPrompt: String? = nil) throws -> Job {
+        var transcription: [String: JSONValue] = ["enabled": .bool(true), "keepSpeakerAudio": .bool(keepSpeakerAudio)]
+        if let summaryPrompt { transcription["summary"] = .object(["enabled": .bool(true), "prompt": .string(summaryPrompt)]) }
+        let started = try call("POST", "/v2/recordings/start", .object([
+            "roomId": .string(room), "webhookUrl": .string(webhookURL), "config": .object(["mode": .string("audio")]),
+            "transcription": .object(transcription),
+        ]))
+        guard started.status == 200 else { throw ToolError("the start answered \(started.status): \(started.json.text)") }
+        var job: Job?
+        let running = try Self.poll(40) {
+            job = try api.store.activeJob(kind: .recording, roomID: room)
+            return job?.state == .started
+        }
+        guard running, let job else { throw ToolError("the recording never started: \(String(describing: job))") }
+        return job
+    }
+
     /// Stops a room's job of `kind` through the REST API and waits until it is STOPPED; the job then.
     @discardableResult
     public func stopJob(_ job: Job, timeout: Double = 60) throws -> Job {
