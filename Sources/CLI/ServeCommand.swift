@@ -134,7 +134,8 @@ final class Services: @unchecked Sendable {
                                               onStateChanged: { row in
                                                   // `revue nodes drain`: this node drains, then exits on its own.
                                                   if row.state == .draining { drainOrder.deadline = row.drainDeadline ?? Date() }
-                                              })
+                                              },
+                                              onCluster: { [weak server] nodes in server?.updateCluster(nodes) })
                 try heartbeat.start()
                 self.heartbeat = heartbeat
             }

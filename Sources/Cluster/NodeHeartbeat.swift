@@ -4,27 +4,32 @@ import Synchronization
 
 /// A node's membership of the cluster: registers its row, then every 2 s writes its heartbeat
 /// with its load (from `load`, and the process's CPU since the last beat), sweeps what dead
-/// nodes left, and tells `onStateChanged` when an operator set it DRAINING
-/// (`revue nodes drain`). A row that vanished (the node was paused for over an hour and
-/// forgotten) is written again.
+/// nodes left, tells `onStateChanged` when an operator set it DRAINING (`revue nodes drain`),
+/// and gives `onCluster` the cluster's nodes as they are now (the doors a client may rejoin
+/// through). A row that vanished (the node was paused for over an hour and forgotten) is
+/// written again.
 ///
-/// Concurrency: one thread of its own; `load` and `onStateChanged` are called on it.
+/// Concurrency: one thread of its own; `load`, `onStateChanged` and `onCluster` are called on it.
 public final class NodeHeartbeat: Sendable {
     public let store: NodeStore
     public let node: Node
     private let load: @Sendable () -> NodeLoad
     private let onStateChanged: @Sendable (Node) -> Void
+    private let onCluster: @Sendable ([Node]) -> Void
     private let stopped = Atomic<Bool>(false)
     private let ended = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
     private let logger = Logger(label: "cluster")
     private let last = Mutex<Node?>(nil)
 
-    public init(store: NodeStore, node: Node, load: @escaping @Sendable () -> NodeLoad, onStateChanged: @escaping @Sendable (Node) -> Void = { _ in }) {
+    public init(store: NodeStore, node: Node, load: @escaping @Sendable () -> NodeLoad, onStateChanged: @escaping @Sendable (Node) -> Void = { _ in },
+                onCluster: @escaping @Sendable ([Node]) -> Void = { _ in })
+    {
         self.store = store
         self.node = node
         self.load = load
         self.onStateChanged = onStateChanged
+        self.onCluster = onCluster
     }
 
     /// Registers the node and starts beating.
@@ -72,6 +77,7 @@ public final class NodeHeartbeat: Sendable {
                     logger.warning("the node's row was gone; writing it again", ["nodeId": .string(node.id)])
                     try store.register(node)
                 }
+                onCluster(try store.nodes())
                 let sweep = try store.sweepDeadNodes()
                 if !sweep.deadNodes.isEmpty {
                     logger.warning("cleared what dead nodes left", ["nodes": .string(sweep.deadNodes.joined(separator: ",")),

@@ -54,15 +54,16 @@ extension Room {
         joinCancellation = cancellation
         let ready = configuration
         // The room moved to another node (its node drained): the first attempt goes there,
-        // then every other one, the others through the door the app gave (docs/CLUSTER.md).
-        let moved = old.roomMovedTo
+        // then every other one; the others through the door the app gave and, in a cluster,
+        // the other nodes' doors in turn, so a dead door costs one attempt (docs/CLUSTER.md).
+        let route = old.rejoinRoute
         Task { @MainActor [weak self] in
-            await self?.rejoin(ready, movedTo: moved, cancellation: cancellation, lost: why)
+            await self?.rejoin(ready, route: route, cancellation: cancellation, lost: why)
         }
     }
 
     /// Joins again until in, refused, out of time, or left.
-    private func rejoin(_ configuration: RoomPublisher.Configuration, movedTo: String?, cancellation: JoinCancellation, lost: String) async {
+    private func rejoin(_ configuration: RoomPublisher.Configuration, route: RejoinRoute, cancellation: JoinCancellation, lost: String) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: reconnectWindow)
         var wait: Duration = .milliseconds(250)
@@ -72,7 +73,8 @@ extension Room {
             attempts += 1
             let (stream, continuation) = AsyncStream<Inbound>.makeStream()
             var attempt = configuration
-            if let movedTo, attempts % 2 == 1 { attempt.signalingURL = movedTo }
+            attempt.signalingURL = route.target(attempt: attempts)
+            attempt.connectTimeout = RoomPublisher.rejoinConnectTimeout
             Self.wire(&attempt, to: continuation)
             // Each attempt ends inside the window.
             attempt.joinTimeout = max(1, min(5, Double((deadline - clock.now).components.seconds)))

@@ -65,6 +65,10 @@ extension RoomPublisher {
         /// libvpx's speed (VP8E_SET_CPUUSED; -16…16, negative is real time).
         public var cpuUsed: Int32
         public var joinTimeout: Double
+        /// Each connection (TCP and the WebSocket handshake) of the join at most this long, when
+        /// set: a reconnection's attempts (`RoomPublisher.rejoinConnectTimeout`) do not wait
+        /// out a node that died and answers nothing.
+        public var connectTimeout: Double?
         /// The end-to-end encryption keys (docs/E2EE.md), read before each frame so a changed
         /// key applies at once. This participant's own frames are encrypted with the shared
         /// key or its own (VP8, H.264 and Opus; each stream starts again with a new key ID when

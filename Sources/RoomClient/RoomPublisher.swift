@@ -41,9 +41,12 @@ public final class RoomPublisher: @unchecked Sendable {
     public let joined: JoinedRoom
 
     let signaling: RoomSignaling
-    /// Where the server said the room moved while this publisher was in it (its node drained:
-    /// docs/CLUSTER.md); the owner reconnects there.
-    public var roomMovedTo: String? { signaling.roomMovedTo }
+    /// Where the owner reconnects after losing the room: where the server said it moved (its
+    /// node drained), the door, the cluster's other doors (docs/CLUSTER.md).
+    public var rejoinRoute: RejoinRoute { signaling.rejoinRoute }
+    /// A rejoin's connections take at most this long each: a node that died answers nothing
+    /// (its address is gone), and a live one connects in milliseconds.
+    public static let rejoinConnectTimeout = RoomSignaling.rejoinConnectTimeout
     let link: ClientLink
     /// The subscriber connection's receive path, when `Configuration.receives`.
     let receiver: MediaReceiver?
@@ -161,7 +164,7 @@ public final class RoomPublisher: @unchecked Sendable {
                                                         participantID: configuration.participantID, mode: configuration.mode,
                                                         encrypted: key != nil, resumeKey: configuration.resumeKey),
                                       timeout: configuration.joinTimeout, logger: logger, cancellation: configuration.cancellation,
-                                      keepalive: configuration.signalingKeepalive)
+                                      keepalive: configuration.signalingKeepalive, connectTimeout: configuration.connectTimeout)
         joined = signaling.joined
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID

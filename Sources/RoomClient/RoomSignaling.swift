@@ -37,6 +37,10 @@ final class RoomSignaling: @unchecked Sendable {
     /// Where the server said the room moved (`redirect` while in it: its node drains); a
     /// rejoin tries it first, then the door. Under `lock`.
     private var movedTo: String?
+    /// The cluster's doors as the last `joined` listed them (`RejoinRoute`). Under `lock`.
+    private var doors: [String]
+    /// Where the last join ended up (after redirects): the node a lost connection was to. Under `lock`.
+    private var joinedAt: String
     private let request: JoinRequest
     private let lock = NSLock()
     private var inbox: [Inbound] = []
@@ -50,6 +54,11 @@ final class RoomSignaling: @unchecked Sendable {
     private var reader: Thread?
     private let logger: Logger
     private let socketConfiguration: WebSocketConnection.Configuration
+    /// The owner's cap on each connection of the first join (nil: the join's timeout).
+    private let connectTimeout: Double?
+
+    /// A rejoin's connections take at most this long each (`RoomPublisher.rejoinConnectTimeout`).
+    static let rejoinConnectTimeout = 2.0
 
     /// How long the reader keeps trying to join again after the connection is lost (a network
     /// blip, a proxy that dropped the socket) before it queues `roomLeft`; 0 gives up at once.
@@ -64,9 +73,10 @@ final class RoomSignaling: @unchecked Sendable {
     /// again without an answer and the connection counts as lost. Without it, a network that
     /// silently drops packets is noticed only when the server's own keepalive closes the socket.
     init(url: String, join request: JoinRequest, timeout: Double, logger: Logger, cancellation: JoinCancellation? = nil,
-         keepalive: Double? = nil) throws
+         keepalive: Double? = nil, connectTimeout: Double? = nil) throws
     {
         self.logger = logger
+        self.connectTimeout = connectTimeout
         self.url = url
         self.request = request
         var configuration = WebSocketClient.defaultConfiguration
@@ -79,13 +89,14 @@ final class RoomSignaling: @unchecked Sendable {
         guard descriptor >= 0 else { throw RoomJoinError(message: "eventfd failed") }
         var early: [ServerEnvelope] = []
         do {
-            (socket, joined) = try Self.join(url: url, request: request, timeout: timeout, early: &early, cancellation: cancellation,
-                                             configuration: configuration)
+            (socket, joined, joinedAt) = try Self.join(url: url, request: request, timeout: timeout, early: &early, cancellation: cancellation,
+                                                       configuration: configuration, connectTimeout: connectTimeout)
         } catch {
             close(descriptor)
             throw error
         }
         wakeDescriptor = descriptor
+        doors = joined.doors
         inbox = early.map { .message($0) }
         let thread = Thread { [weak self] in
             guard let self else { return }
@@ -108,14 +119,15 @@ final class RoomSignaling: @unchecked Sendable {
     /// times, within the same `timeout`.
     private static func join(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope],
                              cancellation: JoinCancellation? = nil,
-                             configuration: WebSocketConnection.Configuration) throws -> (WebSocketClient, JoinedRoom)
+                             configuration: WebSocketConnection.Configuration, connectTimeout: Double? = nil) throws
+        -> (socket: WebSocketClient, joined: JoinedRoom, url: String)
     {
         let deadline = Date().addingTimeInterval(timeout)
         var target = url
         for _ in 0...maximumRedirects {
             switch try joinOnce(url: target, request: request, timeout: max(1, deadline.timeIntervalSinceNow), early: &early,
-                                cancellation: cancellation, configuration: configuration) {
-            case .joined(let socket, let room): return (socket, room)
+                                cancellation: cancellation, configuration: configuration, connectTimeout: connectTimeout) {
+            case .joined(let socket, let room): return (socket, room, target)
             case .redirected(let next): target = next
             }
         }
@@ -132,9 +144,9 @@ final class RoomSignaling: @unchecked Sendable {
 
     private static func joinOnce(url: String, request: JoinRequest, timeout: Double, early: inout [ServerEnvelope],
                                  cancellation: JoinCancellation?,
-                                 configuration: WebSocketConnection.Configuration) throws -> JoinOutcome
+                                 configuration: WebSocketConnection.Configuration, connectTimeout: Double?) throws -> JoinOutcome
     {
-        let socket = try WebSocketClient(url: url, timeout: timeout, configuration: configuration)
+        let socket = try WebSocketClient(url: url, timeout: min(timeout, connectTimeout ?? timeout), configuration: configuration)
         do {
             try socket.send(text: ClientEnvelope(.join(request), id: .number(1)).text)
             let deadline = Date().addingTimeInterval(timeout)
@@ -234,8 +246,8 @@ final class RoomSignaling: @unchecked Sendable {
         return closed
     }
 
-    /// Where the server last said the room moved, if it did.
-    var roomMovedTo: String? { lock.withLock { movedTo } }
+    /// Where a rejoin goes: the door, where the room moved, the cluster's other doors.
+    var rejoinRoute: RejoinRoute { lock.withLock { RejoinRoute(door: url, movedTo: movedTo, doors: doors, lost: joinedAt) } }
 
     /// Closed, or waiting for the answer to `leave`: no reason to join again.
     private var isEnding: Bool {
@@ -288,14 +300,18 @@ final class RoomSignaling: @unchecked Sendable {
             attempt += 1
             var early: [ServerEnvelope] = []
             do {
-                // Where the room moved, else (and every other attempt) the door.
-                let moved = lock.withLock { movedTo }
-                let target = moved.map { attempt % 2 == 1 ? $0 : url } ?? url
-                let (fresh, present) = try Self.join(url: target, request: request, timeout: 5, early: &early, configuration: socketConfiguration)
+                // Where the room moved, else (and every other attempt) the doors in turn.
+                let target = rejoinRoute.target(attempt: attempt)
+                let (fresh, present, at) = try Self.join(url: target, request: request, timeout: 5, early: &early, configuration: socketConfiguration,
+                                                         connectTimeout: Self.rejoinConnectTimeout)
                 lock.lock()
                 let leaving = closed || self.leaving
                 let old = socket
-                if !leaving { socket = fresh }
+                if !leaving {
+                    socket = fresh
+                    joinedAt = at
+                    if !present.doors.isEmpty { doors = present.doors }
+                }
                 lock.unlock()
                 if leaving {
                     // The owner left while this join was under way: leave the new membership too.

@@ -112,6 +112,20 @@ extension RoomServer {
         return moves
     }
 
+    /// This node's heartbeat read the cluster: the live ACTIVE nodes are the doors a client may
+    /// rejoin through when the node it came through dies (`joined`'s `doors`).
+    public func updateCluster(_ nodes: [Node]) {
+        let doors = nodes.filter { $0.alive && $0.state == .active }.sorted { $0.id < $1.id }.prefix(JoinedRoom.maximumDoors).map(\.signalingURL)
+        clusterDoors.withLock { $0 = Array(doors) }
+    }
+
+    /// A `joined` with the cluster's doors in it; any other message as it is.
+    func listingDoors(_ envelope: ServerEnvelope) -> ServerEnvelope {
+        guard case .joined(var joined) = envelope.message else { return envelope }
+        joined.doors = clusterDoors.withLock { $0 }
+        return joined.doors.isEmpty ? envelope : ServerEnvelope(.joined(joined), id: envelope.id)
+    }
+
     /// What this node carries, for its heartbeat: rooms with a live session, participants in
     /// them, tracks published.
     public func nodeLoad() -> NodeLoad {

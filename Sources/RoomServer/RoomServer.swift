@@ -123,6 +123,9 @@ public final class RoomServer: @unchecked Sendable {
     let pendingJoins = Mutex<[ConnectionID: [@Sendable () -> Void]]>([:])
     /// Where joins' room rows are read: one at a time, off the hub's thread.
     let joinLookups = DispatchQueue(label: "revue.join-lookups")
+    /// The cluster's live ACTIVE nodes' signalling URLs, as this node's heartbeat last read
+    /// them (`updateCluster`); every `joined` lists them.
+    let clusterDoors = Mutex<[String]>([])
     /// WHIP sessions (RFC 9725), by resource id (RoomServer+WHIP.swift).
     let whip = WHIPSessions()
 
@@ -339,7 +342,7 @@ public final class RoomServer: @unchecked Sendable {
         for action in actions {
             switch action {
             case .send(let connection, let envelope):
-                if !whip.deliver(envelope, to: connection) { gateway.send(envelope, to: connection) }
+                if !whip.deliver(envelope, to: connection) { gateway.send(listingDoors(envelope), to: connection) }
             case .broadcast(let roomID, let envelope, let except):
                 for connection in registry.connections(roomID: roomID) where connection != except {
                     if !whip.isWHIP(connection) { gateway.send(envelope, to: connection) }

@@ -14,6 +14,10 @@ public struct JoinedRoom: Sendable, Hashable {
     public var presenterID: String?
     /// The active speaker now, if any.
     public var activeSpeakerID: String?
+    /// The signalling URLs (`ws://…/v2/rtc`) of the cluster's live nodes, where a client may
+    /// rejoin when the node it came through dies (docs/CLUSTER.md, "A node dies"); written only
+    /// in a cluster.
+    public var doors: [String] = []
 
     public init(participantID: String, roomID: String, sessionID: String, mode: ParticipantMode, participants: [ParticipantInfo],
                 you: ParticipantInfo, presenterID: String? = nil, activeSpeakerID: String? = nil)
@@ -28,12 +32,17 @@ public struct JoinedRoom: Sendable, Hashable {
         self.activeSpeakerID = activeSpeakerID
     }
 
+    /// A cluster has at most this many doors worth listing to a client.
+    public static let maximumDoors = 64
+
     var fields: [String: JSONValue] {
-        [
+        var fields: [String: JSONValue] = [
             "participantId": .string(participantID), "roomId": .string(roomID), "sessionId": .string(sessionID),
             "mode": .string(mode.rawValue), "participants": .array(participants.map(\.json)), "you": you.json,
             "presenterId": presenterID.map(JSONValue.string) ?? .null, "activeSpeakerId": activeSpeakerID.map(JSONValue.string) ?? .null,
         ]
+        if !doors.isEmpty { fields["doors"] = .array(doors.map(JSONValue.string)) }
+        return fields
     }
 
     init(reading reader: FieldReader) throws(SignalingError) {
@@ -49,5 +58,11 @@ public struct JoinedRoom: Sendable, Hashable {
         you = try ParticipantInfo(reading: try reader.object("you"))
         presenterID = try reader.optionalIdentifier("presenterId")
         activeSpeakerID = try reader.optionalIdentifier("activeSpeakerId")
+        for (index, item) in (try reader.optionalArray("doors", maxCount: Self.maximumDoors) ?? []).enumerated() {
+            guard let door = item.stringValue, door.utf8.count <= 2048, door.hasPrefix("ws://") || door.hasPrefix("wss://") else {
+                throw reader.failure("doors[\(index)] must be a ws:// or wss:// URL")
+            }
+            doors.append(door)
+        }
     }
 }

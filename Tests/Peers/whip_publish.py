@@ -5,7 +5,8 @@ Usage: whip_publish.py URL TOKEN --color RRGGBB --tone HZ [--seconds S] [--alter
 It POSTs its SDP offer with `Authorization: Bearer TOKEN`, applies the answer, sends for
 --seconds (or until SIGTERM), then DELETEs the session it was given in `Location`. Each state
 change is printed as one JSON line, for the test that runs it. The machine's loopback is the
-only network here: aioice is told to gather 127.0.0.1 (research/webrtc-interop.md §5).
+only network here: aioice is told to gather 127.0.0.1 (research/webrtc-interop.md §5), and
+whatever else the namespace has (a cluster test's bridge, docs/CLUSTER.md "Testing").
 """
 import argparse
 import asyncio
@@ -23,7 +24,15 @@ from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import AudioStreamTrack, VideoStreamTrack
 from av import AudioFrame, VideoFrame
 
-aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: ["127.0.0.1"]
+_namespace_addresses = aioice.ice.get_host_addresses
+
+
+def host_addresses(use_ipv4=True, use_ipv6=False):
+    others = [address for address in _namespace_addresses(use_ipv4=use_ipv4, use_ipv6=False) if address != "127.0.0.1"]
+    return ["127.0.0.1"] + others
+
+
+aioice.ice.get_host_addresses = host_addresses
 
 
 def say(**fields):

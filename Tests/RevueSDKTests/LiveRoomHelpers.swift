@@ -16,6 +16,15 @@ extension RevueSDKTests {
         return condition()
     }
 
+    /// Runs blocking harness work (a stop waiting minutes for a worker, a server starting) on a
+    /// thread of its own: neither the main actor, where the SDK delivers its events, nor the
+    /// cooperative pool (two threads here), where the SDK's tasks run, waits on it.
+    static func offMain<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
     /// A 320x180 camera track of ffmpeg's testsrc2 (motion and detail everywhere) at `rate`,
     /// from a y4m file on a file device of its own (a device opens one track at a time, as a
     /// real camera does). The device goes when `directory` does not matter any more: remove it

@@ -34,11 +34,11 @@ extension RevueSDKTests {
             let overlapping = lines.indices.filter { $0 > 0 && lines[$0].start < lines[$0 - 1].end }
             #expect(overlapping.count == 16, "\(overlapping.count) lines start before the one before ends")
 
-            let job = try await Self.offMain { try server.startJob(.transcription, room: roomID, timeout: 60) }
+            let job = try await RevueSDKTests.offMain { try server.startJob(.transcription, room: roomID, timeout: 60) }
             // A transcribed recording of the same room at the same time.
             try server.startWebhooks()
             let webhooks = try WebhookReceiver()
-            let recording = try await Self.offMain {
+            let recording = try await RevueSDKTests.offMain {
                 try server.startTranscribedRecording(room: roomID, webhookURL: webhooks.url, keepSpeakerAudio: false)
             }
             // The SDK participant, a listener (RECV_ONLY), and Chromium on the join page, a viewer.
@@ -53,11 +53,11 @@ extension RevueSDKTests {
                 try server.micPublisher(room: roomID, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
                                         log: media.file("publish-\(index).log"))
             }
-            for publisher in publishers { #expect(try await Self.offMain { publisher.wait(timeout: spoken + 30) } == .exited(0)) }
+            for publisher in publishers { #expect(try await RevueSDKTests.offMain { publisher.wait(timeout: spoken + 30) } == .exited(0)) }
             _ = await RevueSDKTests.waitUntil(20) { log.transcripts.count >= lines.count }
             defer { print("transcriber log:\n" + server.attemptLog(job)) }
-            _ = try await Self.offMain { try server.stopJob(job, timeout: 120) }
-            let recorded = try await Self.offMain { try server.stopJob(recording, timeout: 180) }
+            _ = try await RevueSDKTests.offMain { try server.stopJob(job, timeout: 120) }
+            let recorded = try await RevueSDKTests.offMain { try server.stopJob(recording, timeout: 180) }
 
             // A sentence is attributed when all the lines most like it are its speaker's.
             let received = log.transcripts
@@ -117,15 +117,6 @@ extension RevueSDKTests {
             #expect(fileAttributed == lines.count)
             #expect(drift.count >= lines.count - 3 && drift.allSatisfy { abs($0) <= 0.3 }, "\(drift)")
             try await room.leave()
-        }
-
-        /// Runs blocking harness work (a stop waiting minutes for a worker) on a thread of its
-        /// own: neither the main actor, where the SDK delivers its events, nor the two-thread
-        /// cooperative pool, where the SDK's tasks run, waits on it.
-        static func offMain<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-            try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try work() }) }.start()
-            }
         }
     }
 }

@@ -12,6 +12,7 @@ import Testing
     static let everyMessage: [ServerMessage] = [
         .joined(JoinedRoom(participantID: "bob", roomID: "abcd-efgh-ijkl", sessionID: "s1", mode: .receiveOnly, participants: [ada], you: bob,
                            presenterID: "ada", activeSpeakerID: nil)),
+        .joined(Self.clusterJoined),
         .error(.actionNotSupportedInMode, message: "RECV_ONLY participants do not publish"),
         .waitingForEntry,
         .entryRequested(participantID: "carol", name: "Carol"),
@@ -43,6 +44,13 @@ import Testing
         .redirect(url: "ws://192.0.2.12:8080/v2/rtc", nodeID: "node-2"),
     ]
 
+    /// A cluster node's `joined`: with the doors a client may rejoin through.
+    static var clusterJoined: JoinedRoom {
+        var joined = JoinedRoom(participantID: "bob", roomID: "abcd-efgh-ijkl", sessionID: "s1", mode: .receiveOnly, participants: [], you: bob)
+        joined.doors = ["ws://192.0.2.11:8080/v2/rtc", "wss://node-3.example/v2/rtc"]
+        return joined
+    }
+
     @Test(arguments: everyMessage)
     func everyMessageSurvivesTheWire(_ message: ServerMessage) throws {
         for id in [nil, RequestID.string("r"), RequestID.number(9)] {
@@ -63,6 +71,18 @@ import Testing
         #expect(ServerEnvelope(.roomLeft(reason: .roomClose)).text == #"{"reason":1006,"reasonName":"ROOM_CLOSE","type":"roomLeft","v":1}"#)
         #expect(ServerEnvelope(.presenterChanged(participantID: nil)).text == #"{"participantId":null,"type":"presenterChanged","v":1}"#)
         #expect(ServerEnvelope(.ack, id: .string("x")).text == #"{"id":"x","type":"ack","v":1}"#)
+    }
+
+    /// `doors` is written only in a cluster, and a door that is not a WebSocket URL is refused.
+    @Test func doorsAreWrittenOnlyInAClusterAndMustBeWebSocketURLs() throws {
+        let single = ServerEnvelope(.joined(JoinedRoom(participantID: "bob", roomID: "r", sessionID: "s", mode: .receiveOnly, participants: [], you: Self.bob)))
+        #expect(!single.text.contains("doors"))
+        #expect(ServerEnvelope(.joined(Self.clusterJoined)).text.contains(#""doors":["ws://192.0.2.11:8080/v2/rtc","wss://node-3.example/v2/rtc"]"#))
+        let joined = ServerEnvelope(.joined(Self.clusterJoined)).text
+        for bad in [#"["http://a/v2/rtc"]"#, #"[7]"#, #""ws://a""#] {
+            let text = joined.replacingOccurrences(of: #"["ws://192.0.2.11:8080/v2/rtc","wss://node-3.example/v2/rtc"]"#, with: bad)
+            #expect(throws: SignalingError.self, "\(bad)") { try ServerEnvelope(text: text) }
+        }
     }
 
     @Test func unknownCodesAndReasonsStillRead() throws {

@@ -13,10 +13,12 @@ public enum LoopbackNamespace {
         }.sorted()
     }
 
-    /// Throws unless the only interface is `lo`.
+    /// Throws unless the only interfaces are `lo` and those tests made here, named `rv…`: a
+    /// `ClusterNetwork`'s bridge and cables, which hold TEST-NET addresses only and lead only
+    /// to namespaces the test made.
     public static func require() throws {
         let seen = interfaces
-        guard seen == ["lo"] else {
+        guard seen.contains("lo"), seen.allSatisfy({ $0 == "lo" || $0.hasPrefix("rv") }) else {
             throw ToolError("this test talks to real WebRTC peers and must run in a loopback-only network namespace "
                 + "(interfaces here: \(seen.joined(separator: ", "))); run it through scripts/test, which makes one "
                 + "(unshare -n, then ip link set lo up)")

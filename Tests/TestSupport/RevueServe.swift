@@ -22,12 +22,32 @@ public final class RevueServe: @unchecked Sendable {
     public var signalingURL: String { "ws://\(host):\(port)/v2/rtc" }
     public var log: String { (try? String(contentsOfFile: root.file("serve.log"), encoding: .utf8)) ?? "" }
 
+    /// Where a node of a `ClusterNetwork` runs: which network, and which node it is there.
+    public struct Seat: Sendable {
+        public let network: ClusterNetwork
+        public let node: Int
+        /// A seat no node had before.
+        public init(on network: ClusterNetwork) throws {
+            self.network = network
+            node = try network.seat()
+        }
+    }
+
+    /// The node's seat on a `ClusterNetwork`, if it has one.
+    public let seat: Seat?
+
     /// Starts it and waits until `/healthz` answers. `arguments` are added to `serve`'s. Nodes
     /// of one cluster share `databaseURL` (nil: a fresh database) and each listen on a `host` of
-    /// their own.
-    public init(arguments: [String] = [], environment extra: [String: String] = [:], host: String = "127.0.0.1", databaseURL: String? = nil) throws {
+    /// their own, or sit in a network namespace of their own (`seat`: then `host` is the node's
+    /// address there, and `databaseURL` must be the one the network's proxy reaches). `worker`
+    /// runs a job worker in it too.
+    public init(arguments: [String] = [], environment extra: [String: String] = [:], host: String = "127.0.0.1", databaseURL: String? = nil,
+                seat: Seat? = nil, worker: Bool = false) throws
+    {
         try LoopbackNamespace.require()
+        let host = seat.map { ClusterNetwork.address(node: $0.node) } ?? host
         self.host = host
+        self.seat = seat
         self.databaseURL = try databaseURL ?? JobDatabase.make()
         root = try TemporaryDirectory(prefix: "serve")
         port = try PostgresCluster.freeLoopbackPort()
@@ -41,9 +61,21 @@ public final class RevueServe: @unchecked Sendable {
         // A test's server stops at once: rooms still live move (or end) without waiting.
         environment["REVUE_DRAIN_TIMEOUT"] = "0"
         environment.merge(extra) { $1 }
-        process = try Subprocess(RevueBinary.path, ["serve", "--no-worker", "--listen", "\(host):\(port)", "--rtc-listen", "\(host):0"] + arguments,
+        let command = [RevueBinary.path, "serve"] + (worker ? [] : ["--no-worker"]) + ["--listen", "\(host):\(port)", "--rtc-listen", "\(host):0"]
+            + arguments
+        let launcher = seat.map { $0.network.launcher(node: $0.node) } ?? []
+        process = try Subprocess((launcher + command)[0], Array((launcher + command).dropFirst()),
                                  environment: environment, standardOutput: .file(root.file("serve.log")),
                                  standardError: .file(root.file("serve.log")))
+        if let seat {
+            do {
+                try seat.network.plug(pid: process.pid, node: seat.node)
+            } catch {
+                process.signal(SIGKILL)
+                _ = process.wait()
+                throw error
+            }
+        }
         var found: UInt16?
         for _ in 0..<300 {
             if process.poll() != nil { break }
@@ -105,6 +137,22 @@ public final class RevueServe: @unchecked Sendable {
     public func metric(_ name: String) throws -> Double {
         let text = String(decoding: try TCP.http("GET", base + "/metrics", timeout: 30).body, as: UTF8.self)
         return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+    }
+
+    /// The join page of `room` on this node.
+    public func joinURL(room: String, token: String, name: String, mode: String? = nil) -> String {
+        var url = "\(base)/join/\(room)?token=\(token)&name=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name)"
+        if let mode { url += "&mode=\(mode)" }
+        return url
+    }
+
+    /// An aiortc WHIP publisher (`Tests/Peers/whip_publish.py`) posting to this node, of one
+    /// colour (`RRGGBB`) and tone, joined as `name`; its output goes to `log`.
+    public func whipPublisher(room: String, name: String, colour: String, tone: Int, log: String) throws -> Subprocess {
+        let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+        return try Subprocess(try TestPeers.python(), [TestPeers.script("whip_publish.py"), "\(base)/v2/rooms/\(room)/whip?name=\(query)", try token(),
+                                                       "--color", colour, "--tone", "\(tone)", "--seconds", "120"],
+                              standardOutput: .file(log), standardError: .file(log))
     }
 
     /// A new room, made through the REST API.

@@ -18,7 +18,8 @@ public final class TCPProxy: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     public private(set) var connectionsCut = 0
 
-    public init(upstreamPort: Int) throws {
+    /// Listens on `host` (loopback unless given: the bridge of a `ClusterNetwork`), on a free port.
+    public init(upstreamPort: Int, host: String = "127.0.0.1") throws {
         self.upstreamPort = upstreamPort
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ToolError("socket failed") }
@@ -26,7 +27,7 @@ public final class TCPProxy: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
