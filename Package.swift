@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
                                                             "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "RoomClient", "Media",
-                                                            "RoomServer", "Rooms"],
+                                                            "RoomServer", "Rooms", "Cluster", "Signaling"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/

@@ -38,7 +38,7 @@ extension APIService {
             (HTTPRoute("POST", "/v2/rooms/{roomId}"),
              .authenticated { api, request, path, grant in try api.setRoomStatus(path["roomId"] ?? "", request: request, grant: grant) }),
             (HTTPRoute("GET", "/v2/sessions"), .authenticated { api, request, _, grant in try api.listSessions(request, grant: grant) }),
-            (HTTPRoute("POST", "/v2/sessions/end"), .authenticated { api, request, _, grant in try api.endSession(try JSON.body(request), grant: grant) }),
+            (HTTPRoute("POST", "/v2/sessions/end"), .authenticated { api, request, _, grant in try api.endSession(request, grant: grant) }),
             (HTTPRoute("POST", "/v2/sessions/participants/remove"), .authenticated { api, request, _, grant in try api.removeParticipant(request, grant: grant) }),
             (HTTPRoute("GET", "/v2/sessions/{sessionId}"), .authenticated { api, _, path, grant in try api.session(path["sessionId"] ?? "", grant: grant) }),
             (HTTPRoute("GET", "/v2/sessions/{sessionId}/participants"), .authenticated { api, request, path, grant in

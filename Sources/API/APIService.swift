@@ -287,6 +287,7 @@ public final class APIService: @unchecked Sendable {
         let roomID = try Self.required("roomId", in: body)
         try Authenticator.check(grant, roomID: roomID)
         guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
+        if let answered = try forwardedToRoomNode(request, roomID: roomID) { return answered }
         var removed = liveRooms?.remove(participantID: participantID, roomID: roomID, reason: .removePeerAPI) == true
         if !removed { removed = try sessions.removeParticipant(participantID: participantID, roomID: roomID, reason: .removePeerAPI) }
         guard removed else { throw ServiceError.notFound("participant \(participantID) is not in room \(roomID)") }
@@ -312,11 +313,14 @@ public final class APIService: @unchecked Sendable {
     }
 
     /// `POST /v2/sessions/end`: through the live registry when the room is live there (everyone
-    /// in it leaves with 1009 MEETING_END_API), else in the database alone.
-    func endSession(_ body: JSONValue, grant: Authenticator.Grant) throws -> HTTPResponse {
+    /// in it leaves with 1009 MEETING_END_API), by the room's node when another node hosts it,
+    /// else in the database alone.
+    func endSession(_ request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let body = try JSON.body(request)
         let roomID = try Self.required("roomId", in: body)
         try Authenticator.check(grant, roomID: roomID)
         guard try rooms.room(roomID) != nil else { throw ServiceError.invalidRoom(roomID) }
+        if let answered = try forwardedToRoomNode(request, roomID: roomID) { return answered }
         var target: Session?
         if let field = body["sessionId"], !field.isNull {
             guard let id = field.stringValue, !id.isEmpty else { throw ServiceError.invalidParameter("sessionId must be a string") }

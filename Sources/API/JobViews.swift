@@ -60,6 +60,7 @@ struct JobViews {
     private func common(_ job: Job) -> JobCommonView {
         JobCommonView(id: job.idText, roomId: job.roomID, sessionId: job.sessionID, createdAt: APITime.string(job.createdAt),
                       updatedAt: APITime.string(job.updatedAt), status: job.clientState, attempts: job.attempts,
-                      error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil)
+                      error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil,
+                      workerId: job.workerID, nodeId: job.roomNodeID)
     }
 }

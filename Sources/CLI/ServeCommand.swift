@@ -22,7 +22,7 @@ enum ServeCommand: RevueCommand {
             --no-worker it only serves the API and webhooks; run `revue worker` processes elsewhere. docs/CONFIGURATION.md.
             """,
         options: CommonOptions.database + [
-            ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs,
+            ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs, ServiceSetup.maxCPU,
             ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.rtcSetupTimeout,
             ServiceSetup.maxConnectionsPerSource, ServiceSetup.allowDestination, ServiceSetup.noRooms,
             ServiceSetup.nodeID, ServiceSetup.region, ServiceSetup.maxRooms, ServiceSetup.drainTimeout,
@@ -150,6 +150,7 @@ final class Services: @unchecked Sendable {
             workerID: arguments.value("worker-id") ?? ServiceSetup.defaultWorkerID(), maxJobs: maxJobs, storage: storage,
             fixtureRooms: fixtureRooms, executable: ServiceSetup.executable, objectStorage: objectStorage)
         workerConfiguration.summaryEndpoint = try ServiceSetup.summaryEndpoint()
+        if let cores = try ServiceSetup.maxCPU(arguments) { workerConfiguration.maxCPU = cores }
         if rooms != nil { workerConfiguration.liveRooms = ServiceSetup.liveRoomAccess(publicURL: publicURL, authenticator: configuration.authenticator) }
         worker = runWorker ? Worker(store: api.store, configuration: workerConfiguration) : nil
         startThread("webhooks") { [self] in dispatcher.run(shouldStop: { [self] in stopping.load(ordering: .relaxed) }) }

@@ -23,6 +23,9 @@ enum ServiceSetup {
                                       environment: "REVUE_PUBLIC_URL")
     static let maxJobs = OptionSpec("max-jobs", value: "N", help: "Jobs this worker runs at once.", environment: "REVUE_MAX_JOBS",
                                     default: "4")
+    static let maxCPU = OptionSpec("max-cpu", value: "CORES",
+                                   help: "The cores this worker's jobs take together, by their cost (docs/CLUSTER.md, \"Workers\"; default: the machine's).",
+                                   environment: "REVUE_MAX_CPU")
     static let workerID = OptionSpec("worker-id", value: "ID", help: "This worker's name in the job tables (default: host-pid).",
                                      environment: "REVUE_WORKER_ID")
     static let nodeID = OptionSpec("node-id", value: "ID",
@@ -147,6 +150,15 @@ enum ServiceSetup {
             throw UsageError("REVUE_FILE_URL_TTL must be 60 to 31536000 seconds, not '\(text)'")
         }
         return seconds
+    }
+
+    /// `--max-cpu`: a positive number of cores, decimals allowed.
+    static func maxCPU(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+        guard let text = arguments.value("max-cpu") else { return nil }
+        guard let cores = Double(text), cores.isFinite, cores > 0, cores <= 4096 else {
+            throw UsageError("'--max-cpu' needs a positive number of cores (decimals allowed), not '\(text)'", command: arguments.spec.name)
+        }
+        return cores
     }
 
     static func hostAndPort(_ text: String, command: String) throws(UsageError) -> (String, Int) {

@@ -13,7 +13,7 @@ enum WorkerCommand: RevueCommand {
             Claims jobs (FOR UPDATE SKIP LOCKED), runs each in a child process, holds a lease it renews, and takes over jobs
             whose worker died. SIGTERM: no new jobs; running ones finish their part and are handed back. docs/JOBS.md.
             """,
-        options: CommonOptions.database + [ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.maxJobs, ServiceSetup.workerID,
+        options: CommonOptions.database + [ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.maxJobs, ServiceSetup.maxCPU, ServiceSetup.workerID,
                                            ServiceSetup.migrations,
                                            OptionSpec("public-url", value: "URL",
                                                       help: "The API's public base URL, for the file URLs webhooks carry.",
@@ -39,6 +39,7 @@ enum WorkerCommand: RevueCommand {
             fixtureRooms: arguments.value("fixture-rooms").map { FixtureRooms(directory: URL(fileURLWithPath: $0).standardizedFileURL.path) },
             executable: ServiceSetup.executable, objectStorage: objectStorage)
         configuration.summaryEndpoint = try ServiceSetup.summaryEndpoint()
+        if let cores = try ServiceSetup.maxCPU(arguments) { configuration.maxCPU = cores }
         // Live rooms are joined at the API's public URL, where the room server runs.
         configuration.liveRooms = ServiceSetup.liveRoomAccess(publicURL: arguments.value("public-url") ?? "http://127.0.0.1:8080",
                                                               authenticator: try ServiceSetup.authenticator(home: home))

@@ -30,6 +30,8 @@ public struct Job: Sendable, Equatable {
     public var startedAt: Date?
     public var playableAt: Date?
     public var stoppedAt: Date?
+    /// In a cluster, the node the job's room is placed on now (docs/CLUSTER.md); read, never written.
+    public var roomNodeID: String? = nil
 
     public var clientState: String { state.clientState(kind) }
 

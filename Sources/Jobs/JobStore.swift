@@ -24,7 +24,8 @@ public final class JobStore: Sendable {
     static let columns = """
         id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path, pre_signed_url,
         worker_id, lease_expires_at, attempts, stop_requested_at, error_code, error_message, parts::text AS parts,
-        progress::text AS progress, transcription::text AS transcription, created_at, updated_at, started_at, playable_at, stopped_at
+        progress::text AS progress, transcription::text AS transcription, created_at, updated_at, started_at, playable_at, stopped_at,
+        (SELECT node_id FROM room_placements WHERE room_placements.room_id = jobs.room_id) AS room_node_id
         """
 
     public init(pool: PostgresPool,
@@ -270,9 +271,10 @@ public final class JobStore: Sendable {
         public var previousWorker: String?
     }
 
-    /// Claims the oldest active job nobody holds (no lease, or an expired one): attempts + 1 and
-    /// a lease for `lease` seconds. Concurrent workers skip each other's rows (SKIP LOCKED).
-    public func claim(workerID: String, lease: Double) throws -> Claim? {
+    /// Claims the oldest active job nobody holds (no lease, or an expired one) that costs at most
+    /// `budget` cores (`JobCost`; nil: any): attempts + 1 and a lease for `lease` seconds.
+    /// Concurrent workers skip each other's rows (SKIP LOCKED).
+    public func claim(workerID: String, lease: Double, budget: Double? = nil) throws -> Claim? {
         try pool.transaction { connection -> Claim? in
             let rows = try connection.query(
                 """
@@ -280,6 +282,7 @@ public final class JobStore: Sendable {
                     SELECT id, worker_id AS previous_worker FROM jobs
                     WHERE state IN \(JobStore.activeStates) AND deleted_at IS NULL
                       AND (lease_expires_at IS NULL OR lease_expires_at < now())
+                      AND ($3::float8 IS NULL OR \(JobCost.sql) <= $3::float8 + 0.000001)
                     ORDER BY created_at
                     FOR UPDATE SKIP LOCKED
                     LIMIT 1)
@@ -287,7 +290,7 @@ public final class JobStore: Sendable {
                     updated_at = now()
                 FROM candidate WHERE jobs.id = candidate.id
                 RETURNING candidate.previous_worker, \(JobStore.columns.replacingOccurrences(of: "id, kind", with: "jobs.id, kind"))
-                """, [workerID, lease])
+                """, [workerID, lease, budget])
             guard let row = rows.first else { return nil }
             let job = try JobStore.job(from: row)
             let previous = try row.decodeIfPresent("previous_worker", as: String.self)
@@ -461,7 +464,8 @@ public final class JobStore: Sendable {
             stopRequestedAt: try row.decodeIfPresent("stop_requested_at"), errorCode: try row.decodeIfPresent("error_code"),
             errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress, transcription: transcription,
             createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"), startedAt: try row.decodeIfPresent("started_at"),
-            playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"))
+            playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"),
+            roomNodeID: try row.decodeIfPresent("room_node_id"))
     }
 
     static func newSessionID() -> String {

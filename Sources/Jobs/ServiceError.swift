@@ -45,6 +45,10 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public static func notFound(_ message: String) -> ServiceError {
         ServiceError(status: 404, code: 4000, name: "NOT_FOUND", message: message)
     }
+    /// The room lives on another node of the cluster, which did not answer a forwarded action.
+    public static func roomNodeUnreachable(_ message: String) -> ServiceError {
+        ServiceError(status: 502, code: 4000, name: "ROOM_NODE_UNREACHABLE", message: message)
+    }
     public static func unknown(_ message: String) -> ServiceError {
         ServiceError(status: 500, code: 4000, name: "UNKNOWN_ERROR", message: message)
     }

@@ -32,6 +32,10 @@ public final class Worker: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var workerID: String
         public var maxJobs: Int
+        /// The cores this worker's jobs may take together (`JobCost`): a job that would go past
+        /// them is left to another worker, unless this one runs nothing (so a job costlier than
+        /// every budget still runs, alone). Default: the machine's cores.
+        public var maxCPU: Double = Double(ProcessInfo.processInfo.activeProcessorCount)
         public var lease: Double
         public var heartbeatInterval: Double
         /// Where outputs are written.
@@ -131,7 +135,8 @@ public final class Worker: @unchecked Sendable {
 
     /// Works until `shouldStop`, then hands its jobs back.
     public func run(shouldStop: @escaping @Sendable () -> Bool) {
-        logger.info("worker started", ["maxJobs": .of(configuration.maxJobs), "storage": .string(configuration.storage)])
+        logger.info("worker started", ["maxJobs": .of(configuration.maxJobs), "maxCpu": .double(configuration.maxCPU),
+                                       "storage": .string(configuration.storage)])
         // Leases are renewed on their own thread, so nothing this loop does (repairing a long
         // part, waiting for children to finish at shutdown) can let one run out under a job
         // that is still running here.
@@ -157,7 +162,9 @@ public final class Worker: @unchecked Sendable {
                     try connection.listen(JobStore.stopChannel)
                     listener = connection
                 }
-                while count < configuration.maxJobs, let claim = try store.claim(workerID: configuration.workerID, lease: configuration.lease) {
+                while count < configuration.maxJobs,
+                      let claim = try store.claim(workerID: configuration.workerID, lease: configuration.lease, budget: budget)
+                {
                     start(claim)
                 }
                 pollChildren()
@@ -180,6 +187,19 @@ public final class Worker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return running.count + preparing.count + uploading.count
+    }
+
+    /// The cores the running jobs take (`JobCost`); uploads take next to none.
+    public var cpuLoad: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return running.values.reduce(0) { $0 + JobCost.of($1.job) }
+    }
+
+    /// What a claim may cost now: the cores left, or anything when nothing runs.
+    private var budget: Double? {
+        let load = cpuLoad
+        return load == 0 ? nil : configuration.maxCPU - load
     }
 
     /// The next expiry of a lease held by another worker, checked every few seconds.
@@ -206,7 +226,8 @@ public final class Worker: @unchecked Sendable {
         var job = claim.job
         let jobLogger = logger.with(["jobId": .string(job.id.uuidString.lowercased()), "attempt": .of(job.attempts)])
         jobLogger.info("claimed job", ["kind": .string(job.kind.rawValue), "roomId": .string(job.roomID),
-                                       "previousWorker": .string(claim.previousWorker ?? "")])
+                                       "previousWorker": .string(claim.previousWorker ?? ""), "cost": .double(JobCost.of(job)),
+                                       "load": .double(cpuLoad), "maxCpu": .double(configuration.maxCPU)])
         var parts = finishEarlierParts(job.parts, logger: jobLogger)
         if job.stopRequestedAt != nil || job.state == .stopping || (try? uploads.hasUnfinished(jobID: job.id)) == true {
             // Stopped before (or while) a worker ran it: nothing more to record, but perhaps

@@ -112,6 +112,19 @@ extension RoomServer {
         return moves
     }
 
+    /// The base URL of the live node hosting `roomID` when it is another (the REST API forwards
+    /// actions on the room there); nil when the room is here, nowhere, or on a dead node.
+    public func hostURL(roomID: String) -> String? {
+        guard let placer = configuration.placer else { return nil }
+        do {
+            guard case .elsewhere(let node)? = try placer.location(of: roomID) else { return nil }
+            return node.url
+        } catch {
+            logger.warning("could not look up a room's node", ["roomId": .string(roomID), "error": .string(error.description)])
+            return nil
+        }
+    }
+
     /// This node's heartbeat read the cluster: the live ACTIVE nodes are the doors a client may
     /// rejoin through when the node it came through dies (`joined`'s `doors`).
     public func updateCluster(_ nodes: [Node]) {

@@ -448,20 +448,25 @@ public final class RoomServer: @unchecked Sendable {
 
 extension RoomServer: LiveRooms {
     public func end(roomID: String, reason: LeaveReason) -> String? {
-        try? rtc.loop.sync { [self] in
+        let ended = try? rtc.loop.sync { [self] () -> String? in
             let session = registry.liveSessionID(roomID: roomID)
             guard session != nil else { return nil }
             perform(registry.endRoom(roomID: roomID, reason: reason, now: Date().timeIntervalSince1970))
             return session
         }
+        // The rows are written before the API reads them back (the protocol's promise).
+        persistence.drain()
+        return ended ?? nil
     }
 
     public func remove(participantID: String, roomID: String, reason: LeaveReason) -> Bool {
-        (try? rtc.loop.sync { [self] in
+        let removed = (try? rtc.loop.sync { [self] in
             guard registry.activeParticipants(roomID: roomID).contains(where: { $0.participantID == participantID }) else { return false }
             perform(registry.removeParticipant(participantID: participantID, roomID: roomID, reason: reason, now: Date().timeIntervalSince1970))
             return true
         }) ?? false
+        persistence.drain()
+        return removed
     }
 
     /// Prometheus text (https://prometheus.io/docs/instrumenting/exposition_formats/): rooms,

@@ -13,8 +13,12 @@ public protocol LiveRooms: AnyObject, Sendable {
     func activeParticipants(roomID: String) -> [LiveParticipant]?
     /// Lines of Prometheus text about live rooms and their media (`/metrics`).
     func metricLines() -> [String]
+    /// In a cluster, the base URL (`http://host:port`) of the live node that hosts the room's
+    /// session when another node does; nil when this one does, or none.
+    func hostURL(roomID: String) -> String?
 }
 
 extension LiveRooms {
     public func metricLines() -> [String] { [] }
+    public func hostURL(roomID: String) -> String? { nil }
 }

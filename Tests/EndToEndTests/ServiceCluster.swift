@@ -57,8 +57,8 @@ final class ServiceCluster: @unchecked Sendable {
     }
 
     @discardableResult
-    func startWorker(_ id: String, maxJobs: Int = 5) throws -> Subprocess {
-        let process = try Subprocess(RevueBinary.path, ["worker", "--worker-id", id, "--max-jobs", String(maxJobs)], environment: environment,
+    func startWorker(_ id: String, maxJobs: Int = 5, arguments: [String] = []) throws -> Subprocess {
+        let process = try Subprocess(RevueBinary.path, ["worker", "--worker-id", id, "--max-jobs", String(maxJobs)] + arguments, environment: environment,
                                      standardOutput: .file(root.file("\(id).log")), standardError: .file(root.file("\(id).log")))
         workers[id] = process
         return process

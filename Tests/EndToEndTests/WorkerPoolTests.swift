@@ -153,4 +153,39 @@ import Testing
         let details = try cluster.events(jobID).compactMap { try $0.decodeIfPresent("detail", as: String.self) }
         #expect(details.contains("attempt 2: taken over from worker-a (its lease ended)"), "\(details)")
     }
+
+    /// A worker with one core to spend (`--max-cpu 1`) runs two 720p recordings (half a core
+    /// each, `JobCost`) and leaves the third, which waits unclaimed until a second worker takes
+    /// it; every claim logs its cost and the worker's load (docs/CLUSTER.md, "Workers").
+    @Test func aWorkerTakesOnlyTheJobsItsCoresAllow() async throws {
+        let rooms = ["c1", "c2", "c3"]
+        let cluster = try ServiceCluster(rooms: rooms)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a", arguments: ["--max-cpu", "1"])
+        for room in rooms {
+            #expect(try cluster.call("POST", "/v2/recordings/start", ["roomId": room, "config": ["quality": "med"]]).0 == 200)
+        }
+        func held() throws -> [String: String] {
+            try cluster.jobs().reduce(into: [:]) { held, row in
+                held[try row.decode("room_id", as: String.self)] = try row.decodeIfPresent("worker_id", as: String.self) ?? "nobody"
+            }
+        }
+        // Two claimed at once; the third is not, for as long as worker-a runs two.
+        let deadline = Date().addingTimeInterval(20)
+        while try held().values.filter({ $0 == "worker-a" }).count < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        try await Task.sleep(for: .seconds(3))
+        let alone = try held()
+        print("measured: worker-a with --max-cpu 1 holds \(alone.sorted { $0.key < $1.key })")
+        #expect(alone.values.filter { $0 == "worker-a" }.count == 2 && alone.values.filter { $0 == "nobody" }.count == 1, "\(alone)")
+        // A second worker takes what is left.
+        try cluster.startWorker("worker-b", arguments: ["--max-cpu", "1"])
+        let taken = Date().addingTimeInterval(20)
+        while try held().values.contains("nobody") && Date() < taken { try await Task.sleep(for: .milliseconds(200)) }
+        let both = try held()
+        #expect(both.values.filter { $0 == "worker-a" }.count == 2 && both.values.filter { $0 == "worker-b" }.count == 1, "\(both)")
+        let log = (try? String(contentsOfFile: cluster.root.file("worker-a.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains(#""cost":0.5"#) && log.contains(#""maxCpu":1"#), "\(log.suffix(1500))")
+        for room in rooms { _ = try cluster.call("POST", "/v2/recordings/stop", ["roomId": room]) }
+        #expect(try cluster.waitForAllEnded(timeout: 120))
+    }
 }

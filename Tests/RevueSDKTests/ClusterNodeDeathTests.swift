@@ -11,7 +11,8 @@ import Testing
 /// Three nodes, each in a network namespace of its own on a bridge (`ClusterNetwork`), and a room
 /// placed on node 2 (docs/CLUSTER.md, "A node dies"): an SDK participant comes in through node 1,
 /// Chromium's join page and an aiortc WHIP publisher through node 3, and a recording started with
-/// REST on node 1 is run by the worker on node 3. Node 2 is killed with SIGKILL mid-recording:
+/// REST on node 1 is run by the worker on node 3 (its view, from any node, says so and names node
+/// 2). Node 2 is killed with SIGKILL mid-recording:
 /// the SDK participant and the page are back in the room on a live node within 15 s, the
 /// recording never leaves STARTED and carries on (one part, a gap of silence where the room was
 /// away), and nothing in PostgreSQL still points at node 2.
@@ -74,6 +75,10 @@ extension RevueSDKTests {
             })
             let job = try #require(recording)
             #expect(job.workerID == "worker-3", "\(job)")
+            // Its view, from any node, names the worker and the room's node.
+            let view = try nodes[0].call("GET", "/v2/recordings/\(job.idText)")
+            print("node death: the recording's view on node 1: workerId \(view.json?["workerId"]?.stringValue ?? "none"), nodeId \(view.json?["nodeId"]?.stringValue ?? "none")")
+            #expect(view.json?["workerId"]?.stringValue == "worker-3" && view.json?["nodeId"]?.stringValue == "node-2", "\(String(describing: view.json))")
             defer { print("recorder log:\n" + ((try? String(contentsOfFile: nodes[2].root.file("storage") + "/jobs/\(job.idText)/attempt-1.log", encoding: .utf8)) ?? "none").suffix(4000)) }
             // A few seconds of everyone on the recording.
             try await Task.sleep(for: .seconds(5))

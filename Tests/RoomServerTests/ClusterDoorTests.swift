@@ -12,6 +12,7 @@ import Testing
 /// redirects the join (the publishers follow it and see and hear each other through B's SFU),
 /// WHIP answers 307 and aiortc posts its offer to B, the join page answers 307, `revue nodes` and
 /// `/metrics` show where the room is, and when everyone has left the placement is released.
+/// REST actions on the live room, called on node A, are carried out by node B.
 extension BrowserRoomTests {
     @Suite(.live, .timeLimit(.minutes(10))) struct ClusterDoorTests {
         static let small = CameraFormat(width: 320, height: 180, framesPerSecond: 15)
@@ -119,6 +120,51 @@ extension BrowserRoomTests {
             }, "the session on node-b ended")
             let ranOn = try pool.with { try $0.query("SELECT node_id FROM sessions WHERE room_id = $1", [room]).map { try $0.decode("node_id", as: String.self) } }
             #expect(ranOn == ["node-b"], "\(ranOn)")
+        }
+
+        /// `POST /v2/sessions/participants/remove` and `/v2/sessions/end` on node A for a room
+        /// live on node B: A forwards them to B with the caller's token, B takes the participant
+        /// out (1010) and ends the session for everyone (1009), and A answers with B's answers. A
+        /// node B that does not answer in time (stopped with SIGSTOP) gets the caller 502 with the
+        /// reason; the request it was sent is carried out when it runs again.
+        @Test func restActionsOnALiveRoomReachTheNodeHostingIt() throws {
+            let a = try RevueServe(arguments: ["--node-id", "node-a"], host: "127.0.0.2")
+            let b = try RevueServe(arguments: ["--node-id", "node-b"], host: "127.0.0.3", databaseURL: a.databaseURL)
+            let nodes = NodeStore(pool: PostgresPool(a.databaseURL, size: 2))
+            #expect(JoinPageBrowserTests.wait(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).count == 2 })
+            let room = try a.makeRoom()
+            func member(_ name: String) throws -> RoomPublisher {
+                try RoomPublisher(configuration: .init(signalingURL: b.signalingURL, roomID: room, token: try b.token(), participantName: name,
+                                                       camera: nil, microphone: nil))
+            }
+            let (ann, bob, cy) = (try member("Ann"), try member("Bob"), try member("Cy"))
+            defer { for one in [ann, bob, cy] { one.leave() } }
+            #expect(try RoomPlacer(store: nodes, nodeID: "node-a").location(of: room) == .elsewhere(try #require(try nodes.node("node-b"))))
+
+            // Bob is taken out through A.
+            let removed = try a.call("POST", "/v2/sessions/participants/remove",
+                                     body: Array(#"{"roomId":"\#(room)","participantId":"\#(bob.participantID)"}"#.utf8))
+            print("cluster REST: remove through node-a answered \(removed.status) \(removed.json?.text ?? "")")
+            #expect(removed.status == 200 && removed.json?.stringValue == "Participant removed successfully", "\(removed)")
+            #expect(JoinPageBrowserTests.wait(10) { bob.failure?.contains("1010") == true }, "\(bob.failure ?? "still in")")
+            #expect(a.log.contains("forwarded an action to the room's node"))
+
+            // Node B frozen: A cannot reach it in time and says so. The request waits in B's
+            // socket, and B carries it out when it runs again: Cy leaves then.
+            b.process.signal(SIGSTOP)
+            let frozen = try a.call("POST", "/v2/sessions/participants/remove",
+                                    body: Array(#"{"roomId":"\#(room)","participantId":"\#(cy.participantID)"}"#.utf8))
+            #expect(cy.failure == nil)
+            b.process.signal(SIGCONT)
+            print("cluster REST: remove through node-a with node-b frozen answered \(frozen.status) \(frozen.json?["message"]?.stringValue ?? "")")
+            #expect(frozen.status == 502 && frozen.json?["error"]?.stringValue == "ROOM_NODE_UNREACHABLE", "\(frozen)")
+            #expect(JoinPageBrowserTests.wait(10) { cy.failure?.contains("1010") == true }, "\(cy.failure ?? "still in")")
+
+            // The session ends through A: Ann, on B, leaves with 1009, and A answers with the ended session.
+            let ended = try a.call("POST", "/v2/sessions/end", body: Array(#"{"roomId":"\#(room)"}"#.utf8))
+            #expect(ended.status == 200 && ended.json?["end"]?.isNull == false, "\(ended)")
+            #expect(JoinPageBrowserTests.wait(10) { ann.failure?.contains("1009") == true }, "\(ann.failure ?? "still in")")
+            print("cluster REST: end through node-a answered \(ended.status); Ann: \(ann.failure ?? "in")")
         }
     }
 }

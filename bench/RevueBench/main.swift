@@ -52,6 +52,9 @@ do {
         guard arguments.count >= 3 else { throw BenchError("usage: hours FIXTURE REVUE [HOURS] [QUALITY]") }
         try HoursBench.run(fixtureDirectory: arguments[1], revue: arguments[2], hours: arguments.count > 3 ? Double(arguments[3]) ?? 2 : 2,
                            quality: arguments.count > 4 ? arguments[4] : "low")
+    case "cluster":
+        // cluster [JOINS] [ROOMS]
+        try ClusterBench.run(joins: arguments.count > 1 ? Int(arguments[1]) ?? 50 : 50, rooms: arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200)
     case "transcription-live":
         // transcription-live PYTHON [SPEAKERS] [SENTENCES]
         guard arguments.count >= 2 else { throw BenchError("usage: transcription-live PYTHON [SPEAKERS] [SENTENCES]") }

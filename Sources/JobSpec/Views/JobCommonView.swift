@@ -20,10 +20,17 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var attempts: Int
     /// Set when the job failed.
     public var error: Failure?
+    /// The worker that holds the job (or held it last), by its `--worker-id`.
+    public var workerId: String?
+    /// In a cluster, the node the job's room is placed on now (docs/CLUSTER.md); nil when the
+    /// room is not live, or on a single server.
+    public var nodeId: String?
 
     public init(id: String, roomId: String, sessionId: String, createdAt: String, updatedAt: String, status: String, attempts: Int,
-                error: Failure?)
+                error: Failure?, workerId: String? = nil, nodeId: String? = nil)
     {
+        self.workerId = workerId
+        self.nodeId = nodeId
         self.id = id
         self.roomId = roomId
         self.sessionId = sessionId
