@@ -58,10 +58,11 @@ extension RevueSDKTests {
                 whip.signal(SIGKILL)
                 whip.wait()
             }
-            // Everyone sees everyone: Ann both others' cameras, the page Ann's and aiortc's.
+            // Everyone sees and hears everyone: Ann both others' cameras and tones, the page Ann's and aiortc's.
             let together = await RevueSDKTests.waitUntil(40) {
                 ReconnectTests.decoded(ann, of: "Chrome") > 10 && ReconnectTests.decoded(ann, of: "aiortc Blue") > 10
-                    && Self.videosDecoding(page) >= 2
+                    && Self.heard(ann, of: "Chrome") > 48_000 && Self.heard(ann, of: "aiortc Blue") > 48_000
+                    && Self.videosDecoding(page) >= 2 && Self.audiosPlaying(page) >= 2
             }
             #expect(together, "Ann: \(log.events); the page: \(Self.pageState(page)); aiortc: \((try? String(contentsOfFile: media.file("whip.log"), encoding: .utf8)) ?? "")")
 
@@ -151,6 +152,17 @@ extension RevueSDKTests {
             #expect(layouts.contains(["Ann", "Chrome", "aiortc Blue"]), "\(layouts)")
             #expect(layouts.last.map { $0.isSuperset(of: ["Ann", "Chrome"]) } == true, "\(layouts)")
             try await ann.leave()
+        }
+
+        /// Samples of `who`'s microphone `room` has decoded (the stream of now).
+        static func heard(_ room: RevueSDK.Room, of who: String) -> Int {
+            room.participants.values.first { $0.displayName == who }?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0
+        }
+
+        /// How many remote microphones the page receives sound from.
+        static func audiosPlaying(_ page: HeadlessChromium.Page) -> Int {
+            let stats = ((try? page.evaluate("window.revue ? window.revue.stats() : null")) as? [String: Any]) ?? [:]
+            return ((stats["inbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "audio" && ($0["totalSamplesReceived"] as? Int ?? 0) > 48_000 }.count
         }
 
         /// The page's state and how often it came back ("CONNECTED 1").
