@@ -130,12 +130,17 @@ final class Services: @unchecked Sendable {
                 let node = Node(id: nodeID, url: publicURL, rtcAddress: "\(server.rtc.announcedAddress)",
                                 region: arguments.value("region") ?? "", cores: ProcessInfo.processInfo.activeProcessorCount,
                                 maxRooms: try arguments.integer("max-rooms", in: 1...1_000_000) ?? 1_000)
+                let deadNodesSessions = SessionStore(pool: pool)
                 let heartbeat = NodeHeartbeat(store: nodes, node: node, load: { [weak server] in server?.nodeLoad() ?? NodeLoad() },
                                               onStateChanged: { row in
                                                   // `revue nodes drain`: this node drains, then exits on its own.
                                                   if row.state == .draining { drainOrder.deadline = row.drainDeadline ?? Date() }
                                               },
-                                              onCluster: { [weak server] nodes in server?.updateCluster(nodes) })
+                                              onCluster: { [weak server] nodes in
+                                                  server?.updateCluster(nodes)
+                                                  // A dead node's sessions end here, with their webhooks, before the sweep.
+                                                  for dead in nodes where !dead.alive { _ = try? deadNodesSessions.endSessions(ofNode: dead.id) }
+                                              })
                 try heartbeat.start()
                 self.heartbeat = heartbeat
             }

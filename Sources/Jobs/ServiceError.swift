@@ -49,6 +49,10 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public static func roomNodeUnreachable(_ message: String) -> ServiceError {
         ServiceError(status: 502, code: 4000, name: "ROOM_NODE_UNREACHABLE", message: message)
     }
+    /// A forwarded action reached a node the room had moved away from meanwhile.
+    public static func roomMoved(_ message: String) -> ServiceError {
+        ServiceError(status: 409, code: 4000, name: "ROOM_MOVED", message: message)
+    }
     public static func unknown(_ message: String) -> ServiceError {
         ServiceError(status: 500, code: 4000, name: "UNKNOWN_ERROR", message: message)
     }

@@ -35,7 +35,7 @@ public final class SessionStore: Sendable {
         guard !work.isEmpty else { return }
         try pool.transaction { connection in
             var queued = false
-            for action in work {
+            for action in try withLeftoversEnded(work, connection: connection) {
                 switch action {
                 case .persist(let command): try write(command, connection: connection)
                 case .webhook(let event): queued = try enqueue(event, connection: connection) || queued
@@ -184,6 +184,48 @@ public final class SessionStore: Sendable {
         for room in rooms where try endSession(roomID: room, reason: .unknown, now: now) != nil { ended += 1 }
         if ended > 0 { logger.warning("ended sessions a stopped server left ongoing", ["sessions": .of(ended)]) }
         return ended
+    }
+
+    /// Ends every session still ongoing on `deadNode` (a node that died), as `endSession` does:
+    /// its open stays leave with `reason`, with the webhooks (docs/CLUSTER.md, "A node dies").
+    /// Idempotent: two nodes doing it at once end each session once. Returns how many.
+    @discardableResult
+    public func endSessions(ofNode deadNode: String, reason: LeaveReason = .websocketDisconnected, now: Date = Date()) throws -> Int {
+        let ongoing = try pool.with { connection in
+            try connection.query("SELECT id, room_id FROM sessions WHERE node_id = $1 AND ended_at IS NULL ORDER BY started_at", [deadNode])
+                .map { (id: try $0.decode("id", as: String.self), room: try $0.decode("room_id", as: String.self)) }
+        }
+        var ended = 0
+        for session in ongoing where try endSession(roomID: session.room, sessionID: session.id, reason: reason, now: now) != nil { ended += 1 }
+        if ended > 0 { logger.warning("ended the sessions of a node that died", ["nodeId": .string(deadNode), "sessions": .of(ended)]) }
+        return ended
+    }
+
+    /// `actions` with, before each session start, the endings of the room's sessions still
+    /// ongoing (a crashed server's, a dead node's whose room came back elsewhere first): each
+    /// open stay leaves and the session ends, with their webhooks, so no session ends silently.
+    private func withLeftoversEnded(_ actions: [RoomAction], connection: PostgresConnection) throws -> [RoomAction] {
+        var all: [RoomAction] = []
+        for action in actions {
+            if case .persist(.sessionStarted(let sessionID, let roomID, let at)) = action {
+                let leftovers = try connection.query(
+                    "SELECT id, started_at FROM sessions WHERE room_id = $1 AND ended_at IS NULL AND id <> $2 ORDER BY started_at FOR UPDATE",
+                    [roomID, sessionID])
+                for row in leftovers {
+                    let id = try row.decode("id", as: String.self)
+                    for stay in try openStays(connection, sessionID: id) {
+                        all.append(.persist(.participantLeft(sessionID: id, roomID: roomID, participantID: stay.participantID, at: at, reason: .unknown)))
+                        all.append(.webhook(RoomWebhookEvent(kind: .participantLeft, roomID: roomID, sessionID: id, participantID: stay.participantID,
+                                                             participantName: stay.name, start: stay.start, end: at)))
+                    }
+                    all.append(.persist(.sessionEnded(sessionID: id, roomID: roomID, at: at)))
+                    all.append(.webhook(RoomWebhookEvent(kind: .sessionEnded, roomID: roomID, sessionID: id,
+                                                         start: try row.decode("started_at", as: Date.self).timeIntervalSince1970, end: at)))
+                }
+            }
+            all.append(action)
+        }
+        return all
     }
 
     private func perform(_ actions: [RoomAction], connection: PostgresConnection) throws {

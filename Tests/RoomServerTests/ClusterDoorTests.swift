@@ -148,6 +148,12 @@ extension BrowserRoomTests {
             #expect(removed.status == 200 && removed.json?.stringValue == "Participant removed successfully", "\(removed)")
             #expect(JoinPageBrowserTests.wait(10) { bob.failure?.contains("1010") == true }, "\(bob.failure ?? "still in")")
             #expect(a.log.contains("forwarded an action to the room's node"))
+            // A request that says another node forwarded it, for a room live elsewhere: not acted
+            // on here (only the database would change), and not forwarded round again.
+            let bounced = try a.call("POST", "/v2/sessions/participants/remove", body: Array(#"{"roomId":"\#(room)","participantId":"\#(cy.participantID)"}"#.utf8),
+                                     headers: ["Revue-Forwarded-By": "http://192.0.2.99:8080"])
+            #expect(bounced.status == 409 && bounced.json?["error"]?.stringValue == "ROOM_MOVED", "\(bounced)")
+            #expect(cy.failure == nil)
 
             // Node B frozen: A cannot reach it in time and says so. The request waits in B's
             // socket, and B carries it out when it runs again: Cy leaves then.

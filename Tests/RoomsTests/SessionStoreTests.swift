@@ -128,6 +128,39 @@ import Testing
         #expect(!enabled.disabled && enabled.deactivatedAt == nil)
     }
 
+    /// A session a crashed server (or a dead node) left ongoing, with someone in it, ends when the
+    /// room's next session starts: their stay and the session end, with both webhooks.
+    @Test func aSessionLeftOngoingEndsWithItsWebhooksWhenTheRoomStartsAgain() throws {
+        let created = try rooms.create(RoomRequest(webhook: RoomWebhook(endPoint: "http://127.0.0.1:9/h")))
+        var driven = Driven(room: RoomHarness(), store: store)
+        driven.room.room = RoomSettings(room: created)
+        try driven.run { $0.join("ada", name: "Ada") }
+        let before = try outbox().count
+        try store.execute([.persist(.sessionStarted(sessionID: "after-the-crash", roomID: created.id, at: driven.room.now + 30))])
+        let added = try outbox().dropFirst(before)
+        #expect(added.map(\.event) == ["participant-left", "session-ended"], "\(added.map(\.event))")
+        #expect(added.allSatisfy { $0.sessionID == "session-1" })
+        let old = try #require(try store.session("session-1"))
+        #expect(old.endedAt != nil && old.participants.allSatisfy { !$0.isActive })
+        #expect(try store.ongoingSession(roomID: created.id)?.id == "after-the-crash")
+    }
+
+    /// A dead node's sessions are ended by whichever node notices, once, with their webhooks.
+    @Test func aDeadNodesSessionsEndOnceWithTheirWebhooks() throws {
+        let created = try rooms.create(RoomRequest(webhook: RoomWebhook(endPoint: "http://127.0.0.1:9/h")))
+        var driven = Driven(room: RoomHarness(), store: SessionStore(pool: pool, nodeID: "node-x"))
+        driven.room.room = RoomSettings(room: created)
+        try driven.run { $0.join("ada", name: "Ada") }
+        try driven.run { $0.join("bob", name: "Bob") }
+        let before = try outbox().count
+        #expect(try store.endSessions(ofNode: "node-y") == 0)
+        #expect(try store.endSessions(ofNode: "node-x") == 1)
+        #expect(try store.endSessions(ofNode: "node-x") == 0)
+        #expect(try outbox().dropFirst(before).map(\.event) == ["participant-left", "participant-left", "session-ended"])
+        let ended = try #require(try store.session("session-1"))
+        #expect(ended.participants.allSatisfy { $0.stays.last?.leaveReason == .websocketDisconnected })
+    }
+
     @Test func withoutALiveRegistryTheDatabaseEndsAndRemoves() throws {
         let created = try rooms.create(RoomRequest(webhook: RoomWebhook(endPoint: "http://127.0.0.1:9/h")))
         var driven = Driven(room: RoomHarness(), store: store)

@@ -125,11 +125,11 @@ public final class RevueServe: @unchecked Sendable {
     }
 
     /// A REST call with a crawler token.
-    public func call(_ method: String, _ path: String, body: [UInt8] = [], token: String? = nil, timeout: Double = 30) throws
-        -> (status: Int, json: JSONValue?)
+    public func call(_ method: String, _ path: String, body: [UInt8] = [], token: String? = nil, headers extra: [String: String] = [:],
+                     timeout: Double = 30) throws -> (status: Int, json: JSONValue?)
     {
-        let response = try TCP.http(method, base + path, body: body,
-                                    headers: ["Authorization": try token ?? apiToken(), "Content-Type": "application/json"], timeout: timeout)
+        let headers = ["Authorization": try token ?? apiToken(), "Content-Type": "application/json"].merging(extra) { $1 }
+        let response = try TCP.http(method, base + path, body: body, headers: headers, timeout: timeout)
         return (response.status, try? JSONValue(parsing: response.body))
     }
 
