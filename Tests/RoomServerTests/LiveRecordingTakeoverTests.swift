@@ -23,10 +23,8 @@ extension BrowserRoomTests {
             let first = try server.startWorkerProcess("worker-a", log: logs.file("worker-a"))
             var second: Subprocess?
             defer {
-                for worker in [first, second].compactMap({ $0 }) {
-                    worker.signal(SIGKILL)
-                    worker.wait()
-                }
+                first.killAndReap()
+                second?.killAndReap()
             }
             let job = try server.startJob(.recording, room: room, config: ["quality": .string("low")])
             let store = server.api.store

@@ -25,10 +25,8 @@ extension BrowserRoomTests {
             let first = try server.startWorkerProcess("worker-a", log: logs.file("worker-a"))
             var second: Subprocess?
             defer {
-                for worker in [first, second].compactMap({ $0 }) {
-                    worker.signal(SIGKILL)
-                    worker.wait()
-                }
+                first.killAndReap()
+                second?.killAndReap()
             }
             let sentences = Array(SpokenConversation.sentences.prefix(12))
             let turns = sentences.enumerated().map { (speaker: $0.offset % 2, text: $0.element) }
@@ -59,8 +57,7 @@ extension BrowserRoomTests {
             #expect(transcribing, "worker-a never transcribed: \(String(describing: atKill))")
             #expect(atKill?.parts.contains { $0.kind == .transcript } == false, "\(String(describing: atKill?.parts))")
             second = try server.startWorkerProcess("worker-b", log: logs.file("worker-b"))
-            first.signal(SIGKILL)
-            first.wait()
+            first.killAndReap()
             // Its transcriber dies with it (PR_SET_PDEATHSIG): only the next holder writes the transcript.
             let orphanGone = JoinPageBrowserTests.wait(5) { transcriber.map { kill($0, 0) != 0 } ?? true }
             #expect(orphanGone, "worker-a's revue transcribe (pid \(String(describing: transcriber))) outlived it")
