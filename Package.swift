@@ -133,15 +133,25 @@ let package = Package(
         .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
-        // The client side of a room: Revue's recorder (and SDK) joining through signalling, and its
-        // publisher (synthetic or file cameras and microphones, VP8 and Opus, RTP sent and paced).
-        .target(name: "RoomClient", dependencies: ["CLinux", "CALSA", "CAudioProcessing", "Transport", "SDP", "Signaling", "WebSocket", "MediaSource", "RTP", "DTLS", "ICE",
-                                                  "Net", "JobSpec", "Log", "Media", "Encode", "Composite", "DataChannel", "FrameCrypto", "Ingest", "Subscriber", "Decode", "LibAV", "CFFmpeg"]),
+        // The client side of a room, in the parts each side needs (docs/ARCHITECTURE.md):
+        // joining and staying in a room (signalling, the media link, one rejoin and backoff policy);
+        .target(name: "RoomSession", dependencies: ["CLinux", "DTLS", "ICE", "Log", "Net", "SDP", "Transport", "JobSpec", "Signaling",
+                                                   "WebSocket"]),
+        // receiving it through Subscriber, as the recorder does (LiveRoomSource) and the SDK
+        // (MediaReceiver, remote tracks decoded); no capture devices, no encoders;
+        .target(name: "RoomReceiver", dependencies: ["RoomSession", "Subscriber", "Decode", "Ingest", "JobSpec", "Log", "Media",
+                                                    "MediaSource", "RTP", "SDP", "Signaling", "Transport"]),
+        // cameras and microphones: ALSA, files, buffers, test patterns, WebRTC's audio processing;
+        .target(name: "Capture", dependencies: ["CALSA", "CAudioProcessing", "CFFmpeg", "LibAV", "Decode", "Composite", "Log", "Media"]),
+        // publishing into it: sender, pacer, estimators, simulcast, packetizers, the SDK
+        // participant's connection (RoomPublisher).
+        .target(name: "Publisher", dependencies: ["RoomSession", "RoomReceiver", "Capture", "CFFmpeg", "LibAV", "DataChannel", "Encode",
+                                                 "FrameCrypto", "JobSpec", "Log", "Media", "RTP", "SDP", "Signaling", "Transport"]),
         // Live transcription of a room: each participant's audio through Subscriber and Decode, cut
         // per speaker and transcribed, the lines sent to everyone (docs/TRANSCRIPTION.md).
         .target(name: "LiveTranscription", dependencies: ["Speech", "Decode", "Ingest", "Subscriber", "MediaSource", "Media", "Signaling", "Log"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
-        .target(name: "RevueSDK", dependencies: ["RoomClient", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
+        .target(name: "RevueSDK", dependencies: ["RoomSession", "RoomReceiver", "Capture", "Publisher", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
                                                    "Crypto", "Translation", "Cluster"],
@@ -152,7 +162,7 @@ let package = Package(
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["JobSpec", "MediaSource", "RoomServer", "RoomClient", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
+        .target(name: "CLI", dependencies: ["RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription",
                                            "LiveTranscription", "Cluster"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
@@ -160,9 +170,9 @@ let package = Package(
         // MARK: Benchmarks (bench/README.md)
         // recvmmsg/sendmmsg for bench/sfu's reference relay (glibc declares them only under _GNU_SOURCE).
         .systemLibrary(name: "CSocketBatch", path: "bench/CSocketBatch"),
-        .executableTarget(name: "RevueBench", dependencies: ["JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
+        .executableTarget(name: "RevueBench", dependencies: ["Publisher", "Capture", "JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
-                                                            "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "RoomClient", "Media",
+                                                            "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "Media",
                                                             "RoomServer", "Rooms", "Cluster", "Signaling"],
                           path: "bench/RevueBench"),
 
@@ -220,12 +230,15 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto",
                                                      "Postgres", "RoomServer", "TestSupport", "Platform"]),
         // Issue 29's hostile clients against a real `revue serve`, with a legitimate room beside them.
-        .testTarget(name: "HardeningTests", dependencies: ["RoomClient", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport",
+        .testTarget(name: "HardeningTests", dependencies: ["Publisher", "Capture", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport",
                                                            "Platform"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Platform", "Postgres", "API", "Storage",
                                                           "HTTP"]),
-        .testTarget(name: "RoomClientTests", dependencies: ["RoomClient", "RTP", "Media", "TestSupport"]),
-        .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "RoomClient", "API", "Jobs", "JobSpec", "Net", "Signaling",
+        .testTarget(name: "RoomSessionTests", dependencies: ["RoomSession"]),
+        .testTarget(name: "RoomReceiverTests", dependencies: ["RoomReceiver", "Media"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
+        .testTarget(name: "PublisherTests", dependencies: ["Publisher", "Capture", "RTP", "TestSupport"]),
+        .testTarget(name: "RoomServerTests", dependencies: ["RoomSession", "RoomReceiver", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Net", "Signaling",
                                                             "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform", "Speech",
                                                             "Cluster", "Postgres"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
@@ -233,11 +246,11 @@ let package = Package(
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.
         .target(name: "SeedExamples", dependencies: ["RevueSDK"], path: "Tests/SeedExamples", exclude: ["README.md"],
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
-        .testTarget(name: "RevueSDKTests", dependencies: ["RevueSDK", "RoomClient", "Log", "Media", "HTTP", "JobSpec", "Jobs", "Net",
+        .testTarget(name: "RevueSDKTests", dependencies: ["Publisher", "RoomReceiver", "Capture", "RevueSDK", "Log", "Media", "HTTP", "JobSpec", "Jobs", "Net",
                                                           "Transport", "TestSupport", "Platform", "Speech", "Cluster", "Postgres"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),
-        .testTarget(name: "CLITests", dependencies: ["CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "RoomClient", "TestSupport", "Cluster"]),
+        .testTarget(name: "CLITests", dependencies: ["Capture", "CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport", "Cluster"]),
     ],
     swiftLanguageModes: [.v6]
 )

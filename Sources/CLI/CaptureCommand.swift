@@ -2,7 +2,7 @@ import Fixture
 import Foundation
 import JobSpec
 import MediaSource
-import RoomClient
+import RoomReceiver
 
 /// `revue capture ROOM --out DIR`: joins a live room as the recorder does (a hidden RECV_ONLY
 /// participant) and writes what it receives as a fixture, so a problem seen live becomes a test

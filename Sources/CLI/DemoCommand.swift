@@ -4,7 +4,8 @@ import HTTP
 import JobSpec
 import Jobs
 import Outputs
-import RoomClient
+import Capture
+import Publisher
 
 /// `revue demo`: the whole service on this machine, driven through its own REST API.
 enum DemoCommand: RevueCommand {

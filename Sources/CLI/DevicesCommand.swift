@@ -1,4 +1,4 @@
-import RoomClient
+import Capture
 
 /// `revue devices`: the microphones `revue publish --mic` and the SDK's `getMics()` can open on
 /// this machine, so a person can pick one without reading ALSA's configuration.

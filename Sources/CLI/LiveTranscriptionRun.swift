@@ -3,7 +3,7 @@ import JobSpec
 import Jobs
 import LiveTranscription
 import Platform
-import RoomClient
+import RoomReceiver
 import Speech
 import Transcription
 

@@ -1,5 +1,6 @@
 import Foundation
-import RoomClient
+import Capture
+import Publisher
 
 /// `revue publish ROOM --name NAME`: joins a live room as a participant and publishes a camera
 /// and a microphone until stopped, a bot for demos, ops checks and load tests (issue 12 item 7).

@@ -8,7 +8,7 @@ import LibAV
 import Outputs
 import Jobs
 import MediaSource
-import RoomClient
+import RoomReceiver
 import Pipeline
 import Platform
 

@@ -1,5 +1,5 @@
 import Media
-import RoomClient
+import Capture
 
 /// A camera the SDK can open: what `getCameras()` lists and what opening it makes. The
 /// synthetic pattern draws the participant's name, so a room opens it again with the name.

@@ -1,4 +1,4 @@
-import RoomClient
+import Publisher
 
 /// A camera track's size and rate, with its bitrate for each `BitrateMode`: the 13 rows of the
 /// custom-tracks seed's table, kept here as one table so the table and the code cannot drift.

@@ -1,4 +1,4 @@
-import RoomClient
+import Capture
 import Synchronization
 
 /// A camera, microphone or screen-share track made by `VideoSDK.createCameraVideoTrack()`,

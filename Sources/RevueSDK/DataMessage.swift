@@ -1,5 +1,5 @@
-import RoomClient
+import Publisher
 
 /// A message another participant sent with `send()` (`onDataReceived(_:)`): who, the text, and
 /// whether it came on the reliable channel.
-public typealias DataMessage = RoomClient.DataMessage
+public typealias DataMessage = Publisher.DataMessage

@@ -1,4 +1,4 @@
-import RoomClient
+import Capture
 
 /// The sound a microphone track makes (the seed's `audioTrack`): mono 48 kHz samples in ±1.
 public final class LocalAudioTrack: Sendable {

@@ -1,4 +1,4 @@
-import RoomClient
+import Publisher
 
 /// This client in the room (`room.localParticipant`).
 @MainActor

@@ -1,4 +1,4 @@
-import RoomClient
+import Publisher
 
 /// The camera sent to one participant (`LocalParticipant.publishCamera(to:options:)`), with
 /// its own encoder and settings. Its setters change what that participant receives from the

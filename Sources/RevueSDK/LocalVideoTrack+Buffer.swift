@@ -1,5 +1,5 @@
 import Media
-import RoomClient
+import Capture
 
 /// Buffer tracks (seed 002, "Your own frames and audio"): pictures an app makes itself, sent as
 /// a camera is. Revue's shape on Linux: the track's size and rate are given when it is made,

@@ -1,5 +1,5 @@
 import Media
-import RoomClient
+import Capture
 
 /// The pictures a camera track makes (the seed's `videoTrack`; an `RTCVideoTrack` on iOS). On
 /// Linux there is no view to add it to: an app reads frames from it for a preview or a check.

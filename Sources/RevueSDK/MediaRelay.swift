@@ -1,4 +1,5 @@
-import RoomClient
+import Capture
+import Publisher
 import Signaling
 
 /// One media relay to another room (`Room.requestMediaRelay`): this client joins the destination

@@ -1,4 +1,4 @@
-import RoomClient
+import Capture
 
 /// A microphone the SDK can open: what `getMics()` lists and what opening it makes.
 struct MicrophoneDevice: Sendable {

@@ -1,4 +1,4 @@
-import RoomClient
+import RoomReceiver
 import Signaling
 
 /// Someone in the room, as the room last heard: id, name, mode and the streams they publish

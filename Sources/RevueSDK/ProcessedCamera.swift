@@ -1,6 +1,6 @@
 import Log
 import Media
-import RoomClient
+import Capture
 import Synchronization
 
 /// A camera whose pictures go through the room's video processor (`setVideoProcessor`) on their

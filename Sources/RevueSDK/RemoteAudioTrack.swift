@@ -1,5 +1,5 @@
 import Media
-import RoomClient
+import RoomReceiver
 
 /// The sound of someone else's microphone as this client decodes it (a remote `Stream`'s
 /// `remoteAudioTrack`). The SDK plays nothing on Linux: an app reads the counters, or sets a

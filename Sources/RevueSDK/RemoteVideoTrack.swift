@@ -1,5 +1,5 @@
 import Media
-import RoomClient
+import RoomReceiver
 
 /// The pictures of someone else's camera or screen share as this client decodes them (a remote
 /// `Stream`'s `remoteVideoTrack`; an `RTCVideoTrack` to add a renderer to on iOS). On Linux there

@@ -1,6 +1,7 @@
 import Foundation
 import JobSpec
-import RoomClient
+import Publisher
+import RoomSession
 import Signaling
 
 /// Joining and leaving the room: the publisher, devices, reconnection.

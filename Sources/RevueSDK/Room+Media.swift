@@ -1,4 +1,5 @@
-import RoomClient
+import Capture
+import Publisher
 import Signaling
 
 /// The local camera and microphone: `enableCam`, `disableCam`, `unmuteMic`, `muteMic` and what

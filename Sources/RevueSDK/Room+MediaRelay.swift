@@ -1,5 +1,5 @@
 import Foundation
-import RoomClient
+import Publisher
 
 /// Media relay (the Room seed's `requestMediaRelay` / `stopMediaRelay`), done by the client:
 /// see `MediaRelay`.

@@ -1,5 +1,6 @@
 import Foundation
-import RoomClient
+import Publisher
+import RoomSession
 import Signaling
 
 /// Coming back after a lost connection (the seeds' RECONNECTING state, docs/SDK.md

@@ -1,4 +1,5 @@
-import RoomClient
+import Capture
+import Publisher
 
 /// The screen share (the Room seed's `enableScreenShare` / `disableScreenShare`). On iOS it is
 /// a broadcast extension's capture; a Linux server has no screen to capture, so the SDK shares a

@@ -1,6 +1,5 @@
 import Foundation
 import JobSpec
-import RoomClient
 import Signaling
 
 /// The server's messages, turned into the seeds' events.

@@ -1,6 +1,8 @@
 import Foundation
 import JobSpec
-import RoomClient
+import Capture
+import Publisher
+import RoomSession
 import Signaling
 
 /// A room, as the Room class seed describes it: made by `VideoSDK.createRoom`, joined with

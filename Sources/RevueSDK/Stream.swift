@@ -1,4 +1,4 @@
-import RoomClient
+import RoomReceiver
 
 /// One stream a participant publishes: its microphone, camera or screen share. The room keeps
 /// one per kind in `Participant.streams` while it is on (`onStreamEnabled` / `onStreamDisabled`).

@@ -1,4 +1,4 @@
-import RoomClient
+import Publisher
 
 /// A video codec together with its settings: a VP8 codec always carries `Vp8Encoding`, an H.264
 /// one `H264Encoding` (the publish-options page). `createCameraVideoTrack(codec: .VP8)` takes

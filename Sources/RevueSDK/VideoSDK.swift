@@ -1,7 +1,7 @@
 import Foundation
 import Log
 import Media
-import RoomClient
+import Capture
 
 /// The SDK's entry point, as the VideoSDK class seed describes it: rooms, permissions, devices,
 /// custom tracks and the log level, all static. On Linux the devices are a synthetic camera (a

@@ -1,4 +1,4 @@
-import RoomClient
+import Publisher
 
 /// VP8's settings for one publication (`VideoCodec.vp8(_:)`), each passed to libvpx as
 /// docs/PUBLISHING.md "Publish options" maps it. `Vp8Encoding()` is `allKeyframe`.

@@ -1,5 +1,5 @@
 @testable import CLI
-import RoomClient
+import Capture
 import Testing
 
 /// `revue publish`'s command line, before anything joins: what each option asks for, and the

@@ -1,7 +1,8 @@
 import Foundation
 import HTTP
 import JobSpec
-import RoomClient
+import Capture
+import Publisher
 import Synchronization
 import TestSupport
 import WebSocket

@@ -2,7 +2,7 @@ import Foundation
 import Media
 import Platform
 @testable import RevueSDK
-import RoomClient
+import Capture
 import Synchronization
 import TestSupport
 import Testing

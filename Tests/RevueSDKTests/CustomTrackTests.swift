@@ -1,7 +1,6 @@
 import Foundation
 import Media
 @testable import RevueSDK
-import RoomClient
 import TestSupport
 import Testing
 

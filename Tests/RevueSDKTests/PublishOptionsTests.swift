@@ -1,6 +1,6 @@
 import Foundation
 @testable import RevueSDK
-import RoomClient
+import RoomReceiver
 import TestSupport
 import Testing
 

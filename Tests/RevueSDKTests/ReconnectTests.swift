@@ -1,6 +1,5 @@
 import Foundation
 @testable import RevueSDK
-import RoomClient
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import JobSpec
 import Media
 @testable import RevueSDK
-import RoomClient
+import Publisher
 import Synchronization
 import TestSupport
 import Testing

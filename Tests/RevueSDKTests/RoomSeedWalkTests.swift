@@ -2,7 +2,8 @@ import Foundation
 import HTTP
 import JobSpec
 @testable import RevueSDK
-import RoomClient
+import Capture
+import Publisher
 import TestSupport
 import Testing
 

@@ -3,7 +3,9 @@ import Foundation
 import JobSpec
 import Platform
 import Postgres
-import RoomClient
+import Capture
+import Publisher
+import RoomSession
 import TestSupport
 import Testing
 

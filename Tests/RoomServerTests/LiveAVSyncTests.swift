@@ -2,7 +2,8 @@ import Foundation
 import JobSpec
 import Jobs
 import Media
-import RoomClient
+import Capture
+import Publisher
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import MediaSource
 import Platform
-import RoomClient
+import RoomReceiver
 import TestSupport
 import Testing
 

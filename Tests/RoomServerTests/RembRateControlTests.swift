@@ -1,6 +1,7 @@
 import Foundation
 import Net
-import RoomClient
+import Capture
+import Publisher
 import TestSupport
 import Testing
 import Transport

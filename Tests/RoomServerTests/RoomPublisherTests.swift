@@ -1,5 +1,6 @@
 import Foundation
-import RoomClient
+import Capture
+import Publisher
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import JobSpec
-import RoomClient
+import Capture
+import Publisher
+import RoomReceiver
 import Synchronization
 import TestSupport
 import Testing

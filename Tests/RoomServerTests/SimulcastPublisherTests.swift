@@ -1,6 +1,7 @@
 import Foundation
 import Media
-import RoomClient
+import Capture
+import Publisher
 import Signaling
 import Synchronization
 import TestSupport

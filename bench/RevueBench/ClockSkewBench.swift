@@ -1,6 +1,7 @@
 import Foundation
 import JobSpec
-import RoomClient
+import Capture
+import Publisher
 import Synchronization
 import TestSupport
 

@@ -3,7 +3,7 @@ import Foundation
 import Jobs
 import JobSpec
 import Postgres
-import RoomClient
+import Publisher
 import Signaling
 import TestSupport
 

@@ -8,7 +8,8 @@ import JobSpec
 import Net
 import Platform
 import Postgres
-import RoomClient
+import Capture
+import Publisher
 import RoomServer
 import Rooms
 import TestSupport

@@ -4,7 +4,8 @@ import Glibc
 import LibAV
 import Media
 import Platform
-import RoomClient
+import Capture
+import Publisher
 
 /// `bench/sdk-encode`: what one published 720p30 stream costs on the send path, VP8 and H.264,
 /// beside ffmpeg doing the same work with the same encoder library and settings, in alternating

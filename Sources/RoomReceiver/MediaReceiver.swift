@@ -9,6 +9,7 @@ import RTP
 import Signaling
 import Subscriber
 import Transport
+import RoomSession
 
 /// The receive half of a `RoomPublisher` that receives (`Configuration.receives`, the SDK): it
 /// answers the server's subscriber offers for real through `SubscriberOffers` and receives
@@ -27,9 +28,9 @@ import Transport
 /// `forget`, `setEncrypted` and `track` may be called from any thread. The owner calls `stop`
 /// before letting it go.
 // @unchecked Sendable: `remoteTracks` guarded by `lock`; the rest confined to its `receiver` EventLoop; others only post to it
-final class MediaReceiver: @unchecked Sendable {
+public final class MediaReceiver: @unchecked Sendable {
     /// The jitter buffer's timers (NACK retries, loss timeouts) run at least this often.
-    static let pollInterval = 0.02
+    public static let pollInterval = 0.02
 
     private let loop: EventLoop
     private let logger: Logger
@@ -54,7 +55,7 @@ final class MediaReceiver: @unchecked Sendable {
 
     /// Starts the receiver's thread; `sendAnswer` sends a subscriber answer's SDP on signalling.
     /// `keys` are read before each encrypted frame (a key set while in the room applies at once).
-    init(logger: Logger, keys: (@Sendable () -> E2EEKeys?)? = nil, sendAnswer: @escaping @Sendable (String) -> Void) throws {
+    public init(logger: Logger, keys: (@Sendable () -> E2EEKeys?)? = nil, sendAnswer: @escaping @Sendable (String) -> Void) throws {
         self.logger = logger
         self.sendAnswer = sendAnswer
         session = SubscriberSession(e2ee: E2EEGate(currentKeys: { keys?() }, logger: logger))
@@ -68,13 +69,13 @@ final class MediaReceiver: @unchecked Sendable {
     // MARK: - Any thread
 
     /// Answers a subscriber offer (on the receiver's thread, soon).
-    func offer(_ sdp: String) {
+    public func offer(_ sdp: String) {
         loop.post { [self] in answer(sdp) }
     }
 
     /// The track of a participant's `kind`, made on first use by whichever side asks first: the
     /// SDK when the stream is enabled, or an offer that carries it.
-    func track(participantID: String, kind: StreamKind) -> RemoteTrack {
+    public func track(participantID: String, kind: StreamKind) -> RemoteTrack {
         lock.withLock {
             let key = Self.key(participantID, kind)
             if let track = remoteTracks[key] { return track }
@@ -85,7 +86,7 @@ final class MediaReceiver: @unchecked Sendable {
     }
 
     /// A participant left: their tracks are not handed out any more (a rejoin starts afresh).
-    func forget(participantID: String) {
+    public func forget(participantID: String) {
         lock.withLock {
             for kind in StreamKind.allCases { remoteTracks[Self.key(participantID, kind)] = nil }
         }
@@ -94,12 +95,12 @@ final class MediaReceiver: @unchecked Sendable {
 
     /// Whether a participant's media is end-to-end encrypted (their join said so). Posted before
     /// the offer that carries their tracks, so it applies to their first frame.
-    func setEncrypted(_ participantID: String, _ isEncrypted: Bool) {
+    public func setEncrypted(_ participantID: String, _ isEncrypted: Bool) {
         loop.post { [self] in session.e2ee.setEncrypted(participantID, isEncrypted) }
     }
 
     /// Closes the subscriber connection and waits for the thread to end.
-    func stop(reason: String) {
+    public func stop(reason: String) {
         loop.post { [self] in link.close(reason: reason) }
         loop.stop()
     }

@@ -1,6 +1,7 @@
 import CFFmpeg
 import LibAV
 import Media
+import Capture
 
 /// Makes a simulcast layer's picture from the camera's: LibAV's `ScaleContext` (libswscale,
 /// area averaging, which is what a downscale by 2 or 4 wants: every source pixel counts, so

@@ -1,5 +1,5 @@
 import Media
-@testable import RoomClient
+@testable import RoomReceiver
 import Synchronization
 import Testing
 

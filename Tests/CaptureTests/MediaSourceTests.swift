@@ -1,6 +1,6 @@
 import Foundation
 import Media
-import RoomClient
+import Capture
 import TestSupport
 import Testing
 
@@ -95,12 +95,5 @@ import Testing
         #expect(Goertzel.prominence(of: microphone.mono[2_400..<21_600], frequency: 500) > 20)
         #expect(microphone.samples(from: microphone.mono.count, count: 5) == Array(microphone.mono.prefix(5)), "looped")
         #expect(throws: MediaFileMicrophone.OpenError.self) { try MediaFileMicrophone(path: directory.file("missing.mp3")) }
-    }
-
-    @Test func audioLevelsAreMinusDBov() {
-        #expect(AudioLevel.of([Float](repeating: 0, count: 960)) == 127)
-        #expect(AudioLevel.of([Float](repeating: 1, count: 960)) == 0)
-        #expect(AudioLevel.of([Float](repeating: 0.1, count: 960)) == 20)
-        #expect(AudioLevel.of([]) == 127)
     }
 }

@@ -21,7 +21,7 @@ public final class Y4MFileCamera: CameraSource, Sendable {
     public init(path: String) throws {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw RoomJoinError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw MediaFileError("cannot open \(path): \(String(cString: strerror(errno)))") }
         self.descriptor = descriptor
         do {
             var head = [UInt8](repeating: 0, count: 512)
@@ -86,5 +86,5 @@ public final class Y4MFileCamera: CameraSource, Sendable {
         return picture
     }
 
-    private static func bad(_ path: String, _ why: String) -> RoomJoinError { RoomJoinError(message: "\(path): \(why)") }
+    private static func bad(_ path: String, _ why: String) -> MediaFileError { MediaFileError("\(path): \(why)") }
 }

@@ -14,9 +14,9 @@ import WebSocket
 /// the same request (a hidden recorder keeps its id, and the server replaces its old self) and
 /// queues `.rejoined` with who is in the room now, so the owner can apply what it missed.
 // @unchecked Sendable: mutable state (socket, inbox, closed, leaving, window, nextRequest) guarded by `lock`
-final class RoomSignaling: @unchecked Sendable {
+public final class RoomSignaling: @unchecked Sendable {
     /// What the reader hands the owner.
-    enum Inbound {
+    public enum Inbound {
         case message(ServerEnvelope)
         /// Joined again after losing the connection: the server's new answer to the join.
         case rejoined(JoinedRoom)
@@ -26,10 +26,10 @@ final class RoomSignaling: @unchecked Sendable {
     }
 
     /// The server's answer to the first join.
-    let joined: JoinedRoom
+    public let joined: JoinedRoom
 
     /// Readable while messages are queued; `drain()` empties it.
-    let wakeDescriptor: Int32
+    public let wakeDescriptor: Int32
     /// Replaced on a rejoin, so read and written under `lock`.
     private var socket: WebSocketClient
     /// The door the owner gave: a rejoin goes through it when the room's node is unknown.
@@ -58,11 +58,11 @@ final class RoomSignaling: @unchecked Sendable {
     private let connectTimeout: Double?
 
     /// A rejoin's connections take at most this long each (`RoomPublisher.rejoinConnectTimeout`).
-    static let rejoinConnectTimeout = 2.0
+    public static let rejoinConnectTimeout = 2.0
 
     /// How long the reader keeps trying to join again after the connection is lost (a network
     /// blip, a proxy that dropped the socket) before it queues `roomLeft`; 0 gives up at once.
-    var rejoinWindow: Double {
+    public var rejoinWindow: Double {
         get { lock.lock(); defer { lock.unlock() }; return window }
         set { lock.lock(); window = newValue; lock.unlock() }
     }
@@ -72,7 +72,7 @@ final class RoomSignaling: @unchecked Sendable {
     /// `keepalive`: after this many seconds without a byte from the server, a ping; as long
     /// again without an answer and the connection counts as lost. Without it, a network that
     /// silently drops packets is noticed only when the server's own keepalive closes the socket.
-    init(url: String, join request: JoinRequest, timeout: Double, logger: Logger, cancellation: JoinCancellation? = nil,
+    public init(url: String, join request: JoinRequest, timeout: Double, logger: Logger, cancellation: JoinCancellation? = nil,
          keepalive: Double? = nil, connectTimeout: Double? = nil) throws
     {
         self.logger = logger
@@ -135,7 +135,7 @@ final class RoomSignaling: @unchecked Sendable {
     }
 
     /// A room moves rarely; a chain of redirects longer than this is a misconfigured cluster.
-    static let maximumRedirects = 3
+    public static let maximumRedirects = 3
 
     private enum JoinOutcome {
         case joined(WebSocketClient, JoinedRoom)
@@ -195,7 +195,7 @@ final class RoomSignaling: @unchecked Sendable {
 
     /// Sends a request with the next id; returns the id its reply will carry.
     @discardableResult
-    func send(_ message: ClientMessage) -> RequestID {
+    public func send(_ message: ClientMessage) -> RequestID {
         lock.lock()
         let id = RequestID.number(nextRequest)
         nextRequest += 1
@@ -210,7 +210,7 @@ final class RoomSignaling: @unchecked Sendable {
     }
 
     /// Everything the reader queued since the last call, in order.
-    func drain() -> [Inbound] {
+    public func drain() -> [Inbound] {
         var count: UInt64 = 0
         _ = read(wakeDescriptor, &count, 8)
         lock.lock()
@@ -225,7 +225,7 @@ final class RoomSignaling: @unchecked Sendable {
     /// signalling and media on different threads, and a media connection closed before it has
     /// handled the `leave` reads to it as a participant lost (1001). `reason` is what the others
     /// are told (1004 or 1005; nil is a plain leave, 1101).
-    func leave(reason: LeaveReason? = nil) {
+    public func leave(reason: LeaveReason? = nil) {
         lock.lock()
         let already = closed || leaving
         leaving = true
@@ -247,7 +247,7 @@ final class RoomSignaling: @unchecked Sendable {
     }
 
     /// Where a rejoin goes: the door, where the room moved, the cluster's other doors.
-    var rejoinRoute: RejoinRoute { lock.withLock { RejoinRoute(door: url, movedTo: movedTo, doors: doors, lost: joinedAt) } }
+    public var rejoinRoute: RejoinRoute { lock.withLock { RejoinRoute(door: url, movedTo: movedTo, doors: doors, lost: joinedAt) } }
 
     /// Closed, or waiting for the answer to `leave`: no reason to join again.
     private var isEnding: Bool {
@@ -342,7 +342,7 @@ final class RoomSignaling: @unchecked Sendable {
     }
 
     /// Wakes the owner's poll, as a queued message would.
-    func wakeUp() {
+    public func wakeUp() {
         var one: UInt64 = 1
         _ = write(wakeDescriptor, &one, 8)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import RTP
-@testable import RoomClient
+@testable import Publisher
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Encode
 import Signaling
 import Media
+import Capture
 
 /// A video track a publisher encodes with settings of its own, in an m-section of its own
 /// (`DirectedSection`), on the media thread: the camera's pictures for one participant

@@ -1,6 +1,6 @@
 import Foundation
 import RTP
-import RoomClient
+import Publisher
 import TestSupport
 import Testing
 

@@ -9,6 +9,9 @@ import RTP
 import SDP
 import Signaling
 import Transport
+import Capture
+import RoomReceiver
+import RoomSession
 
 /// Revue's own send path (issue 11): a participant that joins a room as `SEND_AND_RECV` through
 /// the signalling protocol (docs/SIGNALING.md), offers a sendonly microphone and camera on its

@@ -1,4 +1,4 @@
-import RoomClient
+import RoomSession
 import Testing
 
 /// Where rejoin attempts go (docs/CLUSTER.md, "A node dies"): the door alone; the doors in turn

@@ -8,6 +8,7 @@ import SDP
 import Signaling
 import Subscriber
 import Transport
+import RoomSession
 
 /// A live room as the pipeline's media source: Revue's recorder joins it as a `RECV_ONLY`
 /// participant through the signalling protocol (docs/SIGNALING.md), answers the server's

@@ -1,4 +1,5 @@
-import RoomClient
+import Capture
+import Publisher
 import Testing
 
 /// The publisher's answer to the server's REMB estimates, one rule a line: the video target is

@@ -1,3 +1,4 @@
+import Capture
 /// One simulcast layer a publisher sends (`RoomPublisher.Configuration.simulcast`): the WebRTC
 /// name for it is an encoding (`RTCRtpEncodingParameters`), and the room server's
 /// `SimulcastLayer` is what it becomes there. Each layer has its own VP8 encoder, SSRC, RTX SSRC

@@ -9,6 +9,8 @@ import RTP
 import SDP
 import Signaling
 import Transport
+import Capture
+import RoomSession
 
 extension RoomPublisher {
     public struct Configuration: Sendable {

@@ -9,6 +9,7 @@ import RTP
 import SDP
 import Signaling
 import Transport
+import Capture
 
 /// The media thread: sources, capture and encoding, the connection, data channels, pacing, the bitrate.
 extension RoomPublisher {

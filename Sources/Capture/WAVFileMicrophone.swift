@@ -12,12 +12,12 @@ public final class WAVFileMicrophone: MicrophoneSource, Sendable {
 
     public init(path: String) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else { throw RoomJoinError(message: "cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw MediaFileError("cannot read \(path)") }
         let bytes = [UInt8](data)
         func u16(_ at: Int) -> Int { at + 2 <= bytes.count ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : 0 }
         func u32(_ at: Int) -> Int { at + 4 <= bytes.count ? u16(at) | u16(at + 2) << 16 : 0 }
         guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
-            throw RoomJoinError(message: "\(path): not a RIFF WAVE file")
+            throw MediaFileError("\(path): not a RIFF WAVE file")
         }
         var format = 0, channels = 0, rate = 0, bits = 0
         var samples: [Float]?
@@ -36,7 +36,7 @@ public final class WAVFileMicrophone: MicrophoneSource, Sendable {
                 if format == 0xFFFE { format = u16(body + 24) }
             case "data":
                 guard rate == 48_000, channels == 1 || channels == 2, (format == 1 && bits == 16) || (format == 3 && bits == 32) else {
-                    throw RoomJoinError(message: "\(path): format \(format), \(bits) bits, \(channels) channels at \(rate) Hz; "
+                    throw MediaFileError("\(path): format \(format), \(bits) bits, \(channels) channels at \(rate) Hz; "
                         + "48 kHz 16-bit PCM or 32-bit float, mono or stereo, is read")
                 }
                 let width = bits / 8 * channels
@@ -60,7 +60,7 @@ public final class WAVFileMicrophone: MicrophoneSource, Sendable {
             }
             offset = body + size + (size & 1)
         }
-        guard let samples, !samples.isEmpty else { throw RoomJoinError(message: "\(path): no sound (no data chunk after fmt)") }
+        guard let samples, !samples.isEmpty else { throw MediaFileError("\(path): no sound (no data chunk after fmt)") }
         mono = samples
     }
 

@@ -9,6 +9,7 @@ import RTP
 import SDP
 import Signaling
 import Transport
+import Capture
 
 /// Tracks for one participant and screen shares (the media thread): requests, sections, renegotiation, encoding.
 extension RoomPublisher {

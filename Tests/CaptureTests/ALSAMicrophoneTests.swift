@@ -1,5 +1,5 @@
 import Foundation
-import RoomClient
+import Capture
 import TestSupport
 import Testing
 
