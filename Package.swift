@@ -119,8 +119,10 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Media", "Log"]),
 
         // MARK: The pipeline, assembled in one place
+        // A job's run (`JobRun`): its source (a fixture, or a room through RoomReceiver) and its
+        // sinks made from the spec, its events reported to the worker.
         .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Subscriber", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
-                                                "Mix", "Encode", "Outputs", "Log", "Platform", "Transcription"]),
+                                                "Mix", "Encode", "Outputs", "Log", "Platform", "Transcription", "RoomReceiver", "Storage"]),
 
         // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
         .target(name: "Storage", dependencies: ["CCurl", "Crypto", "JobSpec", "Outputs"]),

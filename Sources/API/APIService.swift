@@ -374,34 +374,24 @@ public final class APIService: @unchecked Sendable {
     /// Prometheus text format (https://prometheus.io/docs/instrumenting/exposition_formats/).
     func metrics() throws -> HTTPResponse {
         var lines: [String] = []
+        lines += ["# HELP revue_jobs Jobs by kind and state (deleted jobs excluded).", "# TYPE revue_jobs gauge"]
+        let counts = try store.counts()
+        for kind in JobKind.allCases {
+            for state in JobState.allCases {
+                lines.append("revue_jobs{kind=\"\(kind.rawValue)\",state=\"\(state.rawValue)\"} \(counts[kind]?[state] ?? 0)")
+            }
+        }
+        let totals = try store.runningTotals()
+        lines += ["# HELP revue_frames_encoded Frames encoded by the jobs running now.", "# TYPE revue_frames_encoded gauge",
+                  "revue_frames_encoded \(totals.framesEncoded)",
+                  "# HELP revue_frames_dropped Packets dropped by slow outputs of the jobs running now.", "# TYPE revue_frames_dropped gauge",
+                  "revue_frames_dropped \(totals.framesDropped)",
+                  "# HELP revue_encode_lag_seconds How far the slowest running job is behind real time.",
+                  "# TYPE revue_encode_lag_seconds gauge",
+                  "revue_encode_lag_seconds \(totals.encodeLag)",
+                  "# HELP revue_output_bytes Bytes written by the jobs running now.", "# TYPE revue_output_bytes gauge",
+                  "revue_output_bytes \(totals.bytes)"]
         try store.pool.with { connection in
-            lines += ["# HELP revue_jobs Jobs by kind and state (deleted jobs excluded).", "# TYPE revue_jobs gauge"]
-            var counts: [String: Int] = [:]
-            for row in try connection.query("SELECT kind::text AS kind, state::text AS state, count(*) AS n FROM jobs WHERE deleted_at IS NULL GROUP BY 1, 2") {
-                counts["\(try row.decode("kind", as: String.self))|\(try row.decode("state", as: String.self))"] = try row.decode("n", as: Int.self)
-            }
-            for kind in JobKind.allCases {
-                for state in JobState.allCases {
-                    lines.append("revue_jobs{kind=\"\(kind.rawValue)\",state=\"\(state.rawValue)\"} \(counts["\(kind.rawValue)|\(state.rawValue)"] ?? 0)")
-                }
-            }
-            let progress = try connection.query(
-                """
-                SELECT coalesce(sum((progress ->> 'framesEncoded')::bigint), 0) AS encoded,
-                       coalesce(sum((progress ->> 'framesDropped')::bigint), 0) AS dropped,
-                       coalesce(max((progress ->> 'encodeLag')::double precision), 0) AS lag,
-                       coalesce(sum((progress ->> 'bytes')::bigint), 0) AS bytes
-                FROM jobs WHERE state IN \(JobStore.activeStates)
-                """)[0]
-            lines += ["# HELP revue_frames_encoded Frames encoded by the jobs running now.", "# TYPE revue_frames_encoded gauge",
-                      "revue_frames_encoded \(try progress.decode("encoded", as: Int64.self))",
-                      "# HELP revue_frames_dropped Packets dropped by slow outputs of the jobs running now.", "# TYPE revue_frames_dropped gauge",
-                      "revue_frames_dropped \(try progress.decode("dropped", as: Int64.self))",
-                      "# HELP revue_encode_lag_seconds How far the slowest running job is behind real time.",
-                      "# TYPE revue_encode_lag_seconds gauge",
-                      "revue_encode_lag_seconds \(try progress.decode("lag", as: Double.self))",
-                      "# HELP revue_output_bytes Bytes written by the jobs running now.", "# TYPE revue_output_bytes gauge",
-                      "revue_output_bytes \(try progress.decode("bytes", as: Int64.self))"]
             let live = try connection.query(
                 """
                 SELECT (SELECT count(*) FROM sessions WHERE ended_at IS NULL) AS sessions,

@@ -2,6 +2,7 @@ import Fixture
 import Foundation
 import JobSpec
 import MediaSource
+import Pipeline
 import RoomReceiver
 
 /// `revue capture ROOM --out DIR`: joins a live room as the recorder does (a hidden RECV_ONLY
@@ -69,9 +70,9 @@ enum CaptureCommand: RevueCommand {
         var failure: Error?
         do {
             if outputs.isEmpty {
-                let (source, live, _) = try RecordCommand.makeSource(room)
-                defer { live?.leave() }
-                if pump(try begin(source), shouldStop: shouldStop) { Console.error("capture: the room closed") }
+                let joined = try JobSource(room)
+                defer { joined.room?.leave() }
+                if pump(try begin(joined.source), shouldStop: shouldStop) { Console.error("capture: the room closed") }
             } else {
                 // The recording's pipeline reads the capture, and its feedback goes through it to the room.
                 _ = try RecordCommand.record(PipelineSpec(source: room, config: config, outputs: outputs, eventsPath: arguments.value("events")),

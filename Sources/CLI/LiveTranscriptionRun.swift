@@ -2,6 +2,7 @@ import Foundation
 import JobSpec
 import Jobs
 import LiveTranscription
+import Pipeline
 import Platform
 import RoomReceiver
 import Speech
@@ -15,7 +16,7 @@ import Transcription
 enum LiveTranscriptionRun {
     static func run(_ spec: PipelineSpec, shouldStop: () -> Bool) throws -> Int32 {
         if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
-        let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
+        let events = JobRunReporter.forSpec(spec)
         guard case .room(let room) = spec.source else {
             throw TranscriptionRunError("live transcription needs a live room; room \(spec.job?.id ?? "") is a fixture")
         }
@@ -26,8 +27,8 @@ enum LiveTranscriptionRun {
         let source = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token,
                                                              name: "Transcriber"))
         defer { source.leave() }
-        events?.write(JobRunEvent(event: .configured, spec: spec.redacted))
-        events?.write(JobRunEvent(event: .started))
+        events?.report(.configured(spec.redacted))
+        events?.report(.started)
         let origin = Date().timeIntervalSince1970
         var heard = Transcript(engine: engine.description, modelId: model.id)
         let transcriber = LiveTranscriber(engine: engine)

@@ -63,7 +63,7 @@ enum RecordCommand: RevueCommand {
     ]
 
     static let events = OptionSpec("events", value: "FILE",
-                                   help: "Append started/playable/layout/progress events to FILE as JSON lines (the worker reads them).")
+                                   help: "Write the run's events (started, playable, progress, layout…) to FILE as JSON lines, as a worker reads them from its pipe.")
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         // First, so a stop that comes while the pipeline is being set up still ends it cleanly.
@@ -125,101 +125,39 @@ enum RecordCommand: RevueCommand {
         return config
     }
 
-    /// The media source a spec names; `live` is set for a room, which must be left at the end.
-    static func makeSource(_ spec: MediaSourceSpec) throws -> (source: any MediaSource, live: LiveRoomSource?, realtime: Bool) {
-        switch spec {
-        case .fixture(let fixtureSpec):
-            let fixture = try Fixture(directory: fixtureSpec.directory)
-            for warning in fixture.warnings { Console.error("warning: \(warning)") }
-            return (FixtureSource(FixtureReplay(fixture: fixture, pacing: fixtureSpec.realtime ? .realtime : .asFastAsPossible,
-                                                passes: fixtureSpec.passes, loopGap: fixtureSpec.loopGap ?? 0.5)), nil, fixtureSpec.realtime)
-        case .room(let room):
-            let joined = try LiveRoomSource(configuration: .init(signalingURL: room.signalingURL, roomID: room.roomID, token: room.token))
-            return (joined, joined, true)
-        }
-    }
-
     /// Runs one pipeline spec to the end (or until `shouldStop`, a stop signal by default) and
     /// reports what it wrote. `through` may wrap the source the pipeline reads (`revue capture`
-    /// puts a `CapturingSource` around it); it runs after the source is made, so a room it
-    /// throws for is still left.
+    /// puts a `CapturingSource` around it). The run itself is `Pipeline.JobRun`.
     static func record(_ spec: PipelineSpec, showProgress: Bool, through wrap: (any MediaSource) throws -> any MediaSource = { $0 },
                        shouldStop: () -> Bool = { StopSignal.requested }) throws -> Int32
     {
         if spec.job?.kind == .transcription { return try LiveTranscriptionRun.run(spec, shouldStop: shouldStop) }
         if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
-        let events = spec.eventsPath.map { JobRunEvent.Writer(path: $0) }
-        let (made, live, realtime) = try makeSource(spec.source)
-        defer { live?.leave() }
-        let source = try wrap(made)
-        let pipeline = try RecordingPipeline(config: spec.config)
-        if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
-        var sinks: [(OutputSpec, QueuedSink)] = []
-        for output in spec.outputs {
-            let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: live != nil, onPlayable: {
-                events?.write(JobRunEvent(event: .playable))
-                if events == nil { Console.error("hls: playable (3 segments published)") }
-            })
-            sink.onFailure = { name, error in events?.write(JobRunEvent(event: .outputFailed, output: name, error: "\(error)")) }
-            sinks.append((output, sink))
-            pipeline.add(sink: sink)
+        let reporter = JobRunReporter.forSpec(spec)
+        let run = JobRun(spec: spec) { event in
+            if let reporter { return reporter.report(event) }
+            if case .playable = event { Console.error("hls: playable (3 segments published)") }
         }
-        events?.write(JobRunEvent(event: .configured, spec: spec.redacted))
-        if let events {
-            var shown: [JobRunEvent.Tile] = []
-            let fps = Double(pipeline.composer.framesPerSecond)
-            pipeline.composer.onLayout = { layout, index in
-                let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
-                guard tiles != shown else { return }
-                shown = tiles
-                events.write(JobRunEvent(event: .layout, tiles: tiles, at: Double(index) / fps))
-            }
-        }
-        var reportedStart = false
-        var lastProgress: (time: Date, frames: Int64)?
-        var failure: Error?
-        do {
-            let started = Date()
-            try pipeline.run(source, progress: { progress in
-                if let events {
-                    if !reportedStart && progress.bytesWritten > 0 {
-                        reportedStart = true
-                        events.write(JobRunEvent(event: .started))
-                    }
-                    let now = Date()
-                    let fps = lastProgress.map { Double(progress.videoFrames - $0.frames) / max(0.001, now.timeIntervalSince($0.time)) } ?? 0
-                    lastProgress = (now, progress.videoFrames)
-                    let dropped = sinks.reduce(0) { $0 + $1.1.status.droppedPackets }
-                    events.write(JobRunEvent(event: .progress, progress: JobProgress(
-                        mediaTime: progress.mediaTime, fps: fps,
-                        bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
-                        bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
-                        encodeLag: realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
-                }
-                guard showProgress else { return }
-                Console.progress(ProgressLine.format(progress))
-            }, shouldStop: shouldStop)
-        } catch {
-            failure = error
-        }
+        let outcome = try run.run(through: wrap, onProgress: { progress in
+            if showProgress { Console.progress(ProgressLine.format(progress)) }
+        }, shouldStop: shouldStop)
         if showProgress { Console.progress(nil) }
-        let seconds = spec.config.mode == .audio
-            ? Double(pipeline.composer.audioSamples) / 48_000 : Double(pipeline.composer.videoFrames) / Double(pipeline.composer.framesPerSecond)
-        for (output, sink) in sinks {
-            if let problem = sink.status.failure {
-                Console.error("error: output \(sink.name) failed: \(problem)")
+        let seconds = String(format: "%.2f", outcome.seconds)
+        for result in outcome.outputs {
+            if let problem = result.failure {
+                Console.error("error: output \(result.name) failed: \(problem)")
                 continue
             }
-            switch output {
+            switch result.output {
             case .mp4(let path):
-                Console.print("wrote \(path) (\(FileManager.default.sizeOfItem(atPath: path)) bytes, \(String(format: "%.2f", seconds)) s)")
+                Console.print("wrote \(path) (\(FileManager.default.sizeOfItem(atPath: path)) bytes, \(seconds) s)")
             case .hls(let directory, _, _):
-                Console.print("wrote \(directory)/index.m3u8 and live.m3u8 (\(String(format: "%.2f", seconds)) s)")
+                Console.print("wrote \(directory)/index.m3u8 and live.m3u8 (\(seconds) s)")
             case .rtmp:
-                Console.print("streamed \(sink.name) (\(String(format: "%.2f", seconds)) s)")
+                Console.print("streamed \(result.name) (\(seconds) s)")
             }
         }
-        if let failure { throw failure }
+        if let failure = outcome.failure { throw failure }
         return 0
     }
 }

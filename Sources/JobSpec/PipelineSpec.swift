@@ -22,8 +22,11 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     public var config: RecordingConfig
     public var outputs: [OutputSpec]
     public var job: JobIdentity?
-    /// A file the run appends its events to (started, playable, progress), a JSON line each.
+    /// A file the run writes its events to (started, playable, progress), a JSON line each
+    /// (`revue record --events FILE`).
     public var eventsPath: String?
+    /// A descriptor the run writes its events to: the pipe its worker reads (descriptor 3).
+    public var eventsDescriptor: Int32?
     /// The run exits when this process (its worker) dies.
     public var parentPID: Int32?
     /// HLS outputs also go to this bucket, live (docs/STORAGE.md). It holds the storage's

@@ -14,7 +14,7 @@ struct JobPlan {
 
     /// `objectStorage`: an HLS job with an `awsDirPath` also puts its files in that bucket, live,
     /// under `awsDirPath/part-N/`.
-    init(job: Job, source: MediaSourceSpec, storage: String, eventsPath: String, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil) {
+    init(job: Job, source: MediaSourceSpec, storage: String, eventsDescriptor: Int32, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil) {
         let id = job.idText
         var outputs: [OutputSpec] = []
         var parts: [JobPart] = []
@@ -48,10 +48,11 @@ struct JobPlan {
         self.parts = parts
         // A room's fixture plays live and loops until the job is stopped.
         spec = PipelineSpec(source: source, config: job.config,
-                            outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts), eventsPath: eventsPath,
+                            outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts),
                             parentPID: parentPID, bucketMirror: mirror,
                             speakerAudio: job.transcription == nil || job.kind == .transcription
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
+        spec.eventsDescriptor = eventsDescriptor
         if job.kind == .transcription {
             spec.liveTranscription = job.transcription?.request ?? TranscriptionRequest()
             spec.liveTranscript = storage + "/" + JobPlan.liveTranscript(job: id, attempt: job.attempts)

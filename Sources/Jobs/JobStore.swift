@@ -351,6 +351,24 @@ public final class JobStore: Sendable {
         }
     }
 
+    /// Adds a line to a running job's events without a change of state (what its run reported:
+    /// who is on screen, an output that failed), if `workerID` still holds the job. Returns
+    /// whether it was added.
+    @discardableResult
+    public func note(_ detail: String, jobID: UUID, workerID: String) throws -> Bool {
+        try pool.with { connection in
+            let added = try connection.query(
+                """
+                INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail)
+                SELECT id, state, state, attempts, worker_id, $3 FROM jobs WHERE id = $1 AND worker_id = $2
+                RETURNING id
+                """, [jobID, workerID, detail])
+            guard !added.isEmpty else { return false }
+            try connection.notify(JobStore.eventsChannel, payload: jobID.uuidString)
+            return true
+        }
+    }
+
     /// Replaces a job's list of parts (the worker holding it records a new part, or the files of
     /// a finished one).
     public func setParts(jobID: UUID, workerID: String, parts: [JobPart]) throws {
@@ -434,38 +452,6 @@ public final class JobStore: Sendable {
         let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1", [id])
         guard let row = rows.first else { throw ServiceError.notFound("no job \(id)") }
         return try JobStore.job(from: row)
-    }
-
-    static func job(from row: PostgresRow) throws -> Job {
-        let decoder = JSONDecoder()
-        let parts = try row.decodeIfPresent("parts", as: String.self).flatMap { try? decoder.decode([JobPart].self, from: Data($0.utf8)) }
-        let progress = try row.decodeIfPresent("progress", as: String.self).flatMap { try? decoder.decode(JobProgress.self, from: Data($0.utf8)) }
-        let outputs = try row.decodeIfPresent("outputs", as: String.self)
-            .flatMap { try? decoder.decode([LivestreamOutput].self, from: Data($0.utf8)) }
-        // Stored by this code from a validated request; a row it cannot read has the defaults.
-        let config = (try? decoder.decode(RecordingConfig.self, from: Data(try row.decode("config", as: String.self).utf8))) ?? RecordingConfig()
-        // Written only by this code; a row whose transcription cannot be read is an error, not
-        // a job that silently has none.
-        let transcription = try row.decodeIfPresent("transcription", as: String.self).map { text in
-            do {
-                return try decoder.decode(TranscriptionStatus.self, from: Data(text.utf8))
-            } catch {
-                throw PostgresError(kind: .decodingFailed, message: "job transcription is not readable: \(error)")
-            }
-        }
-        guard let kind = JobKind(rawValue: try row.decode("kind", as: String.self)),
-              let state = JobState(rawValue: try row.decode("state", as: String.self))
-        else { throw PostgresError(kind: .decodingFailed, message: "unknown job kind or state") }
-        return Job(
-            id: try row.decode("id"), kind: kind, roomID: try row.decode("room_id"), sessionID: try row.decode("session_id"),
-            state: state, config: config, outputs: outputs ?? [], webhookURL: try row.decodeIfPresent("webhook_url"),
-            awsDirPath: try row.decodeIfPresent("aws_dir_path"), preSignedURL: try row.decodeIfPresent("pre_signed_url"), workerID: try row.decodeIfPresent("worker_id"),
-            leaseExpiresAt: try row.decodeIfPresent("lease_expires_at"), attempts: try row.decode("attempts"),
-            stopRequestedAt: try row.decodeIfPresent("stop_requested_at"), errorCode: try row.decodeIfPresent("error_code"),
-            errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress, transcription: transcription,
-            createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"), startedAt: try row.decodeIfPresent("started_at"),
-            playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"),
-            roomNodeID: try row.decodeIfPresent("room_node_id"))
     }
 
     static func newSessionID() -> String {

@@ -94,8 +94,16 @@ public final class RoomStore: Sendable {
     }
 
     static func room(from row: PostgresRow) throws -> Room {
+        // Written only by this code from validated requests: a value it cannot read is an
+        // error naming the room and column, not a room that silently has no webhook.
         func decoded<T: Decodable>(_ column: String, as type: T.Type) throws -> T? {
-            try row.decodeIfPresent(column, as: String.self).flatMap { try? JSONDecoder().decode(type, from: Data($0.utf8)) }
+            guard let text = try row.decodeIfPresent(column, as: String.self) else { return nil }
+            do {
+                return try JSONDecoder().decode(type, from: Data(text.utf8))
+            } catch {
+                throw PostgresError(kind: .decodingFailed,
+                                    message: "room \((try? row.decode("id", as: String.self)) ?? "?"): its \(column) is not readable: \(error)")
+            }
         }
         return Room(id: try row.decode("id"), customRoomID: try row.decodeIfPresent("custom_room_id"), disabled: try row.decode("disabled"),
                     webhook: try decoded("webhook", as: RoomWebhook.self),

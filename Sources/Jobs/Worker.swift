@@ -87,8 +87,13 @@ public final class Worker: @unchecked Sendable {
         var job: Job
         var process: Subprocess
         var parts: [JobPart]
-        var events: JobRunEvent.Reader
+        var events: RunEventPipe
+        /// Layout lines added to the job's events (at most `maximumLayoutNotes` an attempt).
+        var layoutNotes = 0
+        var unreadableLogged = 0
         var log: String
+        /// Where the run's pipeline, as it reported it (no secrets), is kept for people to read.
+        var pipeline: String
         var progress: JobProgress?
         var stopSentAt: Date?
         var reportedStarted = false
@@ -97,17 +102,17 @@ public final class Worker: @unchecked Sendable {
 
     public let configuration: Configuration
     public let store: JobStore
-    private let logger: Logger
-    private var running: [UUID: Running] = [:]
+    let logger: Logger
+    var running: [UUID: Running] = [:]
     /// Jobs claimed and not yet running (their earlier parts are being repaired): their leases
     /// are renewed too, and a lease lost meanwhile stops them from starting.
-    private var preparing: [UUID: Bool] = [:]
+    var preparing: [UUID: Bool] = [:]
     /// Jobs whose files are being uploaded (true while this worker still holds them).
-    private var uploading: [UUID: Bool] = [:]
-    private let stopping = Atomic<Bool>(false)
-    private let uploads: UploadStore
-    private let objectStorage: S3Client?
-    private let lock = NSLock()
+    var uploading: [UUID: Bool] = [:]
+    let stopping = Atomic<Bool>(false)
+    let uploads: UploadStore
+    let objectStorage: S3Client?
+    let lock = NSLock()
     private let heartbeatsEnded = Atomic<Bool>(false)
     private var nextLeaseCheck = Date.distantPast
     private var otherLeaseExpiry: Date?
@@ -168,9 +173,10 @@ public final class Worker: @unchecked Sendable {
                     start(claim)
                 }
                 pollChildren()
-                var wait = count > 0 ? 0.25 : 5
+                // Children's events wake the loop at once; a second is for the ends nobody reports.
+                var wait: Double = count > 0 ? 1 : 5
                 if let expiry = try leaseExpiry() { wait = min(wait, expiry.timeIntervalSinceNow + 0.05) }
-                for notification in try listener?.waitForNotifications(timeout: max(0.01, wait)) ?? []
+                for notification in try listener?.waitForNotifications(timeout: max(0.01, wait), orReadable: eventDescriptors) ?? []
                 where notification.channel == JobStore.stopChannel {
                     if let id = UUID(uuidString: notification.payload) { sendStop(id, reason: "stop requested") }
                 }
@@ -183,7 +189,14 @@ public final class Worker: @unchecked Sendable {
         shutDown()
     }
 
-    private var count: Int {
+    /// The pipes of the running children, to wake on.
+    private var eventDescriptors: [Int32] {
+        lock.lock()
+        defer { lock.unlock() }
+        return running.values.compactMap(\.events.descriptor)
+    }
+
+    var count: Int {
         lock.lock()
         defer { lock.unlock() }
         return running.count + preparing.count + uploading.count
@@ -203,7 +216,7 @@ public final class Worker: @unchecked Sendable {
     }
 
     /// The next expiry of a lease held by another worker, checked every few seconds.
-    private func leaseExpiry() throws -> Date? {
+    func leaseExpiry() throws -> Date? {
         if Date() >= nextLeaseCheck {
             otherLeaseExpiry = try store.nextLeaseExpiry(excluding: configuration.workerID)
             nextLeaseCheck = Date().addingTimeInterval(2)
@@ -214,7 +227,7 @@ public final class Worker: @unchecked Sendable {
 
     // MARK: - Starting
 
-    private func start(_ claim: JobStore.Claim) {
+    func start(_ claim: JobStore.Claim) {
         lock.lock()
         preparing[claim.job.id] = true
         lock.unlock()
@@ -255,10 +268,9 @@ public final class Worker: @unchecked Sendable {
         }
         let directory = "\(configuration.storage)/jobs/\(job.idText)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let eventsPath = "\(directory)/attempt-\(job.attempts).events"
         let logPath = "\(directory)/attempt-\(job.attempts).log"
         let specPath = "\(directory)/attempt-\(job.attempts).spec.json"
-        let plan = JobPlan(job: job, source: source, storage: configuration.storage, eventsPath: eventsPath, parentPID: getpid(),
+        let plan = JobPlan(job: job, source: source, storage: configuration.storage, eventsDescriptor: Subprocess.reportDescriptor, parentPID: getpid(),
                            objectStorage: configuration.objectStorage)
         parts += plan.parts
         do {
@@ -272,9 +284,10 @@ public final class Worker: @unchecked Sendable {
             try plan.spec.write(to: specPath)
             let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "info"]
             let process = try Subprocess(configuration.executable, arguments, environment: childEnvironment,
-                                         standardOutput: .file(logPath), standardError: .file(logPath))
+                                         standardOutput: .file(logPath), standardError: .file(logPath), reportPipe: true)
             lock.lock()
-            running[job.id] = Running(job: job, process: process, parts: parts, events: JobRunEvent.Reader(path: eventsPath), log: logPath)
+            running[job.id] = Running(job: job, process: process, parts: parts, events: RunEventPipe(process.reportPipe), log: logPath,
+                                      pipeline: "\(directory)/attempt-\(job.attempts).pipeline.json")
             lock.unlock()
             jobLogger.info("pipeline started", ["pid": .of(process.pid)])
         } catch {
@@ -285,7 +298,7 @@ public final class Worker: @unchecked Sendable {
 
     /// Repairs what earlier attempts left unfinished: a killed MP4 becomes faststart, a killed
     /// HLS playlist is ended. A part whose attempt ended before it wrote anything is dropped.
-    private func finishEarlierParts(_ parts: [JobPart], logger: Logger) -> [JobPart] {
+    func finishEarlierParts(_ parts: [JobPart], logger: Logger) -> [JobPart] {
         parts.compactMap { part in
             guard part.status == .writing else { return part }
             var fixed = part
@@ -304,299 +317,5 @@ public final class Worker: @unchecked Sendable {
             }
             return Worker.describe(fixed, storage: configuration.storage)
         }
-    }
-
-    // MARK: - Running
-
-    private func pollChildren() {
-        lock.lock()
-        let ids = Array(running.keys)
-        lock.unlock()
-        for id in ids {
-            lock.lock()
-            guard var entry = running[id] else {
-                lock.unlock()
-                continue
-            }
-            lock.unlock()
-            let jobLogger = logger.with(["jobId": .string(id.uuidString.lowercased()), "attempt": .of(entry.job.attempts)])
-            for event in entry.events.readNew() {
-                switch event.event {
-                case .started where !entry.reportedStarted:
-                    entry.reportedStarted = true
-                    _ = try? store.apply(.started, to: id, workerID: configuration.workerID, detail: "attempt \(entry.job.attempts) started")
-                case .playable:
-                    _ = try? store.apply(.playable, to: id, workerID: configuration.workerID, detail: "three segments published")
-                case .progress:
-                    entry.progress = event.progress
-                case .outputFailed:
-                    jobLogger.warning("an output failed", ["output": .string(event.output ?? ""), "error": .string(event.error ?? "")])
-                default:
-                    break
-                }
-            }
-            // A child asked to stop that does not, in time, is killed; its part is repaired.
-            if let sent = entry.stopSentAt, Date().timeIntervalSince(sent) > 30 { entry.process.signal(SIGKILL) }
-            lock.lock()
-            // The heartbeat thread may have dropped the job meanwhile (its lease was lost).
-            guard let current = running[id] else {
-                lock.unlock()
-                continue
-            }
-            entry.stopSentAt = current.stopSentAt
-            entry.handingBack = current.handingBack
-            running[id] = entry
-            lock.unlock()
-            guard let termination = entry.process.poll() else { continue }
-            lock.lock()
-            running[id] = nil
-            lock.unlock()
-            completed(entry, termination: termination, logger: jobLogger)
-        }
-    }
-
-    private func completed(_ entry: Running, termination: Subprocess.Termination, logger: Logger) {
-        let clean = termination == .exited(0)
-        var parts = entry.parts.map { part -> JobPart in
-            guard part.attempt == entry.job.attempts, part.status == .writing else { return part }
-            var done = part
-            done.status = clean ? .complete : .writing
-            return done
-        }
-        if !clean { parts = finishEarlierParts(parts, logger: logger) }
-        parts = parts.map { Worker.describe($0, storage: configuration.storage) }
-        logger.info("pipeline ended", ["termination": .string(termination.description)])
-        if entry.handingBack {
-            do {
-                try store.release(jobID: entry.job.id, workerID: configuration.workerID, parts: parts)
-                logger.info("handed the job back")
-            } catch {
-                logger.error("could not hand the job back", ["error": .string("\(error)")])
-            }
-            return
-        }
-        if clean || entry.stopSentAt != nil {
-            finishRecorded(entry.job, parts: parts, detail: "attempt \(entry.job.attempts) finished", logger: logger)
-        } else {
-            let tail = ((try? String(contentsOfFile: entry.log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
-            finish(entry.job.id, event: .failed, parts: parts, detail: "the pipeline ended: \(termination)", logger: logger,
-                   error: (entry.job.kind.failureCode, "the pipeline ended with \(termination): \(tail.suffix(400))"))
-        }
-    }
-
-    /// Ends a job whose recording is over: makes its transcript when one was asked for, uploads
-    /// its files when it has any to upload (on a thread of its own, the lease renewed by the
-    /// heartbeat), then STOPPED, or FAILED with the upload's reason and the local files kept. A
-    /// transcript that fails says so in its own state and never fails the recording.
-    private func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger) {
-        // A live transcription job's `transcription` is its settings: its child wrote the
-        // transcript of what it heard; a summary of it is made here when asked for.
-        let wantsTranscript = job.kind != .transcription && (job.transcription.map { $0.state == .waiting || $0.state == .started } ?? false)
-        let heardLive = job.kind == .transcription && job.transcription != nil
-        guard wantsTranscript || heardLive || JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
-            finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger)
-            return
-        }
-        let id = job.id
-        lock.lock()
-        uploading[id] = true
-        lock.unlock()
-        let thread = Thread { [self] in
-            // Stops between steps when the worker is stopping or the heartbeat found the job lost.
-            let shouldStop = { [self] in
-                lock.lock()
-                defer { lock.unlock() }
-                return uploading[id] != true || stopping.load(ordering: .relaxed)
-            }
-            defer {
-                lock.lock()
-                uploading[id] = nil
-                lock.unlock()
-            }
-            var parts = parts
-            var transcription = job.transcription
-            if wantsTranscript, var status = transcription {
-                // The finished parts are listed before the transcript is made: a worker that
-                // takes the job over if this one dies must find them complete, not abandoned.
-                try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
-                status.state = .started
-                status.error = nil
-                _ = try? store.setTranscription(status, jobID: id, workerID: configuration.workerID)
-                let transcriber = JobTranscriber(executable: configuration.executable, storageRoot: configuration.storage,
-                                                 environment: childEnvironment, logger: logger)
-                switch transcriber.run(job, parts: parts, request: status.request, shouldStop: shouldStop) {
-                case .done(let made, let segments):
-                    parts = made
-                    status.state = .stopped
-                    status.segments = segments
-                case .failed(let reason):
-                    logger.error("the transcription failed; the recording is kept", ["error": .string(reason)])
-                    status.state = .failed
-                    status.error = reason
-                case .interrupted:
-                    handBack(id, parts: parts, logger: logger, what: "mid-transcription")
-                    return
-                }
-                if status.state == .stopped, let summary = status.request.summary {
-                    status.summary = summarize(parts: parts, request: summary, shouldStop: shouldStop, logger: logger)
-                }
-                transcription = status
-                try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
-            }
-            if heardLive, var status = transcription {
-                status.state = .stopped
-                status.segments = parts.filter { $0.kind == .transcript && $0.status == .complete }
-                    .reduce(0) { $0 + JobTranscriber.segmentCount(configuration.storage + "/" + $1.path + "/" + TranscriptPart.fileName("json")) }
-                if let summary = status.request.summary { status.summary = summarize(parts: parts, request: summary, shouldStop: shouldStop, logger: logger) }
-                transcription = status
-            }
-            let outcome: JobUploader.Outcome
-            let uploadsFiles = JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil)
-            if uploadsFiles {
-                try? store.setParts(jobID: id, workerID: configuration.workerID, parts: parts)
-                let uploader = JobUploader(storage: objectStorage, uploads: uploads, storageRoot: configuration.storage,
-                                           workerID: configuration.workerID, logger: logger)
-                outcome = uploader.run(job, parts: parts, shouldStop: shouldStop)
-            } else {
-                outcome = .done(parts)
-            }
-            // The transcript's final state goes out once its files are where they stay.
-            let settle = { [self] (final: [JobPart]) in
-                guard wantsTranscript || heardLive, let transcription else { return }
-                do {
-                    try store.setTranscription(transcription, jobID: id, workerID: configuration.workerID, parts: final)
-                } catch {
-                    logger.error("could not record the transcript's state", ["error": .string("\(error)")])
-                }
-            }
-            switch outcome {
-            case .done(let uploaded):
-                settle(uploaded)
-                finish(id, event: .finished, parts: uploaded, detail: uploadsFiles ? "\(detail); files uploaded" : detail, logger: logger)
-            case .failed(let kept, let reason):
-                settle(kept)
-                finish(id, event: .failed, parts: kept, detail: "upload failed", logger: logger, error: (job.kind.failureCode, reason))
-            case .interrupted(let sofar):
-                handBack(id, parts: sofar, logger: logger, what: "mid-upload")
-            }
-        }
-        thread.name = "finish \(job.idText)"
-        thread.start()
-    }
-
-    /// Gives a job back between steps of its ending (the worker is stopping), unless the job is
-    /// already lost; its next holder resumes.
-    private func handBack(_ id: UUID, parts: [JobPart], logger: Logger, what: String) {
-        lock.lock()
-        let stillHeld = uploading[id] == true
-        lock.unlock()
-        guard stillHeld else {
-            logger.warning("lost the job \(what); its next holder resumes")
-            return
-        }
-        do {
-            try store.release(jobID: id, workerID: configuration.workerID, parts: parts)
-            logger.info("handed the job back \(what); the next holder resumes it")
-        } catch {
-            logger.error("could not hand the job back", ["error": .string("\(error)")])
-        }
-    }
-
-    private func finish(_ id: UUID, event: JobStateMachine.Event, parts: [JobPart], detail: String, logger: Logger,
-                        error: (Int, String)? = nil)
-    {
-        do {
-            try store.apply(event, to: id, workerID: configuration.workerID, detail: detail,
-                            update: JobStore.Update(parts: parts, errorCode: error?.0, errorMessage: error?.1))
-        } catch let error as JobStore.LeaseLost {
-            logger.warning("another worker took the job over; its end is theirs to record", ["error": .string("\(error)")])
-        } catch {
-            logger.error("could not record the end of the job", ["error": .string("\(error)")])
-        }
-    }
-
-    private func sendStop(_ id: UUID, reason: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var entry = running[id], entry.stopSentAt == nil else { return }
-        entry.stopSentAt = Date()
-        running[id] = entry
-        entry.process.signal(SIGTERM)
-        logger.info("stopping the pipeline", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
-    }
-
-    /// Renews the lease of every job this worker holds, stores progress, and acts on what the
-    /// database says: a stop request (even one whose NOTIFY was missed), or a lease lost.
-    private func heartbeat() {
-        lock.lock()
-        let entries = running.map { ($0.key, $0.value.progress as JobProgress?, $0.value.process as Subprocess?) }
-            + preparing.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
-            + uploading.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
-        lock.unlock()
-        for (id, progress, process) in entries {
-            do {
-                switch try store.heartbeat(jobID: id, workerID: configuration.workerID, lease: configuration.lease, progress: progress) {
-                case .held:
-                    break
-                case .stopRequested:
-                    sendStop(id, reason: "stop requested")
-                case .lost:
-                    // Another worker owns the job now: this copy must not go on.
-                    logger.warning("lost the lease; stopping work on the job", ["jobId": .string(id.uuidString.lowercased())])
-                    lock.lock()
-                    running[id] = nil
-                    if preparing[id] != nil { preparing[id] = false }
-                    if uploading[id] != nil { uploading[id] = false }
-                    lock.unlock()
-                    process?.signal(SIGKILL)
-                    process?.wait()
-                }
-            } catch {
-                logger.error("heartbeat failed", ["jobId": .string(id.uuidString.lowercased()), "error": .string("\(error)")])
-            }
-        }
-    }
-
-    /// Stops taking jobs; each child finishes its part; the jobs are handed back.
-    private func shutDown() {
-        stopping.store(true, ordering: .relaxed)
-        lock.lock()
-        for id in running.keys {
-            running[id]?.handingBack = true
-            if running[id]?.stopSentAt == nil {
-                running[id]?.stopSentAt = Date()
-                running[id]?.process.signal(SIGTERM)
-            }
-        }
-        let ids = Array(running.keys)
-        lock.unlock()
-        logger.info("worker stopping; handing back its jobs", ["jobs": .of(ids.count)])
-        let deadline = Date().addingTimeInterval(60)
-        while count > 0 && Date() < deadline {
-            pollChildren()
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-    }
-
-    /// A summary of each transcript in `parts` (`JobSummarizer`).
-    private func summarize(parts: [JobPart], request: SummaryRequest, shouldStop: () -> Bool, logger: Logger) -> SummaryStatus {
-        let summarizer = JobSummarizer(endpoint: configuration.summaryEndpoint, storageRoot: configuration.storage, logger: logger)
-        let status = summarizer.run(parts: parts, request: request, shouldStop: shouldStop)
-        if let error = status.error { logger.warning("no summary", ["error": .string(error)]) }
-        return status
-    }
-
-    // MARK: - Files
-
-    /// Size, duration and picture size of a finished part.
-    static func describe(_ part: JobPart, storage: String) -> JobPart {
-        var described = part
-        if let info = OutputPart.describe(part.kind, at: storage + "/" + part.path) {
-            described.size = info.size
-            described.duration = info.duration
-            described.width = info.width
-            described.height = info.height
-        }
-        return described
     }
 }

@@ -55,13 +55,18 @@ public final class Subprocess: @unchecked Sendable {
     public let standardInputPipe: PipeEnd?
     /// Our end of the child's standard output, with `standardOutput: .pipe`.
     public let standardOutputPipe: PipeEnd?
+    /// Our (read) end of a pipe the child writes as its descriptor 3, with `reportPipe: true`:
+    /// what a job's run tells its worker (`JobRunEvent`), apart from its output and log.
+    public let reportPipe: PipeEnd?
+    /// The child's descriptor for `reportPipe`.
+    public static let reportDescriptor: Int32 = 3
     private let lock = NSLock()
     private var finished: Termination?
 
     /// Starts `executable` (looked up on PATH when it has no slash) with `arguments`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                 standardInput: Input = .null, standardOutput: Output = .inherit, standardError: Output = .inherit,
-                workingDirectory: String? = nil) throws(SubprocessError)
+                reportPipe wantsReportPipe: Bool = false, workingDirectory: String? = nil) throws(SubprocessError)
     {
         self.executable = executable
         var actions = posix_spawn_file_actions_t()
@@ -91,11 +96,17 @@ public final class Subprocess: @unchecked Sendable {
                 posix_spawn_file_actions_adddup2(&actions, made.write.descriptor, 1)
             }
         }
-        // The child keeps 0, 1 and 2 only: without this it would inherit every descriptor of
+        var reportPipe: (ours: PipeEnd, theirs: PipeEnd)?
+        if wantsReportPipe {
+            let made = try Subprocess.makePipe()
+            reportPipe = (ours: made.read, theirs: made.write)
+            posix_spawn_file_actions_adddup2(&actions, made.write.descriptor, Subprocess.reportDescriptor)
+        }
+        // The child keeps 0, 1 and 2 (and 3, the report pipe) only: without this it would inherit every descriptor of
         // ours that lacks close-on-exec (sockets, pipes, epoll and event descriptors), hold
         // them open after we close them, and start with fewer free (PostgreSQL refuses to start
         // with "insufficient file descriptors" beside a busy process).
-        Subprocess.closeDescriptorsFromThree(&actions)
+        Subprocess.closeDescriptors(from: wantsReportPipe ? Subprocess.reportDescriptor + 1 : 3, &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -129,6 +140,7 @@ public final class Subprocess: @unchecked Sendable {
         // end of file reaches each side when the other closes.
         standardInputPipe = inputPipe?.ours
         standardOutputPipe = outputPipe?.ours
+        self.reportPipe = reportPipe?.ours
     }
 
     /// A connected pair of Unix stream sockets, close-on-exec; ours writes with MSG_NOSIGNAL.
@@ -151,12 +163,12 @@ public final class Subprocess: @unchecked Sendable {
     }
 
     /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34 and later) closes every descriptor
-    /// from 3 up in the child. glibc declares it only under _GNU_SOURCE, which Swift's Glibc
+    /// from `first` up in the child. glibc declares it only under _GNU_SOURCE, which Swift's Glibc
     /// module is built without, so it is looked up by name; an older glibc goes without.
-    private static func closeDescriptorsFromThree(_ actions: inout posix_spawn_file_actions_t) {
+    private static func closeDescriptors(from first: Int32, _ actions: inout posix_spawn_file_actions_t) {
         typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, first)
     }
 
     /// Waits for the process to end and returns how it ended.

@@ -109,9 +109,10 @@ public final class PostgresConnection: @unchecked Sendable {
         try query("SELECT pg_notify($1, $2)", [channel, payload])
     }
 
-    /// Returns the notifications that have arrived, waiting up to `timeout` seconds for the first.
-    /// Returns an empty array on timeout.
-    public func waitForNotifications(timeout: Double) throws(PostgresError) -> [PostgresNotification] {
+    /// Returns the notifications that have arrived, waiting up to `timeout` seconds for the first,
+    /// or until one of `descriptors` is readable (a worker wakes for its children's pipes too).
+    /// Returns an empty array on timeout or when a descriptor woke it.
+    public func waitForNotifications(timeout: Double, orReadable descriptors: [Int32] = []) throws(PostgresError) -> [PostgresNotification] {
         lock.lock()
         defer { lock.unlock() }
         var received = try drainNotifications()
@@ -120,18 +121,20 @@ public final class PostgresConnection: @unchecked Sendable {
         guard socket >= 0 else {
             throw PostgresError(kind: .connectionLost, message: "the connection has no socket")
         }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var watched = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
+            + descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let deadline = Date().addingTimeInterval(max(0, timeout))
         while received.isEmpty {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { break }
-            let ready = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            let ready = poll(&watched, nfds_t(watched.count), Int32((remaining * 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw PostgresError(kind: .connectionLost, message: "poll failed: \(String(cString: strerror(errno)))")
             }
             if ready == 0 { break }
             received = try drainNotifications()
+            if watched.dropFirst().contains(where: { $0.revents != 0 }) { break }
         }
         return received
     }

@@ -43,11 +43,11 @@ import Testing
 
         // The process says what it runs: the same config, the RTMP output with its key hidden,
         // and the MP4 that `recording.enabled` asks for.
-        let events = JobRunEvent.Reader(path: cluster.storage + "/jobs/\(id)/attempt-1.events")
+        let pipeline = cluster.storage + "/jobs/\(id)/attempt-1.pipeline.json"
         var configured: PipelineSpec?
         let deadline = Date().addingTimeInterval(60)
         while configured == nil && Date() < deadline {
-            configured = events.readNew().first { $0.event == .configured }?.spec
+            configured = try? PipelineSpec(contentsOf: pipeline)
             if configured == nil { Thread.sleep(forTimeInterval: 0.2) }
         }
         let spec = try #require(configured, "the job's process never reported its spec")

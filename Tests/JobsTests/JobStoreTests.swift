@@ -116,6 +116,25 @@ import Testing
         #expect(throws: JobStore.LeaseLost.self) { try store.release(jobID: job.id, workerID: "a", parts: []) }
     }
 
+    /// What a run reports beside its states (who is on screen, an output that failed) is added
+    /// to the job's events by the worker holding it, and by nobody else.
+    @Test func notesAreAddedByTheHolderOnly() throws {
+        let job = try store.create(.init(kind: .recording, roomID: "r1"))
+        _ = try #require(try store.claim(workerID: "a", lease: 60))
+        let note = LayoutNote.text([.init(participantID: "p1", name: "Ann", content: "camera"),
+                                    .init(participantID: "p2", name: "Bob", content: "screenShare")], at: 12.5)
+        #expect(try store.note("attempt 1: " + note, jobID: job.id, workerID: "a"))
+        #expect(try !store.note("from a worker that does not hold it", jobID: job.id, workerID: "b"))
+        let events = try store.events(of: job.id)
+        let last = try #require(events.last)
+        #expect(last.detail == "attempt 1: on screen at 12.50 s: Ann, Bob (screen share)")
+        #expect(last.fromState == last.toState && last.workerID == "a" && last.attempt == 1)
+        let detail = try #require(last.detail)
+        let parsed = try #require(LayoutNote.parse(detail))
+        #expect(parsed.at == 12.5 && parsed.tiles.map(\.name) == ["Ann", "Bob"] && parsed.tiles.map(\.content) == ["camera", "screenShare"])
+        #expect(!events.contains { $0.detail == "from a worker that does not hold it" })
+    }
+
     @Test func listsArePagedNewestFirst() throws {
         for _ in 0..<3 {
             let job = try store.create(.init(kind: .recording, roomID: "r1"))

@@ -72,3 +72,24 @@ extension SubprocessTests {
         #expect(throws: SubprocessError.self) { try input.write(Array("anyone?\n".utf8)) }
     }
 }
+
+/// A job's run reports to its worker on descriptor 3, apart from its output and log.
+@Suite struct SubprocessReportPipeTests {
+    @Test func theChildWritesItsReportsOnDescriptorThree() throws {
+        let process = try Subprocess("sh", ["-c", "echo started >&3; echo log; echo progress >&3"], standardOutput: .discard, reportPipe: true)
+        let pipe = try #require(process.reportPipe)
+        var received: [UInt8] = []
+        while true {
+            let bytes = try pipe.read(upTo: 4096)
+            if bytes.isEmpty { break }
+            received += bytes
+        }
+        #expect(String(decoding: received, as: UTF8.self) == "started\nprogress\n")
+        #expect(process.wait() == .exited(0))
+    }
+
+    @Test func withoutItDescriptorThreeIsClosed() throws {
+        let result = try Subprocess.run("sh", ["-c", "echo x >&3"])
+        #expect(result.termination != .exited(0), "descriptor 3 was open in the child")
+    }
+}

@@ -147,8 +147,7 @@ extension RevueSDKTests {
             #expect([440.0, 660, 1000].allSatisfy { Goertzel.prominence(of: before, frequency: $0) > 10 }, "\(tones(before))")
             #expect([440.0, 660].allSatisfy { Goertzel.prominence(of: after, frequency: $0) > 10 }, "\(tones(after))")
             // The tiles: all three before, Ann and Chrome after.
-            let layouts = JobRunEvent.Reader(path: nodes[2].root.file("storage") + "/jobs/\(job.idText)/attempt-1.events").readNew()
-                .filter { $0.event == .layout }.compactMap { $0.tiles.map { Set($0.map(\.name)) } }
+            let layouts = try jobs.events(of: job.id).compactMap { $0.detail.flatMap(LayoutNote.parse) }.map { Set($0.tiles.map(\.name)) }
             #expect(layouts.contains(["Ann", "Chrome", "aiortc Blue"]), "\(layouts)")
             #expect(layouts.last.map { $0.isSuperset(of: ["Ann", "Chrome"]) } == true, "\(layouts)")
             try await ann.leave()

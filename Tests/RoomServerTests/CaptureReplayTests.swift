@@ -46,7 +46,6 @@ extension BrowserRoomTests {
             // The live recording, as a backend starts it.
             // Quality low: the live recorder, two aiortc encoders and the capture share two cores.
             let job = try server.startJob(.recording, room: room, config: ["quality": .string("low")])
-            let jobDirectory = server.jobDirectory(job)
             defer { print("recorder log:\n" + server.attemptLog(job)) }
 
             // The capture of the same room, as an operator runs it, with a hidden recorder's token.
@@ -79,9 +78,10 @@ extension BrowserRoomTests {
             #expect(try Tool.decodeFully(replay).standardError.isEmpty)
 
             // The same tiles, in the same places, with the same names.
-            let liveLayout = try #require(JobRunEvent.Reader(path: jobDirectory + "/attempt-1.events").readNew().last { $0.event == .layout }?.tiles)
-            let replayLayout = try #require(JobRunEvent.Reader(path: work.file("replay.events")).readNew().last { $0.event == .layout }?.tiles)
-            #expect(Set(liveLayout.map(\.name)) == ["aiortc Red", "aiortc Blue"], "\(liveLayout)")
+            let liveLayout = try #require(try server.layouts(of: job).last?.tiles.map { "\($0.name)/\($0.content)" })
+            let replayLayout = try #require(JobRunEventsFile(path: work.file("replay.events")).readNew().compactMap(\.tiles).last?
+                .map { "\($0.name)/\($0.content)" })
+            #expect(Set(liveLayout) == ["aiortc Red/camera", "aiortc Blue/camera"], "\(liveLayout)")
             #expect(replayLayout == liveLayout, "replay \(replayLayout), live \(liveLayout)")
             let liveDuration = try #require(try MediaProbe.probe(live).format.durationSeconds)
             let replayDuration = try #require(try MediaProbe.probe(replay).format.durationSeconds)
@@ -92,12 +92,12 @@ extension BrowserRoomTests {
             print("measured: live tiles \(liveTiles), replay tiles \(replayTiles)")
             // Tiles with no picture here are the live recording's own trouble, not the capture's: its
             // log (printed above) says whether its media connection came up, its encode lag whether it kept up.
-            let lag = JobRunEvent.Reader(path: jobDirectory + "/attempt-1.events").readNew().last { $0.event == .progress }?.progress?.encodeLag
+            let lag = try server.api.store.job(job.id)?.progress?.encodeLag
             #expect(Set(liveTiles) == ["red", "blue"], "live tiles are \(liveTiles); the recorder's encode lag \(lag.map { "\($0) s" } ?? "unknown")")
             #expect(replayTiles == liveTiles, "replay tiles are \(replayTiles), live \(liveTiles)")
             // The red tile is the one named for it, in both.
             let redIndex = try #require(liveTiles.firstIndex(of: "red"))
-            #expect(liveLayout.indices.contains(redIndex) && liveLayout[redIndex].name == "aiortc Red", "\(liveLayout)")
+            #expect(liveLayout.indices.contains(redIndex) && liveLayout[redIndex] == "aiortc Red/camera", "\(liveLayout)")
         }
     }
 }

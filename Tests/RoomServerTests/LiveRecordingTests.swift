@@ -40,7 +40,6 @@ extension BrowserRoomTests {
             let finished = try server.stopJob(job)
             #expect(finished.sessionID == sessionID, "the recording is of the room's live session")
             let path = try server.mp4Path(finished)
-            let jobDirectory = server.jobDirectory(job)
 
             // It decodes cleanly, and lasts as long as it was asked to record.
             let decode = try Tool.decodeFully(path)
@@ -50,9 +49,8 @@ extension BrowserRoomTests {
             print("measured: live recording \(String(format: "%.2f", duration)) s for \(String(format: "%.2f", asked)) s between start and stop")
             #expect(abs(duration - asked) < 0.5, "\(duration) s recorded for \(asked) s")
             // Both tiles, with their colours and the names they joined with.
-            let events = JobRunEvent.Reader(path: jobDirectory + "/attempt-1.events").readNew()
-            let layout = try #require(events.last { $0.event == .layout }?.tiles)
-            #expect(Set(layout.map(\.name)) == ["Chrome Red", "aiortc Blue"], "\(layout)")
+            let layout = try #require(try server.layouts(of: job).last?.tiles)
+            #expect(Set(layout.map { $0.name }) == ["Chrome Red", "aiortc Blue"], "\(layout)")
             #expect(layout.allSatisfy { $0.content == "camera" })
             let picture = try MediaSamples.frame(of: path, at: duration - 2, width: 1280, height: 720)
             let left = picture.pixel(x: 320, y: 250), right = picture.pixel(x: 960, y: 250)

@@ -13,26 +13,33 @@ import Testing
 /// pictures from the MP4.
 extension BrowserRoomTests {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRoomChangesTests {
-        /// The layouts the job wrote so far, in order; each wait looks only at layouts after the
-        /// one the previous wait found, so the changes are seen in the order they were made.
+        /// The layouts the job's recorder composited so far (its events), in order; each wait
+        /// looks only at layouts after the one the previous wait found, so the changes are seen
+        /// in the order they were made.
         final class Layouts {
-            let reader: JobRunEvent.Reader
-            private(set) var seen: [JobRunEvent] = []
+            typealias Tile = (name: String, content: String)
+            let server: RoomServerHarness
+            let job: Job
+            private(set) var seen: [(at: Double, tiles: [Tile])] = []
             private var cursor = 0
-            init(path: String) { reader = JobRunEvent.Reader(path: path) }
+            init(_ server: RoomServerHarness, _ job: Job) {
+                self.server = server
+                self.job = job
+            }
             /// Waits for a layout that satisfies `condition`; its media time.
-            func wait(_ seconds: Double, _ condition: @escaping ([JobRunEvent.Tile]) -> Bool) -> Double? {
+            func wait(_ seconds: Double, _ condition: @escaping ([Tile]) -> Bool) -> Double? {
                 var at: Double?
                 _ = JoinPageBrowserTests.wait(seconds) {
-                    self.seen += self.reader.readNew().filter { $0.event == .layout }
-                    guard let index = self.seen[self.cursor...].firstIndex(where: { condition($0.tiles ?? []) }) else { return false }
+                    self.seen = (try? self.server.layouts(of: self.job)) ?? self.seen
+                    guard self.cursor < self.seen.count,
+                          let index = self.seen[self.cursor...].firstIndex(where: { condition($0.tiles) }) else { return false }
                     self.cursor = index + 1
                     at = self.seen[index].at
                     return true
                 }
                 return at
             }
-            var text: String { seen.map { "\($0.at ?? -1): " + ($0.tiles ?? []).map { "\($0.name)/\($0.content)" }.joined(separator: ", ") }.joined(separator: "\n") }
+            var text: String { seen.map { "\($0.at): " + $0.tiles.map { "\($0.name)/\($0.content)" }.joined(separator: ", ") }.joined(separator: "\n") }
         }
 
         @Test func joinsCameraOffScreenShareAndLeavesShowInTheLiveRecording() throws {
@@ -52,9 +59,9 @@ extension BrowserRoomTests {
 
             let job = try server.startJob(.recording, room: room)
             defer { print("recorder log:\n" + server.attemptLog(job)) }
-            let layouts = Layouts(path: server.jobDirectory(job) + "/attempt-1.events")
+            let layouts = Layouts(server, job)
             defer { print("layouts:\n" + layouts.text) }
-            let alone = layouts.wait(20) { $0.map(\.name) == ["Chrome Red"] && $0.allSatisfy { $0.content == "camera" } }
+            let alone = layouts.wait(20) { $0.map { $0.name } == ["Chrome Red"] && $0.allSatisfy { $0.content == "camera" } }
             #expect(alone != nil, "Chromium alone was never laid out")
             // Two seconds of Chromium alone, so the picture sampled from them is its camera at
             // full rate, not its first frames.
@@ -64,7 +71,7 @@ extension BrowserRoomTests {
             let log = try TemporaryDirectory(prefix: "whip")
             let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: log.file("out"))
             defer { server.end(whip) }
-            let joined = layouts.wait(30) { Set($0.map(\.name)) == ["Chrome Red", "aiortc Blue"] }
+            let joined = layouts.wait(30) { Set($0.map { $0.name }) == ["Chrome Red", "aiortc Blue"] }
             #expect(joined != nil, "aiortc never appeared: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
             // Let the blue picture arrive before the next change.
             Thread.sleep(forTimeInterval: 2)
@@ -128,14 +135,14 @@ extension BrowserRoomTests {
                 peers.append(try server.whipPublisher(room: room, name: name, colour: colour, log: log.file(name)))
             }
             let job = try server.startJob(.recording, room: room)
-            let layouts = Layouts(path: server.jobDirectory(job) + "/attempt-1.events")
+            let layouts = Layouts(server, job)
             defer { print("layouts:\n" + layouts.text) }
-            let both = layouts.wait(30) { Set($0.map(\.name)) == ["Stays", "Drops"] && $0.allSatisfy { $0.content == "camera" } }
+            let both = layouts.wait(30) { Set($0.map { $0.name }) == ["Stays", "Drops"] && $0.allSatisfy { $0.content == "camera" } }
             #expect(both != nil, "both publishers were never laid out")
 
             peers[1].signal(SIGKILL)
             let killed = Date()
-            let gone = layouts.wait(30) { $0.map(\.name) == ["Stays"] }
+            let gone = layouts.wait(30) { $0.map { $0.name } == ["Stays"] }
             let after = Date().timeIntervalSince(killed)
             #expect(gone != nil, "the dropped participant stayed in the layout")
             print("measured: a dropped participant left the layout \(String(format: "%.2f", after)) s after its network went (consent timeout 12 s)")

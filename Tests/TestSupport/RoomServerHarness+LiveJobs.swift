@@ -92,6 +92,12 @@ extension RoomServerHarness {
     /// Where the worker keeps a job's child logs and events.
     public func jobDirectory(_ job: Job) -> String { storage.path + "/jobs/\(job.idText)" }
 
+    /// The layouts a job's recorder composited so far, from the job's events (`LayoutNote`),
+    /// in order: each one's media time and tiles.
+    public func layouts(of job: Job) throws -> [(at: Double, tiles: [(name: String, content: String)])] {
+        try api.store.events(of: job.id).compactMap { $0.detail.flatMap(LayoutNote.parse) }
+    }
+
     /// What an attempt's child process logged ("none" before it has).
     public func attemptLog(_ job: Job, attempt: Int = 1) -> String {
         (try? String(contentsOfFile: jobDirectory(job) + "/attempt-\(attempt).log", encoding: .utf8)) ?? "none"

@@ -21,7 +21,7 @@ enum DensityBench {
 
     struct Job {
         let process: Subprocess
-        let events: JobRunEvent.Reader
+        let events: JobRunEventsFile
         let started: Date
         var progress: [(wall: Double, media: Double)] = []
         var ended: Double?
@@ -72,7 +72,7 @@ enum DensityBench {
             let process = try Subprocess(revue, ["record", "--fixture", fixtureDirectory, "--realtime", "--loop", "\(passes)",
                                                  "--output", work.file("\(count)-\(index).mp4"), "--events", events, "--log-level", "warning"],
                                          standardOutput: .discard, standardError: .file(work.file("\(count)-\(index).log")))
-            jobs.append(Job(process: process, events: JobRunEvent.Reader(path: events), started: Date()))
+            jobs.append(Job(process: process, events: JobRunEventsFile(path: events), started: Date()))
         }
         let batchStarted = Date()
         var failures: [String] = []
@@ -95,8 +95,8 @@ enum DensityBench {
         let now = Date().timeIntervalSince(job.started)
         // The job's own clock: its lag is the wall time since its pipeline started minus
         // the media it has produced, so the two give the wall time of each report.
-        for event in job.events.readNew() where event.event == .progress {
-            if let progress = event.progress { job.progress.append((progress.encodeLag + progress.mediaTime, progress.mediaTime)) }
+        for case .progress(let progress) in job.events.readNew() {
+            job.progress.append((progress.encodeLag + progress.mediaTime, progress.mediaTime))
         }
         guard let termination = job.process.poll() else { return nil }
         job.ended = now

@@ -70,11 +70,11 @@ enum JobIsolationBench {
         let started = Date()
         let process = try Subprocess(revue, ["record", "--fixture", fixtureDirectory, "--output", output, "--events", events,
                                              "--log-level", "warning"], standardOutput: .discard, standardError: .discard)
-        let reader = JobRunEvent.Reader(path: events)
+        let reader = JobRunEventsFile(path: events)
         var first: Date?
         var termination: Subprocess.Termination?
         while termination == nil {
-            if first == nil && reader.readNew().contains(where: { $0.event == .started }) { first = Date() }
+            if first == nil && reader.readNew().contains(.started) { first = Date() }
             sample.peakPSS = max(sample.peakPSS, ProcessMemory.proportionalSet(of: process.pid) / 1024)
             termination = process.poll()
             if termination == nil { usleep(5_000) }

@@ -91,7 +91,7 @@ enum LiveRecordBench {
             try spec.write(to: work.file("\(name).json"))
             let process = try Subprocess(revue, ["record", "--spec", work.file("\(name).json"), "--log-level", "warning"],
                                          standardOutput: .discard, standardError: .file(work.file("\(name).log")))
-            jobs.append(DensityBench.Job(process: process, events: JobRunEvent.Reader(path: work.file("\(name).events")), started: Date()))
+            jobs.append(DensityBench.Job(process: process, events: JobRunEventsFile(path: work.file("\(name).events")), started: Date()))
         }
         let batchStarted = Date()
         var failures: [String] = []

@@ -9,7 +9,7 @@ extension OutputSpec {
     /// fall behind (nothing is lost), a stream drops to the next keyframe (it stays live).
     /// `bucketMirror`: HLS files also go to that bucket as they are written. `captions`: HLS
     /// carries the room's live transcription as a WebVTT rendition (a room, not a fixture).
-    func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false,
+    public func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false,
                   onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
     {
         switch self {

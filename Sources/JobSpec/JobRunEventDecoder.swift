@@ -1,0 +1,50 @@
+import Foundation
+
+/// Bytes read from a job's event pipe in, events out: lines are cut as they complete, whatever
+/// the reads' boundaries. A line longer than `maximumLineLength` is dropped whole (a pipeline
+/// cannot make its worker hold an endless line), and a line that is not an event is counted
+/// and its error kept, never fatal.
+public struct JobRunEventDecoder: Sendable {
+    /// The longest line kept: a `configured` event with its spec is a few KiB.
+    public static let maximumLineLength = 1 << 20
+
+    private var partial: [UInt8] = []
+    private var discarding = false
+    /// Lines that were too long or not an event.
+    public private(set) var unreadable = 0
+    /// Why the last unreadable line was.
+    public private(set) var lastProblem: String?
+
+    public init() {}
+
+    /// The events the bytes complete.
+    public mutating func decode(_ bytes: some Collection<UInt8>) -> [JobRunEvent] {
+        var events: [JobRunEvent] = []
+        for byte in bytes {
+            guard byte == UInt8(ascii: "\n") else {
+                if discarding { continue }
+                partial.append(byte)
+                if partial.count > Self.maximumLineLength {
+                    partial.removeAll()
+                    discarding = true
+                    unreadable += 1
+                    lastProblem = "a line longer than \(Self.maximumLineLength) bytes"
+                }
+                continue
+            }
+            defer { partial.removeAll(keepingCapacity: true) }
+            if discarding {
+                discarding = false
+                continue
+            }
+            guard !partial.isEmpty else { continue }
+            do {
+                events.append(try JSONDecoder().decode(JobRunEvent.self, from: Data(partial)))
+            } catch {
+                unreadable += 1
+                lastProblem = "\(error)"
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import JobSpec
+import Log
+import Outputs
+import Platform
+
+/// Leases and stops: what the database says of the jobs this worker holds.
+extension Worker {
+    func sendStop(_ id: UUID, reason: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var entry = running[id], entry.stopSentAt == nil else { return }
+        entry.stopSentAt = Date()
+        running[id] = entry
+        entry.process.signal(SIGTERM)
+        logger.info("stopping the pipeline", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
+    }
+
+    /// Renews the lease of every job this worker holds, stores progress, and acts on what the
+    /// database says: a stop request (even one whose NOTIFY was missed), or a lease lost.
+    func heartbeat() {
+        lock.lock()
+        let entries = running.map { ($0.key, $0.value.progress as JobProgress?, $0.value.process as Subprocess?) }
+            + preparing.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
+            + uploading.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
+        lock.unlock()
+        for (id, progress, process) in entries {
+            do {
+                switch try store.heartbeat(jobID: id, workerID: configuration.workerID, lease: configuration.lease, progress: progress) {
+                case .held:
+                    break
+                case .stopRequested:
+                    sendStop(id, reason: "stop requested")
+                case .lost:
+                    // Another worker owns the job now: this copy must not go on.
+                    logger.warning("lost the lease; stopping work on the job", ["jobId": .string(id.uuidString.lowercased())])
+                    lock.lock()
+                    running[id] = nil
+                    if preparing[id] != nil { preparing[id] = false }
+                    if uploading[id] != nil { uploading[id] = false }
+                    lock.unlock()
+                    process?.signal(SIGKILL)
+                    process?.wait()
+                }
+            } catch {
+                logger.error("heartbeat failed", ["jobId": .string(id.uuidString.lowercased()), "error": .string("\(error)")])
+            }
+        }
+    }
+
+    /// Stops taking jobs; each child finishes its part; the jobs are handed back.
+    func shutDown() {
+        stopping.store(true, ordering: .relaxed)
+        lock.lock()
+        for id in running.keys {
+            running[id]?.handingBack = true
+            if running[id]?.stopSentAt == nil {
+                running[id]?.stopSentAt = Date()
+                running[id]?.process.signal(SIGTERM)
+            }
+        }
+        let ids = Array(running.keys)
+        lock.unlock()
+        logger.info("worker stopping; handing back its jobs", ["jobs": .of(ids.count)])
+        let deadline = Date().addingTimeInterval(60)
+        while count > 0 && Date() < deadline {
+            pollChildren()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import JobSpec
+import Log
+import Outputs
+import Platform
+
+/// The children running jobs: their events, their ends.
+extension Worker {
+    func pollChildren() {
+        lock.lock()
+        let ids = Array(running.keys)
+        lock.unlock()
+        for id in ids {
+            lock.lock()
+            guard var entry = running[id] else {
+                lock.unlock()
+                continue
+            }
+            lock.unlock()
+            let jobLogger = logger.with(["jobId": .string(id.uuidString.lowercased()), "attempt": .of(entry.job.attempts)])
+            for event in entry.events.readAvailable() { handle(event, of: &entry, logger: jobLogger) }
+            if entry.events.unreadable > entry.unreadableLogged {
+                entry.unreadableLogged = entry.events.unreadable
+                jobLogger.warning("the pipeline sent lines that are not events", ["count": .of(entry.unreadableLogged),
+                                                                                   "error": .string(entry.events.lastProblem ?? "")])
+            }
+            // A child asked to stop that does not, in time, is killed; its part is repaired.
+            if let sent = entry.stopSentAt, Date().timeIntervalSince(sent) > 30 { entry.process.signal(SIGKILL) }
+            lock.lock()
+            // The heartbeat thread may have dropped the job meanwhile (its lease was lost).
+            guard let current = running[id] else {
+                lock.unlock()
+                continue
+            }
+            entry.stopSentAt = current.stopSentAt
+            entry.handingBack = current.handingBack
+            running[id] = entry
+            lock.unlock()
+            guard let termination = entry.process.poll() else { continue }
+            lock.lock()
+            running[id] = nil
+            lock.unlock()
+            completed(entry, termination: termination, logger: jobLogger)
+        }
+    }
+
+    /// The most layout lines one attempt adds to its job's events: a room where people come and
+    /// go all day stays readable, and nobody can fill the table by toggling a camera.
+    static let maximumLayoutNotes = 500
+
+    /// Acts on what a run reported: its state, its progress, and lines for the job's events.
+    func handle(_ event: JobRunEvent, of entry: inout Running, logger: Logger) {
+        let id = entry.job.id
+        switch event {
+        case .started where !entry.reportedStarted:
+            entry.reportedStarted = true
+            _ = try? store.apply(.started, to: id, workerID: configuration.workerID, detail: "attempt \(entry.job.attempts) started")
+        case .started:
+            break
+        case .playable:
+            _ = try? store.apply(.playable, to: id, workerID: configuration.workerID, detail: "three segments published")
+        case .progress(let progress):
+            entry.progress = progress
+        case .outputFailed(let output, let error):
+            logger.warning("an output failed", ["output": .string(output), "error": .string(error)])
+            _ = try? store.note("attempt \(entry.job.attempts): output \(output) failed: \(error.prefix(300))", jobID: id,
+                                workerID: configuration.workerID)
+        case .layout(let tiles, let at):
+            guard entry.layoutNotes <= Worker.maximumLayoutNotes else { return }
+            entry.layoutNotes += 1
+            let detail = entry.layoutNotes > Worker.maximumLayoutNotes
+                ? "attempt \(entry.job.attempts): more layout changes than \(Worker.maximumLayoutNotes); the rest are not listed"
+                : "attempt \(entry.job.attempts): \(LayoutNote.text(tiles, at: at))"
+            _ = try? store.note(detail, jobID: id, workerID: configuration.workerID)
+        case .configured(let spec):
+            // What this attempt runs, as the run itself read it: for people and tests.
+            do {
+                try spec.redacted.write(to: entry.pipeline)
+            } catch {
+                logger.warning("could not keep the attempt's pipeline", ["error": .string("\(error)")])
+            }
+        }
+    }
+
+    func completed(_ entry: Running, termination: Subprocess.Termination, logger: Logger) {
+        let clean = termination == .exited(0)
+        var parts = entry.parts.map { part -> JobPart in
+            guard part.attempt == entry.job.attempts, part.status == .writing else { return part }
+            var done = part
+            done.status = clean ? .complete : .writing
+            return done
+        }
+        if !clean { parts = finishEarlierParts(parts, logger: logger) }
+        parts = parts.map { Worker.describe($0, storage: configuration.storage) }
+        logger.info("pipeline ended", ["termination": .string(termination.description)])
+        if entry.handingBack {
+            do {
+                try store.release(jobID: entry.job.id, workerID: configuration.workerID, parts: parts)
+                logger.info("handed the job back")
+            } catch {
+                logger.error("could not hand the job back", ["error": .string("\(error)")])
+            }
+            return
+        }
+        if clean || entry.stopSentAt != nil {
+            finishRecorded(entry.job, parts: parts, detail: "attempt \(entry.job.attempts) finished", logger: logger)
+        } else {
+            let tail = ((try? String(contentsOfFile: entry.log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
+            finish(entry.job.id, event: .failed, parts: parts, detail: "the pipeline ended: \(termination)", logger: logger,
+                   error: (entry.job.kind.failureCode, "the pipeline ended with \(termination): \(tail.suffix(400))"))
+        }
+    }
+}

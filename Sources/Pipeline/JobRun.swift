@@ -1,0 +1,98 @@
+import Foundation
+import JobSpec
+import Log
+import MediaSource
+import Outputs
+
+/// One run of a pipeline spec, as a worker's child (`revue record --spec FILE`) runs it: the
+/// source and the outputs made from the spec, the pipeline run to the end or to a stop, and its
+/// events (`JobRunEvent`) handed to `report` as they happen: `configured`, `started` at the
+/// first bytes written, `playable`, `progress` every second or so, `outputFailed`, `layout`.
+/// docs/PIPELINE.md.
+public final class JobRun {
+    /// What each output came to.
+    public struct OutputResult: Sendable {
+        public let output: OutputSpec
+        public let name: String
+        /// Why it failed, when it did (the others went on).
+        public let failure: String?
+    }
+
+    /// How the run ended: its outputs, the media written, and the pipeline's failure if any.
+    public struct Outcome {
+        public let outputs: [OutputResult]
+        public let seconds: Double
+        public let failure: (any Error)?
+    }
+
+    public let spec: PipelineSpec
+    private let report: @Sendable (JobRunEvent) -> Void
+
+    public init(spec: PipelineSpec, report: @escaping @Sendable (JobRunEvent) -> Void) {
+        self.spec = spec
+        self.report = report
+    }
+
+    /// Runs the spec. `wrap` may wrap the source the pipeline reads (`revue capture` records
+    /// what it reads); it runs after the source is made, so a room it throws for is still
+    /// left. `onProgress` sees each progress report (the terminal's progress line). Throws
+    /// only when nothing could start; a failure once running is the outcome's.
+    public func run(through wrap: (any MediaSource) throws -> any MediaSource = { $0 },
+                    onProgress: (RecordingPipeline.Progress) -> Void = { _ in }, shouldStop: () -> Bool) throws -> Outcome
+    {
+        let made = try JobSource(spec.source)
+        defer { made.room?.leave() }
+        for warning in made.warnings { Logger(label: "pipeline").warning(warning) }
+        let source = try wrap(made.source)
+        let pipeline = try RecordingPipeline(config: spec.config)
+        if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
+        let report = self.report
+        var sinks: [(OutputSpec, QueuedSink)] = []
+        for output in spec.outputs {
+            let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: made.room != nil,
+                                           onPlayable: { report(.playable) })
+            sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
+            sinks.append((output, sink))
+            pipeline.add(sink: sink)
+        }
+        report(.configured(spec.redacted))
+        var shown: [JobRunEvent.Tile] = []
+        let framesPerSecond = Double(pipeline.composer.framesPerSecond)
+        pipeline.composer.onLayout = { layout, index in
+            let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
+            guard tiles != shown else { return }
+            shown = tiles
+            report(.layout(tiles: tiles, at: Double(index) / framesPerSecond))
+        }
+        var reportedStart = false
+        var last: (time: Date, frames: Int64)?
+        var failure: (any Error)?
+        let started = Date()
+        do {
+            try pipeline.run(source, progress: { progress in
+                if !reportedStart && progress.bytesWritten > 0 {
+                    reportedStart = true
+                    report(.started)
+                }
+                let now = Date()
+                let fps = last.map { Double(progress.videoFrames - $0.frames) / max(0.001, now.timeIntervalSince($0.time)) } ?? 0
+                last = (now, progress.videoFrames)
+                let dropped = sinks.reduce(0) { $0 + $1.1.status.droppedPackets }
+                report(.progress(JobProgress(
+                    mediaTime: progress.mediaTime, fps: fps,
+                    bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
+                    bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
+                    encodeLag: made.realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
+                onProgress(progress)
+            }, shouldStop: shouldStop)
+        } catch {
+            failure = error
+        }
+        let seconds = spec.config.mode == .audio
+            ? Double(pipeline.composer.audioSamples) / 48_000 : Double(pipeline.composer.videoFrames) / framesPerSecond
+        let outputs = sinks.map { output, sink in
+            OutputResult(output: output, name: sink.name, failure: sink.status.failure.map { "\($0)" })
+        }
+        return Outcome(outputs: outputs, seconds: seconds, failure: failure)
+    }
+}
