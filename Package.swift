@@ -57,6 +57,10 @@ let package = Package(
 
         // MARK: The job spec: one typed shape of a job, from the REST API to the pipeline's process
         .target(name: "JobSpec"),
+        // What the REST API and the webhooks say (the typed views, the webhook payload and its
+        // outbox channel) and rooms' settings: apart from the job, so a view's edit does not
+        // rebuild the encoder.
+        .target(name: "APIModels", dependencies: ["JobSpec"]),
 
         // MARK: Database: PostgreSQL is the job store and the coordination engine
         .target(name: "Postgres", dependencies: ["CLibPQ", "Log", "Platform"]),
@@ -132,9 +136,9 @@ let package = Package(
         .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
         // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
         .target(name: "Signaling", dependencies: ["JobSpec", "Media"]),
-        .target(name: "Jobs", dependencies: ["JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "Outputs", "Storage"]),
+        .target(name: "Jobs", dependencies: ["APIModels", "JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
-        .target(name: "Rooms", dependencies: ["Signaling", "JobSpec", "Postgres", "Jobs", "Crypto", "Log"]),
+        .target(name: "Rooms", dependencies: ["APIModels", "Signaling", "JobSpec", "Postgres", "Crypto", "Log"]),
         // The client side of a room, in the parts each side needs (docs/ARCHITECTURE.md):
         // joining and staying in a room (signalling, the media link, one rejoin and backoff policy);
         .target(name: "RoomSession", dependencies: ["CLinux", "DTLS", "ICE", "Log", "Net", "SDP", "Transport", "JobSpec", "Signaling",
@@ -154,17 +158,17 @@ let package = Package(
         .target(name: "LiveTranscription", dependencies: ["Speech", "Decode", "Ingest", "Subscriber", "MediaSource", "Media", "Signaling", "Log"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         .target(name: "RevueSDK", dependencies: ["RoomSession", "RoomReceiver", "Capture", "Publisher", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
-        .target(name: "RoomServer", dependencies: ["Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
+        .target(name: "RoomServer", dependencies: ["APIModels", "Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
                                                    "Crypto", "Translation", "Cluster"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
-        .target(name: "API", dependencies: ["JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
+        .target(name: "API", dependencies: ["APIModels", "JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
                                             "Storage", "Speech"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
+        .target(name: "CLI", dependencies: ["APIModels", "RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription",
                                            "LiveTranscription", "Cluster"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
@@ -172,7 +176,7 @@ let package = Package(
         // MARK: Benchmarks (bench/README.md)
         // recvmmsg/sendmmsg for bench/sfu's reference relay (glibc declares them only under _GNU_SOURCE).
         .systemLibrary(name: "CSocketBatch", path: "bench/CSocketBatch"),
-        .executableTarget(name: "RevueBench", dependencies: ["Publisher", "Capture", "JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
+        .executableTarget(name: "RevueBench", dependencies: ["APIModels", "Publisher", "Capture", "JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
                                                             "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "Media",
                                                             "RoomServer", "Rooms", "Cluster", "Signaling"],
@@ -184,7 +188,7 @@ let package = Package(
         // directories, the `.live` and `.browser` tags (Tests/TestKit).
         .target(name: "TestKit", path: "Tests/TestKit"),
         // The live harness: servers, peers, browsers, PostgreSQL, media probes (re-exports TestKit).
-        .target(name: "TestSupport", dependencies: ["TestKit", "JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
+        .target(name: "TestSupport", dependencies: ["Rooms", "APIModels", "TestKit", "JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
                                                   "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport", "Signaling"],
                 path: "Tests/TestSupport"),
         .testTarget(name: "CLibrariesTests",
@@ -195,7 +199,8 @@ let package = Package(
         .testTarget(name: "FrameCryptoTests", dependencies: ["FrameCrypto", "Crypto", "JobSpec", "TestKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
-        .testTarget(name: "JobSpecTests", dependencies: ["JobSpec", "TestKit"]),
+        .testTarget(name: "JobSpecTests", dependencies: ["APIModels", "JobSpec", "TestKit"]),
+        .testTarget(name: "APIModelsTests", dependencies: ["APIModels", "JobSpec"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "TestKit"]),
         .testTarget(name: "FixtureTests", dependencies: ["Fixture", "MediaSource", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "RTP", "TestKit"]),
@@ -225,22 +230,22 @@ let package = Package(
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
         .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"]),
         .testTarget(name: "LiveTranscriptionTests", dependencies: ["LiveTranscription", "Speech", "Log"]),
-        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Jobs", "JobSpec", "Postgres", "TestSupport"]),
-        .testTarget(name: "JobsTests", dependencies: ["JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
-        .testTarget(name: "RoomsTests", dependencies: ["Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
+        .testTarget(name: "ClusterTests", dependencies: ["Rooms", "APIModels", "Cluster", "Jobs", "JobSpec", "Postgres", "TestSupport"]),
+        .testTarget(name: "JobsTests", dependencies: ["APIModels", "JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
+        .testTarget(name: "RoomsTests", dependencies: ["APIModels", "Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
                                                        "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto",
+        .testTarget(name: "APITests", dependencies: ["APIModels", "JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto",
                                                      "Postgres", "RoomServer", "TestSupport", "Platform"]),
         // Issue 29's hostile clients against a real `revue serve`, with a legitimate room beside them.
         .testTarget(name: "HardeningTests", dependencies: ["Publisher", "Capture", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport",
                                                            "Platform"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JobSpec", "Jobs", "TestSupport", "Platform", "Postgres", "API", "Storage",
+        .testTarget(name: "EndToEndTests", dependencies: ["APIModels", "JobSpec", "Jobs", "TestSupport", "Platform", "Postgres", "API", "Storage",
                                                           "HTTP"]),
         .testTarget(name: "RoomSessionTests", dependencies: ["RoomSession"]),
         .testTarget(name: "RoomReceiverTests", dependencies: ["RoomReceiver", "Media"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "PublisherTests", dependencies: ["Publisher", "Capture", "RTP", "TestSupport"]),
-        .testTarget(name: "RoomServerTests", dependencies: ["RoomSession", "RoomReceiver", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Net", "Signaling",
+        .testTarget(name: "RoomServerTests", dependencies: ["Rooms", "APIModels", "RoomSession", "RoomReceiver", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Net", "Signaling",
                                                             "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform", "Speech",
                                                             "Cluster", "Postgres"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
@@ -252,7 +257,7 @@ let package = Package(
                                                           "Transport", "TestSupport", "Platform", "Speech", "Cluster", "Postgres"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),
-        .testTarget(name: "CLITests", dependencies: ["Capture", "CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport", "Cluster"]),
+        .testTarget(name: "CLITests", dependencies: ["APIModels", "Capture", "CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport", "Cluster"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import APIModels
 import HTTP
 import Jobs
 

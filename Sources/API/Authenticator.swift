@@ -1,3 +1,4 @@
+import APIModels
 import Crypto
 import Foundation
 import HTTP

@@ -1,4 +1,5 @@
 import API
+import APIModels
 import Foundation
 import HTTP
 import JobSpec

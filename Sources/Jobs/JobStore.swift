@@ -1,3 +1,4 @@
+import APIModels
 import Foundation
 import JobSpec
 import Log
@@ -16,7 +17,7 @@ public final class JobStore: Sendable {
     public static let jobsChannel = "revue_jobs"
     public static let stopChannel = "revue_job_stop"
     public static let eventsChannel = "revue_job_events"
-    public static let webhooksChannel = "revue_webhooks"
+    public static let webhooksChannel = WebhookPayload.outboxChannel
     public static let roomStatesChannel = "revue_room_job_states"
 
     /// `JobState.active` as an SQL list, for `state IN …` (made from the enum, not from input).

@@ -1,4 +1,4 @@
-import Jobs
+import APIModels
 import JobSpec
 
 /// What the registry needs to know of a room's row (`rooms`) when someone joins it: looked up

@@ -1,5 +1,5 @@
+import APIModels
 import Foundation
-import Jobs
 import JobSpec
 import Log
 import Postgres
@@ -42,7 +42,7 @@ public final class SessionStore: Sendable {
                 default: break
                 }
             }
-            if queued { try connection.notify(JobStore.webhooksChannel, payload: "rooms") }
+            if queued { try connection.notify(WebhookPayload.outboxChannel, payload: "rooms") }
         }
     }
 
@@ -237,7 +237,7 @@ public final class SessionStore: Sendable {
             default: break
             }
         }
-        if queued { try connection.notify(JobStore.webhooksChannel, payload: "rooms") }
+        if queued { try connection.notify(WebhookPayload.outboxChannel, payload: "rooms") }
     }
 
     private func openStays(_ connection: PostgresConnection, sessionID: String) throws -> [(participantID: String, name: String, start: Double)] {

@@ -1,4 +1,5 @@
 import API
+import APIModels
 import Crypto
 import Fixture
 import Foundation

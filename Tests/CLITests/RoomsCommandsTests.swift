@@ -1,4 +1,5 @@
 @testable import CLI
+import APIModels
 import Foundation
 import Jobs
 import JobSpec

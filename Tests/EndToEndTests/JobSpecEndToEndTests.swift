@@ -1,3 +1,4 @@
+import APIModels
 import Foundation
 import JobSpec
 import Jobs

@@ -1,7 +1,9 @@
+import APIModels
 import Foundation
 import JobSpec
 import Jobs
 import Signaling
+import Rooms
 import TestSupport
 import Testing
 

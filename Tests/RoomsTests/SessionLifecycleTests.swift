@@ -1,3 +1,4 @@
+import APIModels
 import JobSpec
 import Rooms
 import Signaling

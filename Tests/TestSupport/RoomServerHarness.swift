@@ -1,4 +1,5 @@
 import API
+import APIModels
 import Crypto
 import Foundation
 import HTTP
@@ -7,6 +8,7 @@ import Jobs
 import Net
 import Platform
 import Postgres
+import Rooms
 import Synchronization
 import RoomServer
 import Transport

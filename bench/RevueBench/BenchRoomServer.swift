@@ -1,4 +1,5 @@
 import API
+import APIModels
 import Crypto
 import Foundation
 import HTTP
@@ -6,6 +7,7 @@ import Jobs
 import JobSpec
 import Net
 import Postgres
+import Rooms
 import RoomServer
 import TestSupport
 

@@ -1,8 +1,10 @@
+import APIModels
 import Cluster
 import Foundation
 import Jobs
 import JobSpec
 import Postgres
+import Rooms
 import Publisher
 import Signaling
 import TestSupport

@@ -1,3 +1,4 @@
+import JobSpec
 /// The platform's HLS object: `playbackHlsUrl` is the whole event (`index.m3u8`, seekable),
 /// `livestreamUrl` the live window (`live.m3u8`), `downstreamUrl` the deprecated name of the first.
 public struct HLSView: Codable, Sendable, Equatable {

@@ -1,3 +1,4 @@
+import JobSpec
 /// A recording's file (`file` and each of `files`): the platform's fields plus `attempt` and
 /// `status` (complete, repaired, lost, writing).
 public struct FileView: Codable, Sendable, Equatable {

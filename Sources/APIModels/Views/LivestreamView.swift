@@ -1,3 +1,4 @@
+import JobSpec
 /// The platform's Livestream object. Stream keys are secrets: outputs carry only their URLs.
 public struct LivestreamView: Codable, Sendable, Equatable {
     public struct Output: Codable, Sendable, Equatable {

@@ -1,3 +1,4 @@
+import JobSpec
 /// Revue's extension of the HLS object: the same stream with the room's live captions as a
 /// WebVTT subtitles rendition (docs/TRANSCRIPTION.md). A player opens these multivariant
 /// playlists instead of the media playlists to offer the captions.

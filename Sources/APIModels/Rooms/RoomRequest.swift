@@ -1,3 +1,4 @@
+import JobSpec
 /// `POST /v2/rooms` as the API accepted it.
 public struct RoomRequest: Sendable, Equatable {
     public var customRoomID: String?

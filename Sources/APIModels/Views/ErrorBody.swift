@@ -1,3 +1,4 @@
+import JobSpec
 /// The body of every error answer: `{"statusCode", "error", "code", "message"}` (docs/API.md).
 public struct ErrorBody: Codable, Sendable, Equatable {
     public var statusCode: Int

@@ -1,3 +1,4 @@
+import JobSpec
 /// The fields every job object has: the platform's, and Revue's `status`, `attempts`, `error`.
 public struct JobCommonView: Codable, Sendable, Equatable {
     public struct Failure: Codable, Sendable, Equatable {

@@ -1,3 +1,4 @@
+import JobSpec
 /// A recording's or HLS stream's transcript in its REST view and webhooks: where it is, and its
 /// files (each part's `transcript.json`, `.vtt`, `.srt`, `.txt`; docs/TRANSCRIPTION.md).
 public struct TranscriptionView: Codable, Sendable, Equatable {

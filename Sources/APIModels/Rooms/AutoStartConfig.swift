@@ -1,3 +1,4 @@
+import JobSpec
 /// A room's `autoStartConfig`: the jobs to start when a session starts.
 public struct AutoStartConfig: Sendable, Codable, Equatable {
     public struct Recording: Sendable, Codable, Equatable {

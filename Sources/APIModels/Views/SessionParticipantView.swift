@@ -1,3 +1,4 @@
+import JobSpec
 /// A participant of a session with their time log: one entry per stay, `end` null while they
 /// are still in (`GET /v2/sessions/{id}/participants`).
 public struct SessionParticipantView: Codable, Sendable, Equatable {

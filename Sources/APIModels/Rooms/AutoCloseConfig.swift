@@ -1,3 +1,4 @@
+import JobSpec
 /// A room's `autoCloseConfig`: what happens when its session ends.
 public struct AutoCloseConfig: Sendable, Codable, Equatable {
     public enum Kind: String, APIEnum {

@@ -1,3 +1,4 @@
+import JobSpec
 /// The platform's Room object.
 public struct RoomView: Codable, Sendable, Equatable {
     public struct Links: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import JobSpec
 
 /// Times as the platform writes them: ISO 8601 in UTC with milliseconds, `2026-12-01T11:42:36.123Z`.
 public enum APITime {

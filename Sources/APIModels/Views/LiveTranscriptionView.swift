@@ -1,3 +1,4 @@
+import JobSpec
 /// A live transcription job (`/v2/transcriptions`): when it ran and with which model.
 public struct LiveTranscriptionView: Codable, Sendable, Equatable {
     public var common: JobCommonView

@@ -1,6 +1,11 @@
+import JobSpec
 /// A webhook body: `{"webhookType": "<event>", "data": {...}}` (docs/WEBHOOKS.md). Fields that
 /// do not apply to an event are left out.
 public struct WebhookPayload: Codable, Sendable, Equatable {
+    /// The NOTIFY channel that wakes the dispatcher when a delivery is queued in the outbox
+    /// (`webhook_deliveries`), by a job's store or a room's: one name for both.
+    public static let outboxChannel = "revue_webhooks"
+
     public struct Data: Codable, Sendable, Equatable {
         public var meetingId: String
         public var sessionId: String

@@ -1,3 +1,4 @@
+import JobSpec
 /// The platform's Session object (`GET /v2/sessions`, docs/ROOMS.md): `{id, roomId, start, end,
 /// participants[{participantId, name, timelog[{start, end}]}], status: "ongoing"|"ended"}`.
 public struct SessionView: Codable, Sendable, Equatable {

@@ -1,3 +1,4 @@
+import JobSpec
 /// An optional that is written as JSON `null` when it is nil, rather than left out: the
 /// platform's objects carry `"end": null`, `"fileId": null`, and clients read them that way.
 @propertyWrapper

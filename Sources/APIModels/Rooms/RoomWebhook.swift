@@ -1,3 +1,4 @@
+import JobSpec
 /// A room's `webhook`: where its events go, and which (all of them when `events` is empty).
 public struct RoomWebhook: Sendable, Codable, Equatable {
     public var endPoint: String

@@ -1,4 +1,5 @@
 import Foundation
+import JobSpec
 
 /// The one JSON encoding of every REST answer and webhook body: sorted keys, so bodies are
 /// stable and signatures reproducible, and slashes left as they are.

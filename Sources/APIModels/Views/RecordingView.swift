@@ -1,3 +1,4 @@
+import JobSpec
 /// The platform's Recording object (docs/API.md).
 public struct RecordingView: Codable, Sendable, Equatable {
     public var common: JobCommonView

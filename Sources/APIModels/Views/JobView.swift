@@ -1,3 +1,4 @@
+import JobSpec
 /// Any job object, as its kind's view.
 public enum JobView: Encodable, Sendable, Equatable {
     case recording(RecordingView)

@@ -1,3 +1,4 @@
+import JobSpec
 /// A page of a list: `{"pageInfo": {...}, "data": [...]}` (`page` from 1, `perPage` default 20).
 public struct PageView<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     public struct PageInfo: Codable, Sendable, Equatable {
