@@ -70,8 +70,7 @@ enum JobsWatchCommand: RevueCommand {
         let database = try ServiceSetup.database(arguments)
         defer { database.close() }
         let store = JobStore(pool: PostgresPool(database.connectionString, size: 1))
-        let listener = try PostgresConnection(database.connectionString)
-        try listener.listen(JobStore.eventsChannel)
+        let listener = PostgresListener(connectionString: database.connectionString, channels: [JobStore.eventsChannel])
         StopSignal.install()
         repeat {
             let (jobs, _) = try store.list(kind: nil, roomID: nil, sessionID: nil, page: 1, perPage: 50)
@@ -85,7 +84,7 @@ enum JobsWatchCommand: RevueCommand {
             }
             // Clear the screen and redraw.
             Console.print("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n"))
-            _ = try listener.waitForNotifications(timeout: 1)
+            _ = listener.wait(timeout: 1)
         } while !StopSignal.requested
         return 0
     }

@@ -36,22 +36,16 @@ public final class WebhookDispatcher: Sendable {
 
     /// Delivers until `shouldStop` says so, waking on NOTIFY or when the next retry is due.
     public func run(shouldStop: @escaping @Sendable () -> Bool) {
-        var listener: PostgresConnection?
+        let listener = PostgresListener(connectionString: pool.connectionString, channels: [JobStore.webhooksChannel], logger: logger)
         while !shouldStop() {
+            var wait = 1.0
             do {
-                if listener == nil {
-                    let connection = try PostgresConnection(pool.connectionString)
-                    try connection.listen(JobStore.webhooksChannel)
-                    listener = connection
-                }
                 while try deliverDue(shouldStop: shouldStop) > 0 && !shouldStop() {}
-                let wait = try nextDue().map { max(0.05, min(1, $0.timeIntervalSinceNow)) } ?? 1
-                _ = try listener?.waitForNotifications(timeout: wait)
+                wait = try nextDue().map { max(0.05, min(1, $0.timeIntervalSinceNow)) } ?? 1
             } catch {
                 logger.error("the webhook dispatcher hit a database error; retrying", ["error": .string("\(error)")])
-                listener = nil
-                Thread.sleep(forTimeInterval: 1)
             }
+            _ = listener.wait(timeout: wait)
         }
     }
 

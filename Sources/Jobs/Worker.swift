@@ -158,32 +158,26 @@ public final class Worker: @unchecked Sendable {
         heartbeats.name = "worker heartbeats"
         heartbeats.start()
         defer { heartbeatsEnded.store(true, ordering: .relaxed) }
-        var listener: PostgresConnection?
+        let listener = PostgresListener(connectionString: store.pool.connectionString, channels: [JobStore.jobsChannel, JobStore.stopChannel],
+                                        logger: logger)
         while !shouldStop() {
+            // Children's events wake the loop at once; a second is for the ends nobody reports.
+            var wait: Double = count > 0 ? 1 : 5
             do {
-                if listener == nil {
-                    let connection = try PostgresConnection(store.pool.connectionString)
-                    try connection.listen(JobStore.jobsChannel)
-                    try connection.listen(JobStore.stopChannel)
-                    listener = connection
-                }
                 while count < configuration.maxJobs,
                       let claim = try store.claim(workerID: configuration.workerID, lease: configuration.lease, budget: budget)
                 {
                     start(claim)
                 }
                 pollChildren()
-                // Children's events wake the loop at once; a second is for the ends nobody reports.
-                var wait: Double = count > 0 ? 1 : 5
                 if let expiry = try leaseExpiry() { wait = min(wait, expiry.timeIntervalSinceNow + 0.05) }
-                for notification in try listener?.waitForNotifications(timeout: max(0.01, wait), orReadable: eventDescriptors) ?? []
-                where notification.channel == JobStore.stopChannel {
-                    if let id = UUID(uuidString: notification.payload) { sendStop(id, reason: "stop requested") }
-                }
             } catch {
                 logger.error("worker loop error; retrying", ["error": .string("\(error)")])
-                listener = nil
-                Thread.sleep(forTimeInterval: 1)
+                wait = 1
+            }
+            for notification in listener.wait(timeout: max(0.01, wait), orReadable: eventDescriptors)
+            where notification.channel == JobStore.stopChannel {
+                if let id = UUID(uuidString: notification.payload) { sendStop(id, reason: "stop requested") }
             }
         }
         shutDown()

@@ -46,16 +46,11 @@ final class JobStateRelay: @unchecked Sendable {
     }
 
     private func run() {
-        var listener: PostgresConnection?
+        let listener = PostgresListener(connectionString: store.pool.connectionString, channels: [JobStore.roomStatesChannel], logger: logger)
         var last: Int64?
         var lastPrune = Date.distantPast
         while !stopped.load(ordering: .relaxed) {
             do {
-                if listener == nil {
-                    let connection = try PostgresConnection(store.pool.connectionString)
-                    try connection.listen(JobStore.roomStatesChannel)
-                    listener = connection
-                }
                 if last == nil {
                     // A server that starts now knows the running jobs' states for joiners, and
                     // sends only what changes from here on.
@@ -75,12 +70,10 @@ final class JobStateRelay: @unchecked Sendable {
                     try store.pruneRoomJobStates(olderThan: Self.retention)
                     lastPrune = Date()
                 }
-                _ = try listener?.waitForNotifications(timeout: 1)
             } catch {
                 logger.error("could not read job states for the rooms; retrying", ["error": .string("\(error)")])
-                listener = nil
-                Thread.sleep(forTimeInterval: 1)
             }
+            _ = listener.wait(timeout: 1)
         }
     }
 }
