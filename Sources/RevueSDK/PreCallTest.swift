@@ -49,19 +49,19 @@ final class PreCallTest: Sendable {
         stopped.store(true, ordering: .relaxed)
         let finished = finished
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
+            Room.inBackground {
                 finished.wait()
                 finished.signal()
                 done.resume()
-            }.start()
+            }
         }
     }
 
-    /// Runs on a thread of its own; `progress` gets each new figure (about once a second).
+    /// Runs on the SDK's blocking queue (`Room.blockingWork`); `progress` gets each new figure (about once a second).
     /// Returns nil when stopped before a figure.
     func run(progress: @escaping @Sendable (PreCallNetworkQuality) -> Void) async throws(PreCallTestError) -> PreCallNetworkQuality? {
         let outcome: Result<PreCallNetworkQuality?, PreCallTestError> = await withCheckedContinuation { done in
-            Thread { [self] in
+            Room.inBackground { [self] in
                 let result: Result<PreCallNetworkQuality?, PreCallTestError>
                 do throws(PreCallTestError) {
                     result = .success(try measure(progress: progress))
@@ -70,7 +70,7 @@ final class PreCallTest: Sendable {
                 }
                 finished.signal()
                 done.resume(returning: result)
-            }.start()
+            }
         }
         return try outcome.get()
     }

@@ -66,6 +66,6 @@ extension Room {
     func stopAllRelays() {
         let running = relays.values.map(\.publisher)
         relays = [:]
-        for publisher in running { Thread { publisher.leave(reason: .removePeerMediaRelayStop) }.start() }
+        for publisher in running { Self.inBackground { publisher.leave(reason: .removePeerMediaRelayStop) } }
     }
 }

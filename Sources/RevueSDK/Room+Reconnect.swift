@@ -38,7 +38,7 @@ extension Room {
         inbound = nil
         publisher = nil
         // Its socket is gone; this stops its media thread and closes its media connections.
-        Thread { old.leave() }.start()
+        Self.inBackground { old.leave() }
         for (_, waiter) in pending {
             waiter.resume(returning: .error(ErrorCode(code: VideoSDKError.ERROR_ROOM_RECONNECTING.code, name: VideoSDKError.ERROR_ROOM_RECONNECTING.name),
                                             message: "the connection to the room was lost before the reply; the room is reconnecting"))

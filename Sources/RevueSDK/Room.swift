@@ -139,8 +139,8 @@ public final class Room {
         joinCancellation?.cancel()
         adaptiveTask?.cancel()
         inbound?.finish()
-        if let publisher { Thread { publisher.leave() }.start() }
-        for publisher in relays.values.map(\.publisher) { Thread { publisher.leave(reason: .removePeerMediaRelayStop) }.start() }
+        if let publisher { Self.inBackground { publisher.leave() } }
+        for publisher in relays.values.map(\.publisher) { Self.inBackground { publisher.leave(reason: .removePeerMediaRelayStop) } }
         // Its tracks end, so their devices close.
         for track in [cameraTrack, microphoneTrack, shareTrack] {
             track?.publishing(false)
