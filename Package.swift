@@ -129,14 +129,17 @@ let package = Package(
                                                 "Mix", "Encode", "Outputs", "Log", "Platform", "Transcription", "RoomReceiver", "Storage"]),
 
         // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
-        .target(name: "Storage", dependencies: ["CCurl", "Crypto", "JobSpec", "Outputs"]),
+        // The one outbound HTTP client: libcurl (TLS verified, deadlines, SigV4 by curl), for
+        // object storage, webhooks, summaries, forwarded REST actions and the SDK's files.
+        .target(name: "OutboundHTTP", dependencies: ["CCurl"]),
+        .target(name: "Storage", dependencies: ["OutboundHTTP", "Crypto", "JobSpec", "Outputs"]),
 
         // MARK: Services: HTTP, jobs, the REST API
-        .target(name: "HTTP", dependencies: ["Log", "Crypto", "COpenSSL", "CEpoll"]),
+        .target(name: "HTTP", dependencies: ["Log", "CEpoll"]),
         .target(name: "WebSocket", dependencies: ["HTTP", "Crypto", "Log", "CEpoll"]),
         // The signalling protocol's typed messages (docs/SIGNALING.md); pure Swift.
         .target(name: "Signaling", dependencies: ["JobSpec", "Media"]),
-        .target(name: "Jobs", dependencies: ["APIModels", "JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "Outputs", "Storage"]),
+        .target(name: "Jobs", dependencies: ["OutboundHTTP", "APIModels", "JobSpec", "Fixture", "Postgres", "Log", "Crypto", "Platform", "Outputs", "Storage"]),
         // Live rooms, sessions and participants: the room server's control plane (docs/ROOMS.md).
         .target(name: "Rooms", dependencies: ["APIModels", "Signaling", "JobSpec", "Postgres", "Crypto", "Log"]),
         // The client side of a room, in the parts each side needs (docs/ARCHITECTURE.md):
@@ -157,18 +160,18 @@ let package = Package(
         // per speaker and transcribed, the lines sent to everyone (docs/TRANSCRIPTION.md).
         .target(name: "LiveTranscription", dependencies: ["Speech", "Decode", "Ingest", "Subscriber", "MediaSource", "Media", "Signaling", "Log"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
-        .target(name: "RevueSDK", dependencies: ["RoomSession", "RoomReceiver", "Capture", "Publisher", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
+        .target(name: "RevueSDK", dependencies: ["OutboundHTTP", "RoomSession", "RoomReceiver", "Capture", "Publisher", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["APIModels", "Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
                                                    "Crypto", "Translation", "Cluster"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
-        .target(name: "API", dependencies: ["APIModels", "JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
+        .target(name: "API", dependencies: ["OutboundHTTP", "APIModels", "JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
                                             "Storage", "Speech"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool
-        .target(name: "CLI", dependencies: ["APIModels", "RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
+        .target(name: "CLI", dependencies: ["OutboundHTTP", "APIModels", "RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription",
                                            "LiveTranscription", "Cluster"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
@@ -225,8 +228,9 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP",
                                                           "TestSupport", "Composite", "Encode", "Layout", "Media", "Outputs"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "JobSpec", "Crypto", "Platform", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"]),
+        .testTarget(name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "HTTP", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["OutboundHTTP", "HTTP", "TestSupport"]),
+        .testTarget(name: "WebSocketTests", dependencies: ["OutboundHTTP", "WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
         .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"]),
         .testTarget(name: "LiveTranscriptionTests", dependencies: ["LiveTranscription", "Speech", "Log"]),
@@ -253,7 +257,7 @@ let package = Package(
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.
         .target(name: "SeedExamples", dependencies: ["RevueSDK"], path: "Tests/SeedExamples", exclude: ["README.md"],
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
-        .testTarget(name: "RevueSDKTests", dependencies: ["Publisher", "RoomReceiver", "Capture", "RevueSDK", "Log", "Media", "HTTP", "JobSpec", "Jobs", "Net",
+        .testTarget(name: "RevueSDKTests", dependencies: ["OutboundHTTP", "Publisher", "RoomReceiver", "Capture", "RevueSDK", "Log", "Media", "HTTP", "JobSpec", "Jobs", "Net",
                                                           "Transport", "TestSupport", "Platform", "Speech", "Cluster", "Postgres"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),

@@ -1,6 +1,7 @@
 import APIModels
 import HTTP
 import Jobs
+import OutboundHTTP
 
 /// Actions on a live room that another node of the cluster hosts (docs/CLUSTER.md, "Doors"):
 /// the node the REST call reached sends the same request, with the caller's own credentials, to

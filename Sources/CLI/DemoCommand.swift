@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import JobSpec
 import Jobs
+import OutboundHTTP
 import Outputs
 import Capture
 import Publisher

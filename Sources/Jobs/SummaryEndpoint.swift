@@ -1,5 +1,6 @@
 import Foundation
 import JobSpec
+import OutboundHTTP
 import Storage
 
 /// A language model behind an OpenAI-compatible chat-completions endpoint (the protocol

@@ -2,6 +2,7 @@ import JobSpec
 import Crypto
 import Foundation
 import Log
+import OutboundHTTP
 import Postgres
 import Storage
 
@@ -132,7 +133,7 @@ public final class WebhookDispatcher: Sendable {
     /// URL is sent as written; one with spaces or control characters is refused rather than sent.
     static func post(_ url: String, body: [UInt8], headers: [(String, String)], timeout: Double, caFile: String?) throws -> HTTPTransfer.Response {
         guard !url.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
-            throw StorageError.transport("POST \(url)", "the URL has spaces or control characters")
+            throw HTTPTransferError(.transport, "POST \(url)", "the URL has spaces or control characters")
         }
         var transfer = HTTPTransfer(method: "POST", url: url, headers: headers + [("User-Agent", "revue")], body: .bytes(body), caFile: caFile)
         transfer.timeout = timeout

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import OutboundHTTP
 import Synchronization
 
 /// One run of the pre-call test's network half (seed 001, `runPreCallTest`), against the room

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JobSpec
+import OutboundHTTP
 
 /// The Room seed's temporary file storage, against the room server's `/v2/files`
 /// (docs/ROOMS.md "Files"): a file is kept for a day, for the room it was uploaded in, and is at

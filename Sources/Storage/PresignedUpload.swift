@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import OutboundHTTP
 
 /// Uploads a file with one PUT to a presigned URL someone else made (the platform's
 /// `preSignedUrl`): the file is streamed, not read into memory, with its `Content-MD5` so the
@@ -36,7 +37,7 @@ public struct PresignedUpload {
                 var transfer = HTTPTransfer(method: "PUT", url: url, headers: [("Content-MD5", Data(md5).base64EncodedString())],
                                             body: .file(path: path, offset: 0, length: size), caFile: caFile)
                 transfer.timeout = 0
-                let response = try transfer.perform(operation: operation)
+                let response = try transfer.performForStorage(operation: operation)
                 guard (200..<300).contains(response.status) else { throw S3Client.failure(response, operation: operation) }
                 return try S3Client.checkedETag(response, md5: md5, operation: operation)
             } catch {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JobSpec
+import OutboundHTTP
 
 /// The S3 operations Revue uses, on the server's bucket (`ObjectStorageConfig`), over libcurl
 /// with SigV4 signing. Every body is sent with `Content-MD5` (which S3, MinIO and rclone check,
@@ -146,7 +147,7 @@ public final class S3Client: Sendable {
                                     signing: .init(accessKeyID: config.accessKeyID, secretAccessKey: config.secretAccessKey, region: config.region),
                                     caFile: config.caFile)
         transfer.timeout = 600
-        let response = try transfer.perform(operation: operation)
+        let response = try transfer.performForStorage(operation: operation)
         guard (200..<300).contains(response.status) else { throw S3Client.failure(response, operation: operation) }
         return response
     }

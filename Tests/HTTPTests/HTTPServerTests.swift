@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import OutboundHTTP
 import TestSupport
 import Testing
 

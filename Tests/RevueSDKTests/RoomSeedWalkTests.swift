@@ -3,6 +3,7 @@ import HTTP
 import JobSpec
 @testable import RevueSDK
 import Capture
+import OutboundHTTP
 import Publisher
 import TestSupport
 import Testing

@@ -7,8 +7,9 @@ final class CurlHeaderList {
 
     init(_ headers: [(String, String)]) {
         for (name, value) in headers {
-            // curl_slist_append copies the string.
-            list = curl_slist_append(list, "\(name): \(value)")
+            // curl_slist_append copies the string; "Name:" with nothing after it removes a header
+            // curl would add itself.
+            list = curl_slist_append(list, value.isEmpty ? "\(name):" : "\(name): \(value)")
         }
     }
 

@@ -1,6 +1,7 @@
-/// One HTTP request for object storage, performed by libcurl (`CurlEasy`): TLS verified against
-/// the system's authorities (or `caFile`), SigV4 signing by curl (`CURLOPT_AWS_SIGV4`) when
-/// `signing` is set, and deadlines.
+/// One outbound HTTP request, performed by libcurl (`CurlEasy`): object storage, webhooks,
+/// summaries, REST actions forwarded to another node, the SDK's files. TLS verified against the
+/// system's authorities (or `caFile`), SigV4 signing by curl (`CURLOPT_AWS_SIGV4`) when
+/// `signing` is set, and deadlines. The one HTTP client Revue has.
 public struct HTTPTransfer: Sendable {
     /// What is sent as the body.
     public enum Body: Sendable {
@@ -73,8 +74,8 @@ public struct HTTPTransfer: Sendable {
     }
 
     /// Sends the request and waits for the answer. Any HTTP status is a response; only a
-    /// failure to get one throws (`StorageError.transport`).
-    public func perform(operation: String) throws(StorageError) -> Response {
+    /// failure to get one throws (`HTTPTransferError`).
+    public func perform(operation: String) throws(HTTPTransferError) -> Response {
         try CurlEasy().perform(self, operation: operation)
     }
 }

@@ -35,8 +35,8 @@ final class CurlEasy {
         init(limit: Int) { self.limit = limit }
     }
 
-    func perform(_ transfer: HTTPTransfer, operation: String) throws(StorageError) -> HTTPTransfer.Response {
-        guard let handle else { throw .transport(operation, "curl_easy_init failed") }
+    func perform(_ transfer: HTTPTransfer, operation: String) throws(HTTPTransferError) -> HTTPTransfer.Response {
+        guard let handle else { throw HTTPTransferError(.transport, operation, "curl_easy_init failed") }
         let context = Context(limit: transfer.maxResponseBytes)
         switch transfer.body {
         case .none:
@@ -44,19 +44,22 @@ final class CurlEasy {
         case .bytes(let bytes):
             context.bytes = bytes
         case .file(let path, let offset, let length):
-            guard let file = FileHandle(forReadingAtPath: path) else { throw .localFile(operation, "cannot open \(path)") }
+            guard let file = FileHandle(forReadingAtPath: path) else { throw HTTPTransferError(.localFile, operation, "cannot open \(path)") }
             do {
                 try file.seek(toOffset: UInt64(offset))
             } catch {
-                throw .localFile(operation, "cannot seek in \(path): \(error)")
+                throw HTTPTransferError(.localFile, operation, "cannot seek in \(path): \(error)")
             }
             context.file = file
             context.fileRemaining = length
         }
         defer { try? context.file?.close() }
-        // No "Expect:" to switch off 100-continue: curl 7.88 signs that empty header but does not
-        // send it, and the server then answers SignatureDoesNotMatch.
-        let headers = CurlHeaderList(transfer.headers)
+        // Without "Expect:" curl asks for 100-continue before a body over 1 MiB and waits a second
+        // for it (Revue's own server, like many, answers the request instead): switched off,
+        // except for signed requests, where curl 7.88 signs that empty header but does not send
+        // it, and the server then answers SignatureDoesNotMatch.
+        let expect: [(String, String)] = transfer.signing == nil && transfer.body.length > 0 ? [("Expect", "")] : []
+        let headers = CurlHeaderList(transfer.headers + expect)
         var failed: String?
         func set(_ result: CURLcode, _ what: String) {
             if result != CURLE_OK && failed == nil { failed = "\(what): \(String(cString: curl_easy_strerror(result)))" }
@@ -98,12 +101,12 @@ final class CurlEasy {
             set(revue_curl_setopt_pointer(handle, CURLOPT_READDATA, pointer), "CURLOPT_READDATA")
             if transfer.method != "PUT" { set(revue_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, transfer.method), "CURLOPT_CUSTOMREQUEST") }
         }
-        if let failed { throw .transport(operation, "could not set up the request: \(failed)") }
+        if let failed { throw HTTPTransferError(.transport, operation, "could not set up the request: \(failed)") }
         let result = withExtendedLifetime((context, headers)) { curl_easy_perform(handle) }
-        if let readFailure = context.readFailure { throw .localFile(operation, readFailure) }
+        if let readFailure = context.readFailure { throw HTTPTransferError(.localFile, operation, readFailure) }
         guard result == CURLE_OK else {
             let detail = String(cString: errorBuffer)
-            throw .transport(operation, detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail)
+            throw HTTPTransferError(.transport, operation, detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail)
         }
         var status = 0
         _ = revue_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
