@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "SFU", dependencies: ["RTP", "Media"]),
         // End-to-end encrypted frames (SFrame, RFC 9605): encrypted before packetization by the
         // sender, forwarded unread by the SFU, decrypted after assembly by a receiver with the key.
-        .target(name: "FrameCrypto", dependencies: ["Crypto", "JobSpec", "MediaSource"]),
+        .target(name: "FrameCrypto", dependencies: ["Media", "Crypto", "JobSpec"]),
         // Receiving a room, sans-IO, for every receiver (recorder, SDK, transcriber): subscriber
         // offers in, started and stopped tracks out; datagrams in, opened frames and feedback out.
         .target(name: "Subscriber", dependencies: ["Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log", "Media"]),
@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "SDP", "DTLS", "ICE", "Net", "HTTP", "TestSupport"]),
         .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestKit", "TestSupport"],
                     exclude: ["Interop/aiortc_sctp_peer.py"]),
-        .testTarget(name: "SFUTests", dependencies: ["SFU", "RTP", "Fixture", "TestKit", "TestSupport"]),
+        .testTarget(name: "SFUTests", dependencies: ["Media", "SFU", "RTP", "Fixture", "TestKit", "TestSupport"]),
         .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),

@@ -1,3 +1,4 @@
+import Media
 /// Revue's end-to-end encrypted media frame: SFrame (RFC 9605) applied to each encoded frame
 /// before packetization, with the codec's first bytes left in the clear so that the SFU (which
 /// has no key) can still tell keyframes and picture sizes, and the SFrame header carried at the
@@ -20,19 +21,11 @@
 /// - The AEAD's additional data is the header followed by the clear prefix (§4.4.3's
 ///   "metadata"), so neither can be changed without the frame failing to authenticate.
 public enum E2EEFrame {
-    /// The codecs whose frames Revue encrypts.
-    public enum Codec: Sendable, Equatable {
-        case vp8
-        case opus
-        /// Sealed per slice NAL unit (`AnnexB`).
-        case h264
-    }
-
     /// Bytes after the ciphertext that are not the tag: header length and prefix length.
     static let trailerLength = 2
 
     /// How many of the frame's first bytes stay in the clear.
-    public static func clearPrefixLength(of frame: [UInt8], codec: Codec) -> Int {
+    public static func clearPrefixLength(of frame: [UInt8], codec: TrackCodec) -> Int {
         switch codec {
         case .vp8:
             // RFC 7741 §4.3: P (bit 0 of the first byte) is 0 on a keyframe.

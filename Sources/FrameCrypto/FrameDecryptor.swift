@@ -1,5 +1,6 @@
 import Crypto
 import JobSpec
+import Media
 
 /// Decrypts the `E2EEFrame`s of the streams a receiver gets, with the keys it was given: the
 /// shared key, or the sending participant's. Derived keys are kept per (participant, key ID);
@@ -27,7 +28,7 @@ public final class FrameDecryptor {
 
     /// The frame as it was before `FrameEncryptor.encrypt` of `codec`. An H.264 frame's slice
     /// NAL units must each open (one that was sent in the clear does not); its other units pass.
-    public func decrypt(_ frame: [UInt8], from participantID: String, codec: E2EEFrame.Codec) throws(E2EEError) -> [UInt8] {
+    public func decrypt(_ frame: [UInt8], from participantID: String, codec: TrackCodec) throws(E2EEError) -> [UInt8] {
         guard codec == .h264 else { return try decrypt(frame, from: participantID) }
         var clear: [UInt8] = []
         clear.reserveCapacity(frame.count)

@@ -1,17 +1,18 @@
 import Crypto
+import Media
 
 /// Encrypts one sender stream's frames into `E2EEFrame`s. Its key ID is random, so the derived
 /// key (and so every nonce) is its own even when the room shares one base key; the counter
 /// counts frames from 0 and never repeats under that key. One thread uses it.
 public final class FrameEncryptor {
-    public let codec: E2EEFrame.Codec
+    public let codec: TrackCodec
     public let keyID: UInt64
     /// The key it was made from, so its owner can tell when the key changed.
     public let baseKey: String
     private let key: SFrameKey
     private var counter: UInt64 = 0
 
-    public init(baseKey: String, codec: E2EEFrame.Codec, keyID: UInt64 = UInt64.random(in: 8...UInt64.max)) throws(E2EEError) {
+    public init(baseKey: String, codec: TrackCodec, keyID: UInt64 = UInt64.random(in: 8...UInt64.max)) throws(E2EEError) {
         self.codec = codec
         self.keyID = keyID
         self.baseKey = baseKey

@@ -146,7 +146,7 @@ public struct MediaSender: Sendable {
             let item = Pacer.Item(stream: index, marker: number == payloads.count - 1, timestamp: timestamp, sequence: streams[index].sequence,
                                   payload: payload, audioLevel: audioLevel)
             streams[index].sequence += 1
-            pacer.enqueue(item, isAudio: !streams[index].track.codec.isVideo)
+            pacer.enqueue(item, isAudio: streams[index].track.codec.isAudio)
         }
         return true
     }
@@ -196,12 +196,12 @@ public struct MediaSender: Sendable {
                 statistics.nacksReceived += 1
                 actions += retransmit(nack.lostSequenceNumbers, of: index, now: now)
             case .pictureLossIndication(let pli):
-                guard streams.contains(where: { $0.track.ssrc == pli.mediaSSRC && $0.track.codec.isVideo }) else { continue }
+                guard streams.contains(where: { $0.track.ssrc == pli.mediaSSRC && $0.track.codec.isAudio == false }) else { continue }
                 statistics.pliReceived += 1
                 actions.append(.keyframeRequested(ssrc: pli.mediaSSRC))
             case .fullIntraRequest(let fir):
                 for entry in fir.entries {
-                    guard let index = streams.firstIndex(where: { $0.track.ssrc == entry.ssrc && $0.track.codec.isVideo }),
+                    guard let index = streams.firstIndex(where: { $0.track.ssrc == entry.ssrc && $0.track.codec.isAudio == false }),
                           streams[index].firSequences[fir.senderSSRC] != entry.sequenceNumber
                     else { continue }
                     streams[index].firSequences[fir.senderSSRC] = entry.sequenceNumber

@@ -29,7 +29,7 @@ struct OutgoingStream: Sendable {
         sequence = Int64(UInt16.random(in: 0...UInt16.max, using: &generator))
         rtxSequence = .random(in: 0...UInt16.max, using: &generator)
         timestampBase = .random(in: 0...UInt32.max, using: &generator)
-        history = track.codec.isVideo ? PacketCache(capacity: 1024) : nil
+        history = !track.codec.isAudio ? PacketCache(capacity: 1024) : nil
     }
 
     /// The RTP timestamp of a moment `seconds` after the sender's origin.

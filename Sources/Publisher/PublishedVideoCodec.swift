@@ -1,4 +1,4 @@
-import FrameCrypto
+import Media
 import SDP
 
 /// The video codec a `RoomPublisher` sends, chosen in its configuration: VP8 (libvpx, RFC 7741)
@@ -7,16 +7,9 @@ public enum PublishedVideoCodec: String, Sendable, Equatable, CaseIterable {
     case vp8
     case h264
 
-    /// The codec the send path packetizes.
-    var sendCodec: SendTrack.Codec {
-        switch self {
-        case .vp8: .vp8
-        case .h264: .h264
-        }
-    }
-
-    /// How its frames are sealed end to end (docs/E2EE.md): VP8 whole, H.264 per slice NAL unit.
-    var e2eeCodec: E2EEFrame.Codec {
+    /// The data path's codec: what the send path packetizes and how its frames are sealed end
+    /// to end (docs/E2EE.md: VP8 whole, H.264 per slice NAL unit).
+    var trackCodec: TrackCodec {
         switch self {
         case .vp8: .vp8
         case .h264: .h264

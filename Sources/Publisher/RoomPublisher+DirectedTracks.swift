@@ -128,7 +128,7 @@ extension RoomPublisher {
                     completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID ?? "the room")")))
                     continue
                 }
-                let track = SendTrack(codec: section.codec.sendCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
+                let track = SendTrack(codec: section.codec.trackCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
                                       rtxSSRC: codec.rtxPayloadType == nil ? nil : section.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
                                       mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                       absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
@@ -185,7 +185,7 @@ extension RoomPublisher {
             else { continue }
             do {
                 guard let frame = try publication.encode(picture, format: format),
-                      let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.e2eeCodec)
+                      let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.trackCodec)
                 else { continue }
                 sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
             } catch {
@@ -211,7 +211,7 @@ extension RoomPublisher {
                 guard publication.takes(mediaTime: mediaTime, cameraRate: rate) else { continue }
                 do {
                     guard let frame = try publication.encode(source.frame(index), format: source.format),
-                          let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.e2eeCodec)
+                          let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.trackCodec)
                     else { continue }
                     sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
                 } catch {

@@ -72,7 +72,7 @@ extension RoomPublisher {
 
     /// A frame as it is sent: encrypted (E2EEFrame) when this participant joined with a key,
     /// else as it is. Nil when encryption failed: the frame is not sent in the clear instead.
-    func sealed(_ frame: [UInt8], ssrc: UInt32, codec: E2EEFrame.Codec) -> [UInt8]? {
+    func sealed(_ frame: [UInt8], ssrc: UInt32, codec: TrackCodec) -> [UInt8]? {
         guard let joinedWith = e2eeKey else { return frame }
         let key = configuration.e2eeKeys?()?.key(for: participantID) ?? encryptors[ssrc]?.baseKey ?? joinedWith
         do {
@@ -219,7 +219,7 @@ extension RoomPublisher {
                         guard let frame = try layer.encoder.encode(layer.scaler?.scale(picture) ?? picture, forceKeyframe: layer.keyframeWanted)
                         else { continue }
                         if frame.isKeyframe { layer.keyframeWanted = false }
-                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: configuration.videoCodec.e2eeCodec) else { continue }
+                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: configuration.videoCodec.trackCodec) else { continue }
                         sender.send(frame: data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
                     } catch {
                         logger.error("a picture did not encode", ["error": .string("\(error)"), "rid": .string(layer.rid ?? "")])

@@ -134,7 +134,7 @@ extension RoomPublisher {
                 let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
                 let simulcast = videoStreams.count > 1 && ridID != nil && !accepted.isEmpty
                 for stream in videoStreams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == videoStreams.last?.ssrc {
-                    tracks.append(SendTrack(codec: video.sendCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
+                    tracks.append(SendTrack(codec: video.trackCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
                                             rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
                                             midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
                                             absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
@@ -146,7 +146,7 @@ extension RoomPublisher {
             dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
             guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
             if configuration.offers.contains(.video) {
-                guard tracks.contains(where: \.codec.isVideo) else {
+                guard tracks.contains(where: { !$0.codec.isAudio }) else {
                     return stop(because: "the server did not accept the camera as \(video.encodingName)")
                 }
                 statistics.videoCodec = video.encodingName

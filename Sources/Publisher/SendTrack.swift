@@ -1,22 +1,9 @@
+import Media
+
 /// One track a publisher sends, as its connection negotiated it: the SSRCs it announced in its
 /// offer, and the payload types and header extension ids of the server's answer.
 public struct SendTrack: Sendable, Equatable {
-    public enum Codec: String, Sendable, Equatable {
-        case vp8 = "VP8"
-        case h264 = "H264"
-        case opus
-
-        public var clockRate: UInt32 {
-            switch self {
-            case .vp8, .h264: 90_000
-            case .opus: 48_000
-            }
-        }
-
-        public var isVideo: Bool { self != .opus }
-    }
-
-    public var codec: Codec
+    public var codec: TrackCodec
     public var ssrc: UInt32
     public var payloadType: UInt8
     /// RFC 4588 retransmission, when the answer kept it: lost packets go again on this SSRC.
@@ -39,7 +26,7 @@ public struct SendTrack: Sendable, Equatable {
     public var ridExtensionID: UInt8?
     public var repairedRIDExtensionID: UInt8?
 
-    public init(codec: Codec, ssrc: UInt32, payloadType: UInt8, rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil, mid: String? = nil,
+    public init(codec: TrackCodec, ssrc: UInt32, payloadType: UInt8, rtxSSRC: UInt32? = nil, rtxPayloadType: UInt8? = nil, mid: String? = nil,
                 midExtensionID: UInt8? = nil, audioLevelExtensionID: UInt8? = nil, absSendTimeExtensionID: UInt8? = nil,
                 transportWideCCExtensionID: UInt8? = nil, rid: String? = nil, ridExtensionID: UInt8? = nil, repairedRIDExtensionID: UInt8? = nil)
     {

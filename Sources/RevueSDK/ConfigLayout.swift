@@ -13,12 +13,4 @@ public struct ConfigLayout: Sendable, Hashable {
         self.priority = priority
         self.gridSize = gridSize
     }
-
-    var json: JSONValue {
-        var fields: [String: JSONValue] = [:]
-        if let type { fields["type"] = .string(type.rawValue) }
-        if let priority { fields["priority"] = .string(priority.rawValue) }
-        if let gridSize { fields["gridSize"] = .number(Double(gridSize)) }
-        return .object(fields)
-    }
 }

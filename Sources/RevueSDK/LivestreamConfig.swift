@@ -4,8 +4,7 @@ import JobSpec
 public struct LivestreamConfig: Sendable, Hashable {
     public var layout: ConfigLayout?
     public var theme: ConfigTheme?
-    /// Recording a livestream as well is not built (a livestream job writes RTMP only): a
-    /// config with `enabled: true` is refused with 3068 (docs/SDK.md).
+    /// Also record the livestream to an MP4 beside it (`config.recording.enabled`).
     public var recording: LivestreamRecordingConfig?
 
     public init(layout: ConfigLayout? = nil, theme: ConfigTheme? = nil, recording: LivestreamRecordingConfig? = nil) {
@@ -15,6 +14,8 @@ public struct LivestreamConfig: Sendable, Hashable {
     }
 
     var json: JSONValue {
-        RecordingConfig(layout: layout, theme: theme).json
+        var config = RecordingConfig(layout: layout, theme: theme).request
+        if let recording { config.recording = .init(enabled: recording.enabled) }
+        return RecordingConfig.json(config)
     }
 }

@@ -53,12 +53,10 @@ extension Room {
     }
 
     /// Streams the room to RTMP destinations (`onLivestreamStateChanged`).
-    /// - Throws: 3065, 3035; 3068 for `config.recording.enabled` (not built); 4013.
+    /// With `config.recording.enabled`, an MP4 of it is written too (docs/API.md).
+    /// - Throws: 3065, 3035; 4013.
     public func startLivestream(outputs: [LivestreamOutput], config: LivestreamConfig? = nil) async throws(VideoSDKError) {
         try checkJoined()
-        if config?.recording?.enabled == true {
-            throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("recording a livestream is not built yet; start a recording beside it")
-        }
         var options: [String: JSONValue] = [
             "outputs": .array(outputs.map { .object(["url": .string($0.url), "streamKey": .string($0.streamKey)]) }),
         ]

@@ -103,7 +103,7 @@ extension MediaPlane {
                 : media.rids.map { SimulcastLayer(rid: $0) }
             let parameters = ProducerParameters(
                 peer: publisher.peerID, participant: ParticipantID(member.key.participantID), kind: kind,
-                codec: TrackCodec(name: codec.name), payloadType: codec.payloadType, clockRate: codec.clockRate,
+                codec: TrackCodec(encodingName: codec.name), payloadType: codec.payloadType, clockRate: codec.clockRate,
                 rtxPayloadType: codec.rtxPayloadType, mid: mid,
                 extensions: HeaderExtensionIDs(media.extensions.map { (uri: $0.uri, id: $0.id) }), layers: layers, feedback: feedback,
                 cname: media.remoteStreams.first?.cname ?? member.key.participantID, reducedSizeRTCP: media.rtcpReducedSize)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JobSpec
+import Synchronization
 
 /// The strokes of the rooms' shared whiteboards, in memory, behind the routes:
 /// - `GET /whiteboard/{roomId}/{boardId}?token=TOKEN`: the page (`Resources/whiteboard.html`);
@@ -19,8 +20,7 @@ import JobSpec
 /// Memory is bounded (docs/SECURITY.md): each stroke is kept as the JSON it is served as, made
 /// once; a board holds at most 10,000 strokes and 8 MiB of them, all boards together 128 MiB;
 /// a GET sends at most 512 KiB of strokes and says where to go on from (`next`, `more`).
-// @unchecked Sendable: mutable state (the boards' strokes and their byte counts) guarded by `lock`
-final class Whiteboards: @unchecked Sendable {
+final class Whiteboards: Sendable {
     /// The most strokes one board keeps: a board that fills up refuses more (a whiteboard, not
     /// a store).
     static let maximumStrokes = 10_000
@@ -77,11 +77,14 @@ final class Whiteboards: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    /// Strokes by board id, each as its JSON.
-    private var boards: [String: [[UInt8]]] = [:]
-    private var boardBytes: [String: Int] = [:]
-    private var totalBytes = 0
+    private struct State {
+        /// Strokes by board id, each as its JSON.
+        var boards: [String: [[UInt8]]] = [:]
+        var boardBytes: [String: Int] = [:]
+        var totalBytes = 0
+    }
+
+    private let state = Mutex(State())
 
     static let page: [UInt8] = EmbeddedResources.file("whiteboard.html") ?? Array("<!doctype html><p>The whiteboard page is missing from this build.".utf8)
 
@@ -96,8 +99,8 @@ final class Whiteboards: @unchecked Sendable {
     /// The strokes of `board` from `since` on, at most `maximumResponseBytes` of them:
     /// `{"strokes": [...], "next": N, "more": bool}`.
     func strokes(board: String, since: Int) -> HTTPResponse {
-        let (slice, next, more) = lock.withLock { () -> ([[UInt8]], Int, Bool) in
-            let all = boards[board] ?? []
+        let (slice, next, more) = state.withLock { state -> ([[UInt8]], Int, Bool) in
+            let all = state.boards[board] ?? []
             var slice: [[UInt8]] = []
             var bytes = 0
             var index = max(0, min(since, all.count))
@@ -124,14 +127,14 @@ final class Whiteboards: @unchecked Sendable {
             return HTTPAuthorization.error(400, code: 3073, name: "ERROR_INVALID_PARAMETER", invalid.reason)
         case .success(let stroke):
             let encoded = stroke.encoded
-            let outcome: Result<Int, Full> = lock.withLock {
-                let strokes = boards[board] ?? []
-                let used = boardBytes[board] ?? 0
+            let outcome: Result<Int, Full> = state.withLock { state in
+                let strokes = state.boards[board] ?? []
+                let used = state.boardBytes[board] ?? 0
                 guard strokes.count < Self.maximumStrokes, used + encoded.count <= Self.maximumBoardBytes else { return .failure(.board) }
-                guard totalBytes + encoded.count <= Self.maximumTotalBytes else { return .failure(.server) }
-                boards[board, default: []].append(encoded)
-                boardBytes[board] = used + encoded.count
-                totalBytes += encoded.count
+                guard state.totalBytes + encoded.count <= Self.maximumTotalBytes else { return .failure(.server) }
+                state.boards[board, default: []].append(encoded)
+                state.boardBytes[board] = used + encoded.count
+                state.totalBytes += encoded.count
                 return .success(strokes.count)
             }
             switch outcome {
@@ -153,10 +156,10 @@ final class Whiteboards: @unchecked Sendable {
 
     /// Forgets every board but `live` (the ids the rooms have on now).
     func keep(only live: Set<String>) {
-        lock.withLock {
-            for board in boards.keys where !live.contains(board) {
-                boards[board] = nil
-                totalBytes -= boardBytes.removeValue(forKey: board) ?? 0
+        state.withLock { state in
+            for board in state.boards.keys where !live.contains(board) {
+                state.boards[board] = nil
+                state.totalBytes -= state.boardBytes.removeValue(forKey: board) ?? 0
             }
         }
     }

@@ -6,7 +6,7 @@ public struct ConsumerParameters: Sendable, Equatable {
     public var id: ConsumerID
     public var producer: ProducerID
     public var kind: TrackKind
-    public var codec: TrackCodec
+    public var codec: TrackCodec?
     public var clockRate: UInt32
     /// The outgoing SSRC, stable for the consumer's life.
     public var ssrc: UInt32
@@ -17,7 +17,7 @@ public struct ConsumerParameters: Sendable, Equatable {
     /// The CNAME the router's SDES carries for `ssrc` (`a=ssrc:<ssrc> cname:<cname>`).
     public var cname: String
 
-    public init(id: ConsumerID, producer: ProducerID, kind: TrackKind, codec: TrackCodec, clockRate: UInt32, ssrc: UInt32,
+    public init(id: ConsumerID, producer: ProducerID, kind: TrackKind, codec: TrackCodec?, clockRate: UInt32, ssrc: UInt32,
                 rtxSSRC: UInt32?, payloadType: UInt8, rtxPayloadType: UInt8?, cname: String)
     {
         self.id = id

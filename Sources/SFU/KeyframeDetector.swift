@@ -1,3 +1,4 @@
+import Media
 /// Finds where a subscriber may start decoding: the first packet of a keyframe.
 ///
 /// - VP8 (RFC 7741 §4.2, §4.3): the payload descriptor has S=1 and partition index 0, and the
@@ -12,13 +13,13 @@
 ///   encoders send SPS/PPS just before the IDR, and a decoder starting at the IDR needs them.
 /// - Opus and other codecs: every packet.
 enum KeyframeDetector {
-    static func isKeyframeStart(codec: TrackCodec, packet: UnsafeBufferPointer<UInt8>, payloadStart: Int, payloadEnd: Int) -> Bool {
+    static func isKeyframeStart(codec: TrackCodec?, packet: UnsafeBufferPointer<UInt8>, payloadStart: Int, payloadEnd: Int) -> Bool {
         switch codec {
-        case .vp8:
+        case .vp8?:
             return VP8Descriptor(packet, from: payloadStart, to: payloadEnd)?.isKeyframeStart ?? false
-        case .h264:
+        case .h264?:
             return h264IsKeyframeStart(packet, from: payloadStart, to: payloadEnd)
-        case .opus, .other:
+        case .opus?, nil:
             return true
         }
     }

@@ -7,7 +7,8 @@ public struct ProducerParameters: Sendable, Equatable {
     /// Who publishes it (for active-speaker events).
     public var participant: ParticipantID
     public var kind: TrackKind
-    public var codec: TrackCodec
+    /// nil: a codec Revue does not know, forwarded as it comes (every packet a start point).
+    public var codec: TrackCodec?
     /// The media payload type in the publisher's packets.
     public var payloadType: UInt8
     public var clockRate: UInt32
@@ -29,7 +30,7 @@ public struct ProducerParameters: Sendable, Equatable {
     /// without it feedback packets are sent behind an empty receiver report.
     public var reducedSizeRTCP: Bool
 
-    public init(peer: PeerID, participant: ParticipantID, kind: TrackKind, codec: TrackCodec, payloadType: UInt8, clockRate: UInt32,
+    public init(peer: PeerID, participant: ParticipantID, kind: TrackKind, codec: TrackCodec?, payloadType: UInt8, clockRate: UInt32,
                 rtxPayloadType: UInt8? = nil, mid: String? = nil, extensions: HeaderExtensionIDs = HeaderExtensionIDs(),
                 layers: [SimulcastLayer] = [], feedback: FeedbackMechanisms = [], cname: String? = nil, reducedSizeRTCP: Bool = true)
     {

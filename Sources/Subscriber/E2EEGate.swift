@@ -95,7 +95,7 @@ public final class E2EEGate {
         guard let decryptor else { return nil }
         do {
             var clear = frame
-            clear.data = try decryptor.decrypt(frame.data, from: participantID, codec: frame.track.codec.e2eeCodec)
+            clear.data = try decryptor.decrypt(frame.data, from: participantID, codec: frame.track.codec)
             return clear
         } catch {
             return refused(participantID, because: "\(error)")

@@ -779,8 +779,11 @@ extension RevueSDKTests {
             try await room.stopHLS()
 
             let outputs = [LivestreamOutput(url: "rtmp://127.0.0.1:1935/live2", streamKey: "<STREAM_KEY>")]
-            try await room.startLivestream(outputs: outputs)
+            // Recorded too (config.recording.enabled), as the server reads the typed config.
+            try await room.startLivestream(outputs: outputs, config: LivestreamConfig(theme: .LIGHT, recording: LivestreamRecordingConfig(enabled: true)))
             #expect(await bobLog.wait(for: "livestream LIVESTREAM_STARTING"), "\(bobLog.events)")
+            let livestream = try server.api.store.activeJob(kind: .livestream, roomID: roomId)
+            #expect(livestream?.config.alsoRecords == true && livestream?.config.theme == .light, "\(String(describing: livestream?.config))")
             try await room.stopLivestream()
             // HLS is stopping or stopped: a second stop is accepted or refused with 4017, nothing else.
             do {

@@ -1,4 +1,5 @@
 import Fixture
+import Media
 import RTP
 import SFU
 import TestSupport

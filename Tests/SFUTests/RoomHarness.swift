@@ -1,3 +1,4 @@
+import Media
 import RTP
 import SFU
 import TestKit

@@ -1,3 +1,4 @@
+import Media
 import RTP
 import SFU
 import Testing
@@ -109,9 +110,9 @@ import Testing
         let ids = HeaderExtensionIDs(entries.map { ($0.uri, $0.id) })
         #expect(ids == HeaderExtensionIDs(mid: 4, rid: 10, repairedRID: 11, absSendTime: 2, audioLevel: 1, transportCC: 3,
                                           others: ["urn:3gpp:video-orientation": 13]))
-        #expect(TrackCodec(name: "VP8") == .vp8)
-        #expect(TrackCodec(name: "h264") == .h264)
-        #expect(TrackCodec(name: "AV1") == .other("AV1"))
+        #expect(TrackCodec(encodingName: "VP8") == .vp8)
+        #expect(TrackCodec(encodingName: "h264") == .h264)
+        #expect(TrackCodec(encodingName: "AV1") == nil)
     }
 
     @Test func qualityMapsToLayers() {
