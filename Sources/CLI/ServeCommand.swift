@@ -235,21 +235,15 @@ final class Services: @unchecked Sendable {
 }
 
 /// The HTTP handler, set once the API service exists.
-// @unchecked Sendable: mutable state (`current`, the HTTP handler) guarded by `lock`
-final class HandlerBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: HTTPHandler?
+final class HandlerBox: Sendable {
+    private let current = Mutex<HTTPHandler?>(nil)
 
     func set(_ handler: @escaping HTTPHandler) {
-        lock.lock()
-        current = handler
-        lock.unlock()
+        current.withLock { $0 = handler }
     }
 
     func handle(_ request: HTTPRequest, _ connection: HTTPConnection) -> HTTPResult {
-        lock.lock()
-        let handler = current
-        lock.unlock()
+        let handler = current.withLock { $0 }
         return handler?(request, connection) ?? .response(.text(503, "starting"))
     }
 }
