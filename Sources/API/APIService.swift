@@ -11,13 +11,13 @@ import Rooms
 import Signaling
 import Speech
 import Storage
-import Synchronization
 
 /// The REST API v2 (`../shared/spec/PLATFORM_API.md`, docs/API.md, docs/ROOMS.md): recordings,
 /// HLS and livestreams (start, stop/end, list, get, delete), rooms (create, list, get, validate,
 /// enable/disable, deactivate), sessions and their participants (list, get, end, remove), the
 /// webhook public key, files and metrics. Handlers run on the HTTP server's connection threads.
-public final class APIService: Sendable {
+// @unchecked Sendable: mutable state (`live`) guarded by `liveLock`; every other stored property is a `let`
+public final class APIService: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var authenticator: Authenticator
         /// Where outputs are, served under /files/.
@@ -73,16 +73,17 @@ public final class APIService: Sendable {
         files = FileServer(root: configuration.storage, signer: configuration.urls.signer)
     }
 
-    private let live = Mutex<(any LiveRooms)?>(nil)
+    private let liveLock = NSLock()
+    private var live: (any LiveRooms)?
 
     /// Connects the room server's live registry: ending sessions and removing participants
     /// then reach the connected participants, and active participants come from it. Without
     /// one, the API works from the database alone.
     public func attach(liveRooms: (any LiveRooms)?) {
-        live.withLock { $0 = liveRooms }
+        liveLock.withLock { live = liveRooms }
     }
 
-    var liveRooms: (any LiveRooms)? { live.withLock { $0 } }
+    var liveRooms: (any LiveRooms)? { liveLock.withLock { live } }
 
     /// Registers every fixture room as a room.
     public func registerFixtureRooms() throws {

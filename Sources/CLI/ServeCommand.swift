@@ -235,15 +235,21 @@ final class Services: @unchecked Sendable {
 }
 
 /// The HTTP handler, set once the API service exists.
-final class HandlerBox: Sendable {
-    private let current = Mutex<HTTPHandler?>(nil)
+// @unchecked Sendable: mutable state (`current`, the HTTP handler) guarded by `lock`
+final class HandlerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: HTTPHandler?
 
     func set(_ handler: @escaping HTTPHandler) {
-        current.withLock { $0 = handler }
+        lock.lock()
+        current = handler
+        lock.unlock()
     }
 
     func handle(_ request: HTTPRequest, _ connection: HTTPConnection) -> HTTPResult {
-        let handler = current.withLock { $0 }
+        lock.lock()
+        let handler = current
+        lock.unlock()
         return handler?(request, connection) ?? .response(.text(503, "starting"))
     }
 }
