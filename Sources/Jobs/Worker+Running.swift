@@ -61,6 +61,11 @@ extension Worker {
             _ = try? store.apply(.playable, to: id, workerID: configuration.workerID, detail: "three segments published")
         case .progress(let progress):
             entry.progress = progress
+            // Bytes written mean it started, even if a full pipe dropped the `started` line.
+            if progress.bytes > 0 && !entry.reportedStarted {
+                entry.reportedStarted = true
+                _ = try? store.apply(.started, to: id, workerID: configuration.workerID, detail: "attempt \(entry.job.attempts) started")
+            }
         case .outputFailed(let output, let error):
             logger.warning("an output failed", ["output": .string(output), "error": .string(error)])
             _ = try? store.note("attempt \(entry.job.attempts): output \(output) failed: \(error.prefix(300))", jobID: id,

@@ -7,12 +7,23 @@ import Synchronization
 /// lines under one lock, so events from the pipeline's and the outputs' threads never
 /// interleave. A worker that has gone (EPIPE) ends the reporting, not the run: the run dies
 /// with its worker anyway (`parentPID`).
+///
+/// The pipe is written without blocking: a worker that stops reading for minutes (a long
+/// repair, a database that hangs) must not stall the recording. A line that does not fit is
+/// dropped whole (a pipe writes up to PIPE_BUF bytes all or nothing), counted in `dropped`;
+/// the next progress tells the worker where the run is.
 public final class JobRunReporter: Sendable {
     private let descriptor: Mutex<Int32?>
     private let ownsDescriptor: Bool
+    private let droppedLines = Atomic<Int>(0)
+
+    /// Lines dropped because the pipe was full.
+    public var dropped: Int { droppedLines.load(ordering: .relaxed) }
 
     /// Reports to an open descriptor (the worker's pipe), which stays open until the process ends.
     public init(descriptor: Int32) {
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
         self.descriptor = Mutex(descriptor)
         ownsDescriptor = false
     }
@@ -43,7 +54,12 @@ public final class JobRunReporter: Sendable {
                 let written = line[offset...].withUnsafeBytes { write(open, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    // The worker has gone (EPIPE) or the descriptor is bad: stop reporting.
+                    if errno == EAGAIN && offset == 0 {
+                        droppedLines.add(1, ordering: .relaxed)
+                        return
+                    }
+                    // The worker has gone (EPIPE), the descriptor is bad, or a long line was cut
+                    // by a full pipe: stop reporting rather than send half a line.
                     descriptor = nil
                     return
                 }
