@@ -37,6 +37,9 @@ extension Worker {
             running[id] = entry
             lock.unlock()
             guard let termination = entry.process.poll() else { continue }
+            // What the child wrote between the read above and its end (its last progress, an
+            // output that failed as it stopped) is in the pipe still.
+            for event in entry.events.readAvailable() { handle(event, of: &entry, logger: jobLogger) }
             lock.lock()
             running[id] = nil
             lock.unlock()

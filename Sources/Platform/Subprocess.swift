@@ -1,13 +1,13 @@
 import CLinux
 import Foundation
+import Synchronization
 
 /// A child process started with `posix_spawnp` and waited for with `waitpid`.
 ///
 /// Foundation's `Process` watches children through a run loop and a SIGCHLD source; with many
 /// processes started from several threads it was seen to miss an exit and wait forever. This
 /// owns its pid and waits for exactly that pid.
-// @unchecked Sendable: mutable state (`finished`, the child's termination) guarded by `lock`; `pid` and `executable` are `let`
-public final class Subprocess: @unchecked Sendable {
+public final class Subprocess: Sendable {
     /// How a process ended.
     public enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
@@ -60,8 +60,9 @@ public final class Subprocess: @unchecked Sendable {
     public let reportPipe: PipeEnd?
     /// The child's descriptor for `reportPipe`.
     public static let reportDescriptor: Int32 = 3
-    private let lock = NSLock()
-    private var finished: Termination?
+    /// How the child ended, once reaped; the lock also keeps a `wait` and a `poll` from reaping
+    /// it twice.
+    private let finished = Mutex<Termination?>(nil)
 
     /// Starts `executable` (looked up on PATH when it has no slash) with `arguments`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
@@ -174,39 +175,42 @@ public final class Subprocess: @unchecked Sendable {
     /// Waits for the process to end and returns how it ended.
     @discardableResult
     public func wait() -> Termination {
-        lock.lock()
-        defer { lock.unlock() }
-        if let finished { return finished }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR {
-                finished = .exited(-1)
-                return .exited(-1)
+        let pid = pid
+        return finished.withLock { finished in
+            if let finished { return finished }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                if errno != EINTR {
+                    finished = .exited(-1)
+                    return .exited(-1)
+                }
             }
+            let termination = Subprocess.termination(from: status)
+            finished = termination
+            return termination
         }
-        let termination = Subprocess.termination(from: status)
-        finished = termination
-        return termination
     }
 
     /// Returns how the process ended, or nil while it runs.
     public func poll() -> Termination? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let finished { return finished }
-        var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
-        guard reaped == pid else { return nil }
-        let termination = Subprocess.termination(from: status)
-        finished = termination
-        return termination
+        let pid = pid
+        return finished.withLock { finished in
+            if let finished { return finished }
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            guard reaped == pid else { return nil }
+            let termination = Subprocess.termination(from: status)
+            finished = termination
+            return termination
+        }
     }
 
     /// Sends a signal (SIGTERM by default).
     public func signal(_ signal: Int32 = SIGTERM) {
-        lock.lock()
-        defer { lock.unlock() }
-        if finished == nil { kill(pid, signal) }
+        let pid = pid
+        finished.withLock { finished in
+            if finished == nil { kill(pid, signal) }
+        }
     }
 
     /// Waits up to `timeout` seconds; returns nil if the process is still running.

@@ -8,6 +8,7 @@ import MediaSource
 import RTP
 import Signaling
 import Subscriber
+import Synchronization
 import Transport
 import RoomSession
 
@@ -27,7 +28,7 @@ import RoomSession
 /// decoding holds up neither the publisher's sending nor the SDK's main actor. `offer`,
 /// `forget`, `setEncrypted` and `track` may be called from any thread. The owner calls `stop`
 /// before letting it go.
-// @unchecked Sendable: `remoteTracks` guarded by `lock`; the rest confined to its `receiver` EventLoop; others only post to it
+// @unchecked Sendable: `remoteTracks` in a Mutex; the rest confined to its `receiver` EventLoop; others only post to it
 public final class MediaReceiver: @unchecked Sendable {
     /// The jitter buffer's timers (NACK retries, loss timeouts) run at least this often.
     public static let pollInterval = 0.02
@@ -39,9 +40,8 @@ public final class MediaReceiver: @unchecked Sendable {
     private let reporterSSRC = UInt32.random(in: 1...UInt32.max)
     private let origin = EventLoop.now()
 
-    // Any thread, under `lock`: the tracks handed out, by participant and kind.
-    private let lock = NSLock()
-    private var remoteTracks: [String: RemoteTrack] = [:]
+    // Any thread: the tracks handed out, by participant and kind.
+    private let remoteTracks = Mutex<[String: RemoteTrack]>([:])
 
     // The loop's thread only.
     private let link: ClientLink
@@ -76,7 +76,7 @@ public final class MediaReceiver: @unchecked Sendable {
     /// The track of a participant's `kind`, made on first use by whichever side asks first: the
     /// SDK when the stream is enabled, or an offer that carries it.
     public func track(participantID: String, kind: StreamKind) -> RemoteTrack {
-        lock.withLock {
+        remoteTracks.withLock { remoteTracks in
             let key = Self.key(participantID, kind)
             if let track = remoteTracks[key] { return track }
             let made = RemoteTrack(participantID: participantID, kind: kind)
@@ -87,7 +87,7 @@ public final class MediaReceiver: @unchecked Sendable {
 
     /// A participant left: their tracks are not handed out any more (a rejoin starts afresh).
     public func forget(participantID: String) {
-        lock.withLock {
+        remoteTracks.withLock { remoteTracks in
             for kind in StreamKind.allCases { remoteTracks[Self.key(participantID, kind)] = nil }
         }
         loop.post { [self] in session.e2ee.forget(participantID) }

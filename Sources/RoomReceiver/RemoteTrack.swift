@@ -1,6 +1,6 @@
-import Foundation
 import Media
 import Signaling
+import Synchronization
 
 /// What this client receives of one remote participant's microphone, camera or screen share
 /// (`RoomPublisher.remoteTrack(participantID:kind:)`): counters of what arrived and was decoded,
@@ -10,8 +10,7 @@ import Signaling
 /// One object per participant and kind for as long as the participant is in the room: a stream
 /// turned off and on again (the same SSRC, or a new one after a new offer) carries on counting.
 /// The receiver's thread writes it and calls the handlers; any thread reads it.
-// @unchecked Sendable: mutable state (`counts` and the three handlers) guarded by `lock`; handlers are called outside it
-public final class RemoteTrack: @unchecked Sendable {
+public final class RemoteTrack: Sendable {
     /// What has arrived so far. Video fields stay zero for audio and the other way round.
     public struct Statistics: Sendable, Equatable {
         /// The SSRC the latest subscriber offer gave the track; nil before one did.
@@ -48,11 +47,15 @@ public final class RemoteTrack: @unchecked Sendable {
 
     public let participantID: String
     public let kind: StreamKind
-    private let lock = NSLock()
-    private var counts = Statistics()
-    private var pictureHandler: (@Sendable (VideoFrame) -> Void)?
-    private var soundHandler: (@Sendable (AudioChunk) -> Void)?
-    private var frameObserver: (@Sendable (ReceivedVideoFrame) -> Void)?
+    /// The counters and the handlers; handlers are called outside the lock, so one may read
+    /// the statistics.
+    private struct State {
+        var counts = Statistics()
+        var pictureHandler: (@Sendable (VideoFrame) -> Void)?
+        var soundHandler: (@Sendable (AudioChunk) -> Void)?
+        var frameObserver: (@Sendable (ReceivedVideoFrame) -> Void)?
+    }
+    private let state = Mutex(State())
 
     init(participantID: String, kind: StreamKind) {
         self.participantID = participantID
@@ -60,53 +63,53 @@ public final class RemoteTrack: @unchecked Sendable {
     }
 
     /// A copy of the counters.
-    public var statistics: Statistics { lock.withLock { counts } }
+    public var statistics: Statistics { state.withLock { $0.counts } }
 
     /// Called on the receiver's thread with each decoded picture (I420), in order; nil stops
     /// it. Keep it short: the next packets wait while it runs.
     public func setPictureHandler(_ handler: (@Sendable (VideoFrame) -> Void)?) {
-        lock.withLock { pictureHandler = handler }
+        state.withLock { $0.pictureHandler = handler }
     }
 
     /// Called on the receiver's thread with each decoded (or concealed) piece of sound, 48 kHz,
     /// in order; nil stops it.
     public func setSoundHandler(_ handler: (@Sendable (AudioChunk) -> Void)?) {
-        lock.withLock { soundHandler = handler }
+        state.withLock { $0.soundHandler = handler }
     }
 
     /// Called on the receiver's thread with each whole video frame the jitter buffer releases,
     /// in decode order, before it is decoded and whether or not it then decodes; nil stops it.
     /// Frames that do not decrypt are not given (they are counted in `framesUndecryptable`).
     public func setFrameObserver(_ observer: (@Sendable (ReceivedVideoFrame) -> Void)?) {
-        lock.withLock { frameObserver = observer }
+        state.withLock { $0.frameObserver = observer }
     }
 
     /// Hands a received frame to the observer, outside the lock.
     func observe(_ frame: ReceivedVideoFrame) {
-        guard let observer = lock.withLock({ frameObserver }) else { return }
+        guard let observer = state.withLock({ $0.frameObserver }) else { return }
         observer(frame)
     }
 
     func update(_ change: (inout Statistics) -> Void) {
-        lock.withLock { change(&counts) }
+        state.withLock { change(&$0.counts) }
     }
 
     /// Counts decoded pictures and hands them to the handler (outside the lock, so a handler
     /// may read the statistics).
     func deliver(pictures: [VideoFrame]) {
         guard let last = pictures.last else { return }
-        let handler = lock.withLock {
-            counts.framesDecoded += pictures.count
-            counts.frameWidth = last.width
-            counts.frameHeight = last.height
-            return pictureHandler
+        let handler = state.withLock {
+            $0.counts.framesDecoded += pictures.count
+            $0.counts.frameWidth = last.width
+            $0.counts.frameHeight = last.height
+            return $0.pictureHandler
         }
         if let handler { for picture in pictures { handler(picture) } }
     }
 
     /// Hands decoded sound to the handler; the decoder's own counters are copied by the caller.
     func deliver(sound: [AudioChunk]) {
-        guard !sound.isEmpty, let handler = lock.withLock({ soundHandler }) else { return }
+        guard !sound.isEmpty, let handler = state.withLock({ $0.soundHandler }) else { return }
         for chunk in sound { handler(chunk) }
     }
 }

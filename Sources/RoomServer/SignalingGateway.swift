@@ -3,6 +3,7 @@ import HTTP
 import Log
 import Rooms
 import Signaling
+import Synchronization
 import WebSocket
 
 /// The signalling connections (WebSocket `/v2/rtc`, docs/SIGNALING.md): each open session is a
@@ -14,8 +15,7 @@ import WebSocket
 /// (docs/SECURITY.md): an address holds at most `Limits.unverifiedPerSource` such connections,
 /// each must show a good token within `Limits.verifyWithin`, and its messages are held to the
 /// hub's small initial size until then. Every connection's messages are rate-limited.
-// @unchecked Sendable: mutable state (`entries`, `unverifiedBySource`, `nextID`) guarded by `lock`
-final class SignalingGateway: @unchecked Sendable {
+final class SignalingGateway: Sendable {
     struct Limits: Sendable {
         /// Connections from one address whose token has not been judged good (0: no limit, as
         /// behind a reverse proxy, where every client has its address).
@@ -46,11 +46,18 @@ final class SignalingGateway: @unchecked Sendable {
         var pausedUntil = 0.0
     }
 
+    private struct State {
+        var entries: [ConnectionID: Entry] = [:]
+        var unverifiedBySource: [String: Int] = [:]
+        var nextID: UInt64 = 1
+
+        mutating func release(_ source: String) {
+            if let count = unverifiedBySource[source], count > 1 { unverifiedBySource[source] = count - 1 } else { unverifiedBySource[source] = nil }
+        }
+    }
+
     let limits: Limits
-    private let lock = NSLock()
-    private var entries: [ConnectionID: Entry] = [:]
-    private var unverifiedBySource: [String: Int] = [:]
-    private var nextID: UInt64 = 1
+    private let state = Mutex(State())
     private let logger = Logger(label: "signaling")
 
     init(limits: Limits = Limits()) {
@@ -63,12 +70,13 @@ final class SignalingGateway: @unchecked Sendable {
                onClose: @escaping @Sendable (ConnectionID) -> Void)
     {
         let now = HTTPConnection.now()
-        let connection: ConnectionID? = lock.withLock {
-            guard limits.unverifiedPerSource == 0 || unverifiedBySource[session.remoteAddress, default: 0] < limits.unverifiedPerSource else { return nil }
-            unverifiedBySource[session.remoteAddress, default: 0] += 1
-            let connection = ConnectionID(nextID)
-            nextID += 1
-            entries[connection] = Entry(session: session, openedAt: now,
+        let limits = limits
+        let connection: ConnectionID? = state.withLock { state in
+            guard limits.unverifiedPerSource == 0 || state.unverifiedBySource[session.remoteAddress, default: 0] < limits.unverifiedPerSource else { return nil }
+            state.unverifiedBySource[session.remoteAddress, default: 0] += 1
+            let connection = ConnectionID(state.nextID)
+            state.nextID += 1
+            state.entries[connection] = Entry(session: session, openedAt: now,
                                         messages: TokenBucket(rate: limits.messagesPerSecond, burst: limits.messageBurst, now: now),
                                         bytes: TokenBucket(rate: limits.bytesPerSecond, burst: limits.byteBurst, now: now))
             return connection
@@ -105,9 +113,10 @@ final class SignalingGateway: @unchecked Sendable {
     /// first drop of a pause is answered, and a connection that keeps on is closed.
     private func admit(_ size: Int, from connection: ConnectionID) -> Bool {
         let now = HTTPConnection.now()
-        let (admitted, pause, close) = lock.withLock { () -> (Bool, WebSocketSession?, WebSocketSession?) in
-            guard var entry = entries[connection] else { return (false, nil, nil) }
-            defer { entries[connection] = entry }
+        let droppedBeforeClose = limits.droppedBeforeClose
+        let (admitted, pause, close) = state.withLock { state -> (Bool, WebSocketSession?, WebSocketSession?) in
+            guard var entry = state.entries[connection] else { return (false, nil, nil) }
+            defer { state.entries[connection] = entry }
             if entry.messages.take(now: now) && entry.bytes.take(Double(size), now: now) { return (true, nil, nil) }
             if now >= entry.droppingSince + 60 {
                 entry.droppingSince = now
@@ -116,7 +125,7 @@ final class SignalingGateway: @unchecked Sendable {
             entry.dropped += 1
             let pause = now >= entry.pausedUntil ? entry.session : nil
             if pause != nil { entry.pausedUntil = now + 1 }
-            return (false, pause, entry.dropped == limits.droppedBeforeClose ? entry.session : nil)
+            return (false, pause, entry.dropped == droppedBeforeClose ? entry.session : nil)
         }
         if let pause {
             pause.pauseReading(for: 1)
@@ -134,11 +143,11 @@ final class SignalingGateway: @unchecked Sendable {
     /// The connection showed a good token: it no longer counts against its address, and may send
     /// full-size messages.
     func verified(_ connection: ConnectionID) {
-        let session: WebSocketSession? = lock.withLock {
-            guard var entry = entries[connection], !entry.verified else { return nil }
+        let session: WebSocketSession? = state.withLock { state in
+            guard var entry = state.entries[connection], !entry.verified else { return nil }
             entry.verified = true
-            entries[connection] = entry
-            release(entry.session.remoteAddress)
+            state.entries[connection] = entry
+            state.release(entry.session.remoteAddress)
             return entry.session
         }
         session?.allowFullMessages()
@@ -147,10 +156,11 @@ final class SignalingGateway: @unchecked Sendable {
     /// Closes connections that have not shown a good token in time (any thread; the room
     /// server's loop calls it each tick).
     func sweep(now: Double) {
-        let late = lock.withLock { () -> [WebSocketSession] in
+        let verifyWithin = limits.verifyWithin
+        let late = state.withLock { state -> [WebSocketSession] in
             var late: [WebSocketSession] = []
-            for (connection, entry) in entries where !entry.verified && !entry.closing && now >= entry.openedAt + limits.verifyWithin {
-                entries[connection]?.closing = true
+            for (connection, entry) in state.entries where !entry.verified && !entry.closing && now >= entry.openedAt + verifyWithin {
+                state.entries[connection]?.closing = true
                 late.append(entry.session)
             }
             return late
@@ -171,21 +181,16 @@ final class SignalingGateway: @unchecked Sendable {
     /// The HTTP request that opened a connection (its address, for logs).
     func request(of connection: ConnectionID) -> HTTPRequest? { session(connection)?.request }
 
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
     private func session(_ connection: ConnectionID) -> WebSocketSession? {
-        lock.withLock { entries[connection]?.session }
+        state.withLock { $0.entries[connection]?.session }
     }
 
     private func forget(_ connection: ConnectionID) {
-        lock.withLock {
-            guard let entry = entries.removeValue(forKey: connection), !entry.verified else { return }
-            release(entry.session.remoteAddress)
+        state.withLock { state in
+            guard let entry = state.entries.removeValue(forKey: connection), !entry.verified else { return }
+            state.release(entry.session.remoteAddress)
         }
-    }
-
-    /// Under the lock.
-    private func release(_ source: String) {
-        if let count = unverifiedBySource[source], count > 1 { unverifiedBySource[source] = count - 1 } else { unverifiedBySource[source] = nil }
     }
 }

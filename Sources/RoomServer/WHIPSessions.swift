@@ -5,6 +5,7 @@ import HTTP
 import JobSpec
 import Rooms
 import Signaling
+import Synchronization
 
 /// WHIP publishers (RFC 9725) are participants without a signalling connection: each gets a
 /// `ConnectionID` from a range of its own (the top bit set), so the registry treats it like any
@@ -14,8 +15,7 @@ import Signaling
 /// number, and the session keeps a digest of the token that made it: only a DELETE with that
 /// token ends it (RFC 9725 §4.2, the resource is the publisher's own), so one valid token
 /// cannot end another publisher's session, nor can ids be guessed by counting.
-// @unchecked Sendable: mutable state (sessions, resource ids, pending joins, refusals, `next`) guarded by `lock`
-final class WHIPSessions: @unchecked Sendable {
+final class WHIPSessions: Sendable {
     struct Session: Sendable {
         var roomID: String
         var participantID: String
@@ -33,20 +33,22 @@ final class WHIPSessions: @unchecked Sendable {
     }
 
     private static let base: UInt64 = 1 << 63
-    private let lock = NSLock()
-    private var next: UInt64 = 1
-    private var sessions: [ConnectionID: Session] = [:]
-    private var byResource: [String: ConnectionID] = [:]
-    private var pending = Set<ConnectionID>()
-    private var refusals: [ConnectionID: Refusal] = [:]
+    private struct State {
+        var next: UInt64 = 1
+        var sessions: [ConnectionID: Session] = [:]
+        var byResource: [String: ConnectionID] = [:]
+        var pending = Set<ConnectionID>()
+        var refusals: [ConnectionID: Refusal] = [:]
+    }
+    private let state = Mutex(State())
 
     func reserve() -> ConnectionID {
-        lock.lock()
-        defer { lock.unlock() }
-        let connection = ConnectionID(WHIPSessions.base | next)
-        next += 1
-        pending.insert(connection)
-        return connection
+        state.withLock { state in
+            let connection = ConnectionID(WHIPSessions.base | state.next)
+            state.next += 1
+            state.pending.insert(connection)
+            return connection
+        }
     }
 
     func isWHIP(_ connection: ConnectionID) -> Bool { connection.rawValue & WHIPSessions.base != 0 }
@@ -55,19 +57,18 @@ final class WHIPSessions: @unchecked Sendable {
     func register(_ connection: ConnectionID, roomID: String, participantID: String, token: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let resource = Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        lock.lock()
-        pending.remove(connection)
-        sessions[connection] = Session(roomID: roomID, participantID: participantID, resource: resource,
-                                       tokenDigest: SHA256.hash(Array(WHIPSessions.bearer(token).utf8)))
-        byResource[resource] = connection
-        lock.unlock()
+        let session = Session(roomID: roomID, participantID: participantID, resource: resource,
+                              tokenDigest: SHA256.hash(Array(WHIPSessions.bearer(token).utf8)))
+        state.withLock { state in
+            state.pending.remove(connection)
+            state.sessions[connection] = session
+            state.byResource[resource] = connection
+        }
         return resource
     }
 
     func session(_ connection: ConnectionID) -> Session? {
-        lock.lock()
-        defer { lock.unlock() }
-        return sessions[connection]
+        state.withLock { $0.sessions[connection] }
     }
 
     enum Ownership {
@@ -79,9 +80,11 @@ final class WHIPSessions: @unchecked Sendable {
     /// Who may end the session at `resource` of `roomID`: only the bearer of the token that made
     /// it (compared in constant time, through digests).
     func owner(of resource: String, roomID: String, token: String?) -> Ownership {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let connection = byResource[resource], let session = sessions[connection], session.roomID == roomID else { return .notFound }
+        let found = state.withLock { state -> (ConnectionID, Session)? in
+            guard let connection = state.byResource[resource], let session = state.sessions[connection] else { return nil }
+            return (connection, session)
+        }
+        guard let (connection, session) = found, session.roomID == roomID else { return .notFound }
         guard let token, HMACSHA256.constantTimeEqual(SHA256.hash(Array(WHIPSessions.bearer(token).utf8)), session.tokenDigest) else {
             return .otherToken
         }
@@ -94,11 +97,11 @@ final class WHIPSessions: @unchecked Sendable {
     }
 
     func release(_ connection: ConnectionID) {
-        lock.lock()
-        pending.remove(connection)
-        if let resource = sessions.removeValue(forKey: connection)?.resource { byResource[resource] = nil }
-        refusals[connection] = nil
-        lock.unlock()
+        state.withLock { state in
+            state.pending.remove(connection)
+            if let resource = state.sessions.removeValue(forKey: connection)?.resource { state.byResource[resource] = nil }
+            state.refusals[connection] = nil
+        }
     }
 
     /// Takes what the registry sends a WHIP connection: an error while joining becomes the HTTP
@@ -106,10 +109,10 @@ final class WHIPSessions: @unchecked Sendable {
     func deliver(_ envelope: ServerEnvelope, to connection: ConnectionID) -> Bool {
         guard isWHIP(connection) else { return false }
         if case .error(let code, let message) = envelope.message {
-            lock.lock()
-            if pending.contains(connection) { refusals[connection] = Refusal(status: WHIPSessions.status(for: code.code), code: code.code,
-                                                                                name: code.name, message: message) }
-            lock.unlock()
+            let refusal = Refusal(status: WHIPSessions.status(for: code.code), code: code.code, name: code.name, message: message)
+            state.withLock { state in
+                if state.pending.contains(connection) { state.refusals[connection] = refusal }
+            }
         }
         return true
     }
@@ -118,16 +121,14 @@ final class WHIPSessions: @unchecked Sendable {
     /// for other connections.
     func close(_ connection: ConnectionID) -> Bool {
         guard isWHIP(connection) else { return false }
-        lock.lock()
-        if let resource = sessions.removeValue(forKey: connection)?.resource { byResource[resource] = nil }
-        lock.unlock()
+        state.withLock { state in
+            if let resource = state.sessions.removeValue(forKey: connection)?.resource { state.byResource[resource] = nil }
+        }
         return true
     }
 
     func refusal(of connection: ConnectionID) -> Refusal? {
-        lock.lock()
-        defer { lock.unlock() }
-        return refusals[connection]
+        state.withLock { $0.refusals[connection] }
     }
 
     /// The HTTP status of a join refusal: 401 for a token that is not valid, 403 for one that does

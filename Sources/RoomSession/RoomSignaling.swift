@@ -3,6 +3,7 @@ import Foundation
 import JobSpec
 import Log
 import Signaling
+import Synchronization
 import WebSocket
 
 /// One participant's signalling connection (docs/SIGNALING.md), as Revue's recorder and publisher
@@ -13,10 +14,9 @@ import WebSocket
 /// With a `rejoinWindow` above zero a lost connection is not the end: the reader joins again with
 /// the same request (a hidden recorder keeps its id, and the server replaces its old self) and
 /// queues `.rejoined` with who is in the room now, so the owner can apply what it missed.
-// @unchecked Sendable: mutable state (socket, inbox, closed, leaving, window, nextRequest) guarded by `lock`
-public final class RoomSignaling: @unchecked Sendable {
+public final class RoomSignaling: Sendable {
     /// What the reader hands the owner.
-    public enum Inbound {
+    public enum Inbound: Sendable {
         case message(ServerEnvelope)
         /// Joined again after losing the connection: the server's new answer to the join.
         case rejoined(JoinedRoom)
@@ -30,28 +30,30 @@ public final class RoomSignaling: @unchecked Sendable {
 
     /// Readable while messages are queued; `drain()` empties it.
     public let wakeDescriptor: Int32
-    /// Replaced on a rejoin, so read and written under `lock`.
-    private var socket: WebSocketClient
+    /// What the reader thread and the owner share.
+    private struct State {
+        /// Replaced on a rejoin.
+        var socket: WebSocketClient
+        /// Where the server said the room moved (`redirect` while in it: its node drains); a
+        /// rejoin tries it first, then the door.
+        var movedTo: String?
+        /// The cluster's doors as the last `joined` listed them (`RejoinRoute`).
+        var doors: [String]
+        /// Where the last join ended up (after redirects): the node a lost connection was to.
+        var joinedAt: String
+        var inbox: [Inbound]
+        var closed = false
+        /// `leave` was sent and its answer is awaited: a connection lost now is not rejoined.
+        var leaving = false
+        var nextRequest = 2
+        var window: Double = 0
+    }
+    private let state: Mutex<State>
     /// The door the owner gave: a rejoin goes through it when the room's node is unknown.
     private let url: String
-    /// Where the server said the room moved (`redirect` while in it: its node drains); a
-    /// rejoin tries it first, then the door. Under `lock`.
-    private var movedTo: String?
-    /// The cluster's doors as the last `joined` listed them (`RejoinRoute`). Under `lock`.
-    private var doors: [String]
-    /// Where the last join ended up (after redirects): the node a lost connection was to. Under `lock`.
-    private var joinedAt: String
     private let request: JoinRequest
-    private let lock = NSLock()
-    private var inbox: [Inbound] = []
-    private var closed = false
-    /// `leave` was sent and its answer is awaited: a connection lost now is not rejoined.
-    private var leaving = false
     /// Signalled when the reader thread returns (on `roomLeft`, or the connection's end).
     private let readerEnded = DispatchSemaphore(value: 0)
-    private var nextRequest = 2
-    private var window: Double = 0
-    private var reader: Thread?
     private let logger: Logger
     private let socketConfiguration: WebSocketConnection.Configuration
     /// The owner's cap on each connection of the first join (nil: the join's timeout).
@@ -63,8 +65,8 @@ public final class RoomSignaling: @unchecked Sendable {
     /// How long the reader keeps trying to join again after the connection is lost (a network
     /// blip, a proxy that dropped the socket) before it queues `roomLeft`; 0 gives up at once.
     public var rejoinWindow: Double {
-        get { lock.lock(); defer { lock.unlock() }; return window }
-        set { lock.lock(); window = newValue; lock.unlock() }
+        get { state.withLock { $0.window } }
+        set { state.withLock { $0.window = newValue } }
     }
 
     /// Connects and joins; returns once the server has answered the join (`joined`), or throws its
@@ -88,6 +90,8 @@ public final class RoomSignaling: @unchecked Sendable {
         let descriptor = revue_eventfd()
         guard descriptor >= 0 else { throw RoomJoinError(message: "eventfd failed") }
         var early: [ServerEnvelope] = []
+        let socket: WebSocketClient
+        let joinedAt: String
         do {
             (socket, joined, joinedAt) = try Self.join(url: url, request: request, timeout: timeout, early: &early, cancellation: cancellation,
                                                        configuration: configuration, connectTimeout: connectTimeout)
@@ -96,15 +100,13 @@ public final class RoomSignaling: @unchecked Sendable {
             throw error
         }
         wakeDescriptor = descriptor
-        doors = joined.doors
-        inbox = early.map { .message($0) }
+        state = Mutex(State(socket: socket, doors: joined.doors, joinedAt: joinedAt, inbox: early.map { .message($0) }))
         let thread = Thread { [weak self] in
             guard let self else { return }
             readLoop()
             readerEnded.signal()
         }
         thread.name = "signalling \(request.name)"
-        reader = thread
         thread.start()
         if !early.isEmpty { wakeUp() }
     }
@@ -188,19 +190,16 @@ public final class RoomSignaling: @unchecked Sendable {
     }
 
     private var current: WebSocketClient {
-        lock.lock()
-        defer { lock.unlock() }
-        return socket
+        state.withLock { $0.socket }
     }
 
     /// Sends a request with the next id; returns the id its reply will carry.
     @discardableResult
     public func send(_ message: ClientMessage) -> RequestID {
-        lock.lock()
-        let id = RequestID.number(nextRequest)
-        nextRequest += 1
-        let socket = self.socket
-        lock.unlock()
+        let (id, socket) = state.withLock { state in
+            defer { state.nextRequest += 1 }
+            return (RequestID.number(state.nextRequest), state.socket)
+        }
         do {
             try socket.send(text: ClientEnvelope(message, id: id).text)
         } catch {
@@ -213,11 +212,11 @@ public final class RoomSignaling: @unchecked Sendable {
     public func drain() -> [Inbound] {
         var count: UInt64 = 0
         _ = read(wakeDescriptor, &count, 8)
-        lock.lock()
-        defer { lock.unlock() }
-        let messages = inbox
-        inbox.removeAll()
-        return messages
+        return state.withLock { state in
+            let messages = state.inbox
+            state.inbox.removeAll()
+            return messages
+        }
     }
 
     /// Leaves the room (`leave`), waits (at most 2 s) for the server's `roomLeft`, and closes
@@ -226,35 +225,27 @@ public final class RoomSignaling: @unchecked Sendable {
     /// handled the `leave` reads to it as a participant lost (1001). `reason` is what the others
     /// are told (1004 or 1005; nil is a plain leave, 1101).
     public func leave(reason: LeaveReason? = nil) {
-        lock.lock()
-        let already = closed || leaving
-        leaving = true
-        let socket = self.socket
-        lock.unlock()
+        let (already, socket) = state.withLock { state in
+            defer { state.leaving = true }
+            return (state.closed || state.leaving, state.socket)
+        }
         guard !already else { return }
         try? socket.send(text: ClientEnvelope(reason.map(ClientMessage.leaveBecause) ?? .leave).text)
         _ = readerEnded.wait(timeout: .now() + 2)
-        lock.lock()
-        closed = true
-        lock.unlock()
+        state.withLock { $0.closed = true }
         _ = socket.close(timeout: 2)
     }
 
-    private var isClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed
-    }
+    private var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Where a rejoin goes: the door, where the room moved, the cluster's other doors.
-    public var rejoinRoute: RejoinRoute { lock.withLock { RejoinRoute(door: url, movedTo: movedTo, doors: doors, lost: joinedAt) } }
+    public var rejoinRoute: RejoinRoute {
+        let door = url
+        return state.withLock { RejoinRoute(door: door, movedTo: $0.movedTo, doors: $0.doors, lost: $0.joinedAt) }
+    }
 
     /// Closed, or waiting for the answer to `leave`: no reason to join again.
-    private var isEnding: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed || leaving
-    }
+    private var isEnding: Bool { state.withLock { $0.closed || $0.leaving } }
 
     private func readLoop() {
         while !isClosed {
@@ -263,7 +254,7 @@ public final class RoomSignaling: @unchecked Sendable {
                 if case .redirect(let next, _) = envelope.message {
                     // The room moved to another node (docs/CLUSTER.md, "Draining"); the server
                     // closes this connection next, and the rejoin goes there.
-                    lock.withLock { movedTo = next }
+                    state.withLock { $0.movedTo = next }
                     logger.info("the room moved to another node", ["url": .string(next)])
                 }
                 queue(.message(envelope))
@@ -304,15 +295,16 @@ public final class RoomSignaling: @unchecked Sendable {
                 let target = rejoinRoute.target(attempt: attempt)
                 let (fresh, present, at) = try Self.join(url: target, request: request, timeout: 5, early: &early, configuration: socketConfiguration,
                                                          connectTimeout: Self.rejoinConnectTimeout)
-                lock.lock()
-                let leaving = closed || self.leaving
-                let old = socket
-                if !leaving {
-                    socket = fresh
-                    joinedAt = at
-                    if !present.doors.isEmpty { doors = present.doors }
+                let (leaving, old) = state.withLock { state in
+                    let leaving = state.closed || state.leaving
+                    let old = state.socket
+                    if !leaving {
+                        state.socket = fresh
+                        state.joinedAt = at
+                        if !present.doors.isEmpty { state.doors = present.doors }
+                    }
+                    return (leaving, old)
                 }
-                lock.unlock()
                 if leaving {
                     // The owner left while this join was under way: leave the new membership too.
                     try? fresh.send(text: ClientEnvelope(.leave).text)
@@ -335,9 +327,7 @@ public final class RoomSignaling: @unchecked Sendable {
     }
 
     private func queue(_ inbound: Inbound) {
-        lock.lock()
-        inbox.append(inbound)
-        lock.unlock()
+        state.withLock { $0.inbox.append(inbound) }
         wakeUp()
     }
 

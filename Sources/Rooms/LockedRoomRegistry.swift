@@ -1,6 +1,7 @@
 import Foundation
 import Log
 import Signaling
+import Synchronization
 
 /// A `RoomRegistry` shared by threads: each call runs under one lock, writes its `persist` and
 /// `webhook` actions (`SessionStore.execute`), then hands every action, in order, to `deliver`
@@ -13,10 +14,8 @@ import Signaling
 ///
 /// The room server may drive a bare `RoomRegistry` from its own thread instead; this is the
 /// simple way to share one, and what the REST API tests use.
-// @unchecked Sendable: mutable state (`registry`) guarded by `lock` (an NSLock); every other stored property is a Sendable `let`
-public final class LockedRoomRegistry: LiveRooms, @unchecked Sendable {
-    private let lock = NSLock()
-    private var registry: RoomRegistry
+public final class LockedRoomRegistry: LiveRooms, Sendable {
+    private let registry: Mutex<RoomRegistry>
     public let store: SessionStore?
     private let clock: @Sendable () -> Double
     private let deliver: @Sendable ([RoomAction]) -> Void
@@ -27,7 +26,7 @@ public final class LockedRoomRegistry: LiveRooms, @unchecked Sendable {
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 deliver: @escaping @Sendable ([RoomAction]) -> Void)
     {
-        self.registry = registry
+        self.registry = Mutex(registry)
         self.store = store
         self.clock = clock
         self.deliver = deliver
@@ -36,24 +35,22 @@ public final class LockedRoomRegistry: LiveRooms, @unchecked Sendable {
     /// Runs one registry call with the time now, and carries its actions out.
     @discardableResult
     public func perform(_ call: (inout RoomRegistry, Double) -> [RoomAction]) -> [RoomAction] {
-        lock.lock()
-        defer { lock.unlock() }
-        let actions = call(&registry, clock())
-        do {
-            try store?.execute(actions)
-        } catch {
-            // The live room goes on; the rows lag behind until the next write that succeeds.
-            logger.error("could not write the room's session rows", ["error": .string("\(error)")])
+        registry.withLock { registry in
+            let actions = call(&registry, clock())
+            do {
+                try store?.execute(actions)
+            } catch {
+                // The live room goes on; the rows lag behind until the next write that succeeds.
+                logger.error("could not write the room's session rows", ["error": .string("\(error)")])
+            }
+            if !actions.isEmpty { deliver(actions) }
+            return actions
         }
-        if !actions.isEmpty { deliver(actions) }
-        return actions
     }
 
     /// Reads the registry under the lock.
     public func read<T>(_ body: (RoomRegistry) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(registry)
+        registry.withLock { body($0) }
     }
 
     // MARK: - LiveRooms

@@ -2,12 +2,13 @@ import CLinux
 import Foundation
 import Glibc
 import Log
+import Synchronization
 
 /// One thread that owns a set of file descriptors and the state behind them: it waits on them
 /// (poll(2)) and on work posted from other threads (woken through an eventfd), and wakes no
 /// later than the deadline its owner gives, so timers need no thread of their own. Everything
 /// a loop owns is touched only on its thread: no locks on the hot path.
-// @unchecked Sendable: `posted`, `stopping` guarded by `lock`, `hasFinished` by `finished`; `watches` are the loop's
+// @unchecked Sendable: `posted`, `stopping` in a Mutex, `hasFinished` by `finished`; `watches` are the loop's
 public final class EventLoop: @unchecked Sendable {
     /// What the loop waits on and calls.
     public struct Watch {
@@ -22,10 +23,9 @@ public final class EventLoop: @unchecked Sendable {
 
     public let name: String
     private let wakeDescriptor: Int32
-    private let lock = NSLock()
-    private var posted: [() -> Void] = []
+    /// Work posted from other threads, and whether `stop` was asked for.
+    private let inbox = Mutex<(posted: [@Sendable () -> Void], stopping: Bool)>(([], false))
     private var watches: [Watch] = []
-    private var stopping = false
     private var thread: Thread?
     private let finished = NSCondition()
     private var hasFinished = false
@@ -67,9 +67,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs `work` on the loop's thread, soon.
     public func post(_ work: @escaping @Sendable () -> Void) {
-        lock.lock()
-        posted.append(work)
-        lock.unlock()
+        inbox.withLock { $0.posted.append(work) }
         wake()
     }
 
@@ -98,9 +96,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Stops the loop after the work posted so far, and waits for its thread to end.
     public func stop() {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        inbox.withLock { $0.stopping = true }
         wake()
         finished.lock()
         while thread != nil && !hasFinished { finished.wait() }
@@ -114,11 +110,10 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs the work posted so far; true once `stop` has been asked for.
     private func runPosted() -> Bool {
-        lock.lock()
-        let work = posted
-        posted.removeAll()
-        let stop = stopping
-        lock.unlock()
+        let (work, stop) = inbox.withLock { inbox in
+            defer { inbox.posted.removeAll() }
+            return (inbox.posted, inbox.stopping)
+        }
         for item in work { item() }
         return stop
     }

@@ -4,6 +4,7 @@ import ICE
 import Log
 import Net
 import STUN
+import Synchronization
 
 /// The room server's media transport: one UDP socket carries STUN, DTLS, SRTP and SRTCP for every
 /// connection (RFC 7983), on one event-loop thread that owns every connection's state.
@@ -15,7 +16,7 @@ import STUN
 ///
 /// Every method marked "on the loop" must be called on `loop`'s thread (inside `loop.post` or
 /// `loop.sync`, or from a handler callback).
-// @unchecked Sendable: connections confined to `loop`'s thread (others only post to it); `counters` under `statisticsLock`
+// @unchecked Sendable: connections confined to `loop`'s thread (others only post to it); `counters` in a Mutex
 public final class RTCServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Where the socket binds (`--rtc-listen`).
@@ -88,8 +89,7 @@ public final class RTCServer: @unchecked Sendable {
     private var batch = DatagramBatch()
     private var queue = SendQueue()
     private var stunLimiter = STUNSourceLimiter()
-    private let statisticsLock = NSLock()
-    private var counters = Statistics()
+    private let counters = Mutex(Statistics())
     private let logger = Logger(label: "rtc")
 
     public init(configuration: Configuration) throws {
@@ -116,9 +116,7 @@ public final class RTCServer: @unchecked Sendable {
 
     /// A snapshot of the counters (any thread).
     public var statistics: Statistics {
-        statisticsLock.lock()
-        defer { statisticsLock.unlock() }
-        return counters
+        counters.withLock { $0 }
     }
 
     // MARK: - Connections (on the loop)
@@ -191,10 +189,10 @@ public final class RTCServer: @unchecked Sendable {
         var bytes = 0
         for length in queue.lengths { bytes += Int(length) }
         socket.send(&queue)
-        statisticsLock.lock()
-        counters.datagramsOut += count
-        counters.bytesOut += bytes
-        statisticsLock.unlock()
+        counters.withLock { counters in
+            counters.datagramsOut += count
+            counters.bytesOut += bytes
+        }
     }
 
     // MARK: - The loop
@@ -222,13 +220,14 @@ public final class RTCServer: @unchecked Sendable {
             }
             if queue.count >= 256 { flush() }
         }
-        statisticsLock.lock()
-        counters.datagramsIn += received
-        counters.bytesIn += bytes
-        counters.unrouted += unrouted
-        counters.stunBlocked = stunLimiter.dropped
-        counters.stunSourcesBlocked = stunLimiter.blocks
-        statisticsLock.unlock()
+        let (stunBlocked, stunSourcesBlocked) = (stunLimiter.dropped, stunLimiter.blocks)
+        counters.withLock { counters in
+            counters.datagramsIn += received
+            counters.bytesIn += bytes
+            counters.unrouted += unrouted
+            counters.stunBlocked = stunBlocked
+            counters.stunSourcesBlocked = stunSourcesBlocked
+        }
         flush()
     }
 
@@ -295,9 +294,8 @@ public final class RTCServer: @unchecked Sendable {
     }
 
     private func updateConnectionCount() {
-        statisticsLock.lock()
-        counters.connections = connections.count
-        statisticsLock.unlock()
+        let count = connections.count
+        counters.withLock { $0.connections = count }
     }
 
     /// The server's ufrag in a Binding request's USERNAME (`serverUfrag:clientUfrag`), read
