@@ -186,7 +186,7 @@ let package = Package(
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
-        // RoomServerHarness (a room server in the test's process) is shared by RoomServerTests and RevueSDKTests.
+        // RoomServerHarness (a room server in the test's process) is shared by RoomServerTests, RoomClientLiveTests, LivePipelineTests and RevueSDKTests.
         // What any test may use without building the server: seeded random, hex, temporary
         // directories, the `.live` and `.browser` tags (Tests/TestKit).
         .target(name: "TestKit", path: "Tests/TestKit"),
@@ -249,9 +249,14 @@ let package = Package(
         .testTarget(name: "RoomReceiverTests", dependencies: ["RoomReceiver", "Media"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "PublisherTests", dependencies: ["Publisher", "Capture", "RTP", "TestSupport"]),
-        .testTarget(name: "RoomServerTests", dependencies: ["Rooms", "APIModels", "RoomSession", "RoomReceiver", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Net", "Signaling",
-                                                            "WebSocket", "Transport", "Media", "MediaSource", "TestSupport", "Platform", "Speech",
-                                                            "Cluster", "Postgres"]),
+        .testTarget(name: "RoomServerTests", dependencies: ["Rooms", "APIModels", "RoomSession", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Signaling",
+                                                            "WebSocket", "TestKit", "TestSupport", "Platform", "Cluster", "Postgres"]),
+        // RoomSession, RoomReceiver, Publisher and `revue publish` in live rooms (Chromium, aiortc).
+        .testTarget(name: "RoomClientLiveTests", dependencies: ["TestSupport", "TestKit", "Publisher", "Capture", "Media", "JobSpec", "Transport",
+                                                                "RoomReceiver", "Platform", "Net", "Jobs", "Signaling", "MediaSource"]),
+        // Live recordings, HLS and transcripts through the worker and the pipeline.
+        .testTarget(name: "LivePipelineTests", dependencies: ["TestSupport", "TestKit", "Jobs", "JobSpec", "Platform", "Media", "Speech", "Publisher",
+                                                              "Capture", "RoomReceiver", "Net", "MediaSource"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
         // Verbatim examples leave values unused, as documentation does (three "never used"
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.

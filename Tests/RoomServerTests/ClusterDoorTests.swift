@@ -24,7 +24,7 @@ extension BrowserRoomTests {
             let b = try RevueServe(arguments: ["--node-id", "node-b"], host: "127.0.0.3", databaseURL: a.databaseURL)
             let pool = PostgresPool(a.databaseURL, size: 2)
             let nodes = NodeStore(pool: pool)
-            #expect(JoinPageBrowserTests.wait(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).map(\.id) == ["node-a", "node-b"] })
+            #expect(Poll.until(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).map(\.id) == ["node-a", "node-b"] })
             let room = try a.makeRoom()
 
             // A join the room refuses (its token is for another room) leaves no placement behind.
@@ -33,7 +33,7 @@ extension BrowserRoomTests {
                 try RoomPublisher(configuration: .init(signalingURL: a.signalingURL, roomID: refusedRoom, token: try a.token(roomID: room),
                                                        participantName: "Eve", camera: nil, microphone: nil))
             }
-            #expect(JoinPageBrowserTests.wait(10) { (try? RoomPlacer(store: nodes, nodeID: "node-a").location(of: refusedRoom)) == .some(nil) },
+            #expect(Poll.until(10) { (try? RoomPlacer(store: nodes, nodeID: "node-a").location(of: refusedRoom)) == .some(nil) },
                     "the refused join's placement is released")
 
             // Ann comes in through B: nobody is anywhere, so the door keeps the room.
@@ -56,7 +56,7 @@ extension BrowserRoomTests {
             defer { bob.leave() }
             #expect(bob.waitUntilPublishing(timeout: 20), "\(bob.failure ?? "")")
             let publishingThroughA = Date().timeIntervalSince(started)
-            let seen = JoinPageBrowserTests.wait(30) {
+            let seen = Poll.until(30) {
                 (bob.remoteTrack(participantID: ann.participantID, kind: .video)?.statistics.framesDecoded ?? 0) > 15
                     && (ann.remoteTrack(participantID: bob.participantID, kind: .video)?.statistics.framesDecoded ?? 0) > 15
                     && (bob.remoteTrack(participantID: ann.participantID, kind: .audio)?.statistics.samplesDecoded ?? 0) > 48_000
@@ -84,7 +84,7 @@ extension BrowserRoomTests {
                 if cy.wait(timeout: 10) == nil { cy.signal(SIGKILL); cy.wait() }
             }
             var cyID: String?
-            let cySeen = JoinPageBrowserTests.wait(30) {
+            let cySeen = Poll.until(30) {
                 cyID = ((try? pool.with { try $0.query("SELECT participant_id FROM session_participants WHERE name = 'Cy'").first?.decode("participant_id", as: String.self) }) ?? nil)
                 return cyID.map { (ann.remoteTrack(participantID: $0, kind: .video)?.statistics.framesDecoded ?? 0) > 10 } ?? false
             }
@@ -112,10 +112,10 @@ extension BrowserRoomTests {
             _ = cy.wait(timeout: 10)
             bob.leave()
             ann.leave()
-            #expect(JoinPageBrowserTests.wait(15) { (try? RoomPlacer(store: nodes, nodeID: "node-a").location(of: room)) == .some(nil) },
+            #expect(Poll.until(15) { (try? RoomPlacer(store: nodes, nodeID: "node-a").location(of: room)) == .some(nil) },
                     "the placement is released")
             // The session's end is written on its own queue, a moment after.
-            #expect(JoinPageBrowserTests.wait(10) {
+            #expect(Poll.until(10) {
                 let ongoing = try? pool.with { try $0.query("SELECT count(*)::int8 AS n FROM sessions WHERE room_id = $1 AND ended_at IS NULL", [room])
                     .first?.decode("n", as: Int.self) }
                 return ongoing == 0
@@ -133,7 +133,7 @@ extension BrowserRoomTests {
             let a = try RevueServe(arguments: ["--node-id", "node-a"], host: "127.0.0.2")
             let b = try RevueServe(arguments: ["--node-id", "node-b"], host: "127.0.0.3", databaseURL: a.databaseURL)
             let nodes = NodeStore(pool: PostgresPool(a.databaseURL, size: 2))
-            #expect(JoinPageBrowserTests.wait(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).count == 2 })
+            #expect(Poll.until(15) { ((try? nodes.nodes()) ?? []).filter(\.alive).count == 2 })
             let room = try a.makeRoom()
             func member(_ name: String) throws -> RoomPublisher {
                 try RoomPublisher(configuration: .init(signalingURL: b.signalingURL, roomID: room, token: try b.token(), participantName: name,
@@ -148,7 +148,7 @@ extension BrowserRoomTests {
                                      body: Array(#"{"roomId":"\#(room)","participantId":"\#(bob.participantID)"}"#.utf8))
             print("cluster REST: remove through node-a answered \(removed.status) \(removed.json?.text ?? "")")
             #expect(removed.status == 200 && removed.json?.stringValue == "Participant removed successfully", "\(removed)")
-            #expect(JoinPageBrowserTests.wait(10) { bob.failure?.contains("1010") == true }, "\(bob.failure ?? "still in")")
+            #expect(Poll.until(10) { bob.failure?.contains("1010") == true }, "\(bob.failure ?? "still in")")
             #expect(a.log.contains("forwarded an action to the room's node"))
             // A request that says another node forwarded it, for a room live elsewhere: not acted
             // on here (only the database would change), and not forwarded round again.
@@ -166,12 +166,12 @@ extension BrowserRoomTests {
             b.process.signal(SIGCONT)
             print("cluster REST: remove through node-a with node-b frozen answered \(frozen.status) \(frozen.json?["message"]?.stringValue ?? "")")
             #expect(frozen.status == 502 && frozen.json?["error"]?.stringValue == "ROOM_NODE_UNREACHABLE", "\(frozen)")
-            #expect(JoinPageBrowserTests.wait(10) { cy.failure?.contains("1010") == true }, "\(cy.failure ?? "still in")")
+            #expect(Poll.until(10) { cy.failure?.contains("1010") == true }, "\(cy.failure ?? "still in")")
 
             // The session ends through A: Ann, on B, leaves with 1009, and A answers with the ended session.
             let ended = try a.call("POST", "/v2/sessions/end", body: Array(#"{"roomId":"\#(room)"}"#.utf8))
             #expect(ended.status == 200 && ended.json?["end"]?.isNull == false, "\(ended)")
-            #expect(JoinPageBrowserTests.wait(10) { ann.failure?.contains("1009") == true }, "\(ann.failure ?? "still in")")
+            #expect(Poll.until(10) { ann.failure?.contains("1009") == true }, "\(ann.failure ?? "still in")")
             print("cluster REST: end through node-a answered \(ended.status); Ann: \(ann.failure ?? "in")")
         }
     }

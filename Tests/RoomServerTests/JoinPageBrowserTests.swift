@@ -6,24 +6,6 @@ import Testing
 /// colour and tone: each decodes the other's video and audio, and sees the other's colour and name.
 extension BrowserRoomTests {
     @Suite(.browser, .timeLimit(.minutes(10))) struct JoinPageBrowserTests {
-        static func stats(_ page: HeadlessChromium.Page) throws -> [String: Any] {
-            (try page.evaluate("window.revue ? window.revue.stats() : null") as? [String: Any]) ?? [:]
-        }
-
-        static func inbound(_ stats: [String: Any], kind: String, _ field: String) -> Int {
-            ((stats["inbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == kind }.map { $0[field] as? Int ?? 0 }.max() ?? 0
-        }
-
-        /// Polls until `condition` holds or `timeout` passes.
-        static func wait(_ timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if try condition() { return true }
-                Thread.sleep(forTimeInterval: 0.25)
-            }
-            return try condition()
-        }
-
         @Test func twoBrowsersSeeAndHearEachOther() throws {
             let server = try RoomServerHarness()
             let room = try server.makeRoom()
@@ -37,25 +19,25 @@ extension BrowserRoomTests {
 
             // Both decode the other's video and audio…
             for (name, page) in [("Alice", alicePage), ("Bob", bobPage)] {
-                let decoding = try Self.wait(30) {
-                    let stats = try Self.stats(page)
-                    return Self.inbound(stats, kind: "video", "framesDecoded") > 10 && Self.inbound(stats, kind: "audio", "totalSamplesReceived") > 0
+                let decoding = try Poll.until(30) {
+                    let stats = try JoinPageStats.of(page)
+                    return JoinPageStats.inbound(stats, kind: "video", "framesDecoded") > 10 && JoinPageStats.inbound(stats, kind: "audio", "totalSamplesReceived") > 0
                 }
-                let seen = try Self.stats(page)
+                let seen = try JoinPageStats.of(page)
                 let errors = String(describing: try? page.evaluate("JSON.stringify(window.revue.errors)"))
                 #expect(decoding, "\(name): \(seen) errors \(errors)")
             }
             // …and keep decoding, for 10 s.
             var first: [(Int, Int)] = []
             for page in [alicePage, bobPage] {
-                let stats = try Self.stats(page)
-                first.append((Self.inbound(stats, kind: "video", "framesDecoded"), Self.inbound(stats, kind: "audio", "totalSamplesReceived")))
+                let stats = try JoinPageStats.of(page)
+                first.append((JoinPageStats.inbound(stats, kind: "video", "framesDecoded"), JoinPageStats.inbound(stats, kind: "audio", "totalSamplesReceived")))
             }
             for second in 1...10 {
                 Thread.sleep(forTimeInterval: 1)
                 for (index, page) in [alicePage, bobPage].enumerated() {
-                    let stats = try Self.stats(page)
-                    let now = (Self.inbound(stats, kind: "video", "framesDecoded"), Self.inbound(stats, kind: "audio", "totalSamplesReceived"))
+                    let stats = try JoinPageStats.of(page)
+                    let now = (JoinPageStats.inbound(stats, kind: "video", "framesDecoded"), JoinPageStats.inbound(stats, kind: "audio", "totalSamplesReceived"))
                     #expect(now.0 > first[index].0 && now.1 > first[index].1, "page \(index) stopped at second \(second): \(stats)")
                     first[index] = now
                 }
@@ -77,11 +59,11 @@ extension BrowserRoomTests {
 
             // send() over data channels: reliable and unreliable reach the other page with the sender's id.
             let aliceID = try #require(try alicePage.evaluate("window.revue.participantId") as? String)
-            let channelsOpen = try Self.wait(15) {
+            let channelsOpen = try Poll.until(15) {
                 try alicePage.evaluate("window.revue.send('hello reliable') === null && window.revue.send('hello unreliable', {reliable: false}) === null") as? Bool == true
             }
             #expect(channelsOpen, "the data channels did not open")
-            let delivered = try Self.wait(10) {
+            let delivered = try Poll.until(10) {
                 let texts = (try bobPage.evaluate("JSON.stringify(window.revue.messages)") as? String) ?? ""
                 return texts.contains("hello reliable") && texts.contains("hello unreliable")
             }
@@ -92,7 +74,7 @@ extension BrowserRoomTests {
             let refused = try bobPage.evaluate("JSON.stringify(window.revue.send('x'.repeat(16 * 1024)))") as? String ?? ""
             #expect(refused.contains("3072"), "\(refused)")
             #expect(try bobPage.evaluate("window.revue.send('y'.repeat(15 * 1024 - 100)) === null") as? Bool == true)
-            let large = try Self.wait(10) {
+            let large = try Poll.until(10) {
                 (try alicePage.evaluate("window.revue.messages.some(m => m.text.length === 15 * 1024 - 100)") as? Bool) == true
             }
             #expect(large, "a 15 KiB message did not arrive")

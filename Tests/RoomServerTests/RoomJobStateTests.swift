@@ -120,10 +120,10 @@ import Testing
         let store = server.api.store
         let job = try #require(try store.activeJob(kind: .recording, roomID: room))
         // The recorder records for a while, then Ada leaves: the session is over, and so is the job.
-        let recorded = try BrowserRoomTests.JoinPageBrowserTests.wait(20) { (try store.job(job.id)?.progress?.mediaTime ?? 0) > 2 }
+        let recorded = try Poll.until(20) { (try store.job(job.id)?.progress?.mediaTime ?? 0) > 2 }
         #expect(recorded)
         try ada.send(.leave)
-        let ended = try BrowserRoomTests.JoinPageBrowserTests.wait(60) { try store.job(job.id)?.state == .stopped }
+        let ended = try Poll.until(60) { try store.job(job.id)?.state == .stopped }
         let finished = try #require(try store.job(job.id))
         #expect(ended, "the job is \(finished.state): \(finished.errorMessage ?? "")")
         let part = try #require(finished.parts.first { $0.kind == .mp4 })

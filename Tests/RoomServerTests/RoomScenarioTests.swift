@@ -17,13 +17,13 @@ extension BrowserRoomTests {
             let viewers = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments())
             let publisher = try publisherBrowser.open(server.joinURL(room: room, token: try server.token(), name: "Presenter"))
             let viewer = try viewers.open(server.joinURL(room: room, token: try server.token(), name: "Viewer", mode: "RECV_ONLY"))
-            let decoding = try JoinPageBrowserTests.wait(30) {
-                JoinPageBrowserTests.inbound(try JoinPageBrowserTests.stats(viewer), kind: "video", "framesDecoded") > 30
+            let decoding = try Poll.until(30) {
+                JoinPageStats.inbound(try JoinPageStats.of(viewer), kind: "video", "framesDecoded") > 30
             }
-            let seen = try JoinPageBrowserTests.stats(viewer)
+            let seen = try JoinPageStats.of(viewer)
             #expect(decoding, "the viewer does not decode: \(seen)")
             func publisherPLIs() throws -> Int {
-                ((try JoinPageBrowserTests.stats(publisher)["outbound"] as? [[String: Any]]) ?? [])
+                ((try JoinPageStats.of(publisher)["outbound"] as? [[String: Any]]) ?? [])
                     .filter { $0["kind"] as? String == "video" }.map { $0["pliCount"] as? Int ?? 0 }.reduce(0, +)
             }
             let plisBefore = try publisherPLIs()
@@ -31,9 +31,9 @@ extension BrowserRoomTests {
             // Well after the publisher's last keyframe, someone joins.
             Thread.sleep(forTimeInterval: 3)
             let late = try viewers.open(server.joinURL(room: room, token: try server.token(), name: "Late", mode: "RECV_ONLY"))
-            _ = try JoinPageBrowserTests.wait(10) { try late.evaluate("!!window.revue") as? Bool == true }
+            _ = try Poll.until(10) { try late.evaluate("!!window.revue") as? Bool == true }
             _ = try late.evaluate("window.revue.watch()")
-            let firstFrame = try JoinPageBrowserTests.wait(20) { try late.evaluate("window.revue.firstFrameAt !== null") as? Bool == true }
+            let firstFrame = try Poll.until(20) { try late.evaluate("window.revue.firstFrameAt !== null") as? Bool == true }
             #expect(firstFrame)
             let delay = try #require(try late.evaluate("window.revue.firstFrameAt - window.revue.subscriberConnectedAt") as? Double)
             print("measured: the late joiner's first frame came \(Int(delay)) ms after its subscriber connection connected")
@@ -46,16 +46,16 @@ extension BrowserRoomTests {
             let removed = try server.call("POST", "/v2/sessions/participants/remove",
                                           .object(["participantId": .string(publisherID), "roomId": .string(room)]))
             #expect(removed.status == 200, "\(removed.json.text)")
-            let told = try JoinPageBrowserTests.wait(10) { try publisher.evaluate("window.revue.state") as? String == "DISCONNECTED" }
+            let told = try Poll.until(10) { try publisher.evaluate("window.revue.state") as? String == "DISCONNECTED" }
             #expect(told)
-            let tileGone = try JoinPageBrowserTests.wait(10) {
+            let tileGone = try Poll.until(10) {
                 try viewer.evaluate("document.getElementById('tile-\(publisherID)') === null") as? Bool == true
             }
             #expect(tileGone)
             Thread.sleep(forTimeInterval: 1)
-            let framesAfter = JoinPageBrowserTests.inbound(try JoinPageBrowserTests.stats(viewer), kind: "video", "framesDecoded")
+            let framesAfter = JoinPageStats.inbound(try JoinPageStats.of(viewer), kind: "video", "framesDecoded")
             Thread.sleep(forTimeInterval: 2)
-            let framesLater = JoinPageBrowserTests.inbound(try JoinPageBrowserTests.stats(viewer), kind: "video", "framesDecoded")
+            let framesLater = JoinPageStats.inbound(try JoinPageStats.of(viewer), kind: "video", "framesDecoded")
             #expect(framesLater == framesAfter, "the removed publisher's video still arrives")
         }
     }

@@ -39,13 +39,13 @@ extension BrowserRoomTests {
                 publisher.signal(SIGTERM)
                 if publisher.wait(timeout: 10) == nil { publisher.signal(SIGKILL) }
             }
-            let decoding = try JoinPageBrowserTests.wait(40) {
-                let stats = try JoinPageBrowserTests.stats(viewer)
-                return JoinPageBrowserTests.inbound(stats, kind: "video", "framesDecoded") > 30
-                    && JoinPageBrowserTests.inbound(stats, kind: "audio", "totalSamplesReceived") > 48_000
+            let decoding = try Poll.until(40) {
+                let stats = try JoinPageStats.of(viewer)
+                return JoinPageStats.inbound(stats, kind: "video", "framesDecoded") > 30
+                    && JoinPageStats.inbound(stats, kind: "audio", "totalSamplesReceived") > 48_000
             }
             let output = (try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? ""
-            let seen = try JoinPageBrowserTests.stats(viewer)
+            let seen = try JoinPageStats.of(viewer)
             #expect(decoding, "the viewer does not decode aiortc: \(seen); aiortc said: \(output.suffix(1500))")
             #expect(output.contains("\"status\": 201"), "\(output.suffix(800))")
             // Its tile is blue and carries the name it published with.
@@ -62,7 +62,7 @@ extension BrowserRoomTests {
             _ = publisher.wait(timeout: 15)
             let final = (try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? ""
             #expect(final.contains("\"event\": \"delete\", \"status\": 200"), "\(final.suffix(500))")
-            let gone = try JoinPageBrowserTests.wait(10) { try viewer.evaluate("document.querySelectorAll('.tile').length") as? Int == 0 }
+            let gone = try Poll.until(10) { try viewer.evaluate("document.querySelectorAll('.tile').length") as? Int == 0 }
             #expect(gone, "the WHIP publisher's tile stayed after DELETE")
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// pattern and a tone in H.264, one playing a y4m and a wav in VP8), and a headless Chromium on the join page as
 /// a viewer. Chromium decodes both publishers' video and audio and shows each in its colour under
 /// its name; the publishers saw the SFU's keyframe requests and sent their reports.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct RoomPublisherTests {
         static func publisher(_ server: RoomServerHarness, room: String, name: String, camera: any CameraSource,
                               microphone: any MicrophoneSource, videoCodec: PublishedVideoCodec = .vp8) throws -> RoomPublisher
@@ -35,14 +35,14 @@ extension BrowserRoomTests {
             let chromium = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments())
             let page = try chromium.open(server.joinURL(room: room, token: try server.token(), name: "Viewer", mode: "RECV_ONLY"))
             func tracks(_ kind: String, _ field: String) throws -> [Int] {
-                ((try JoinPageBrowserTests.stats(page)["inbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == kind }
+                ((try JoinPageStats.of(page)["inbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == kind }
                     .map { $0[field] as? Int ?? 0 }
             }
-            let decoding = try JoinPageBrowserTests.wait(40) {
+            let decoding = try Poll.until(40) {
                 let video = try tracks("video", "framesDecoded"), audio = try tracks("audio", "totalSamplesReceived")
                 return video.count == 2 && video.allSatisfy { $0 > 30 } && audio.count == 2 && audio.allSatisfy { $0 > 0 }
             }
-            let stats = try JoinPageBrowserTests.stats(page)
+            let stats = try JoinPageStats.of(page)
             #expect(decoding, "\(stats) errors \(String(describing: try? page.evaluate("JSON.stringify(window.revue.errors)")))")
             // And it keeps decoding both, at about the publishers' 30 fps.
             let before = try tracks("video", "framesDecoded")

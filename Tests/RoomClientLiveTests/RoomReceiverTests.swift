@@ -12,7 +12,7 @@ import Testing
 /// publisher's H.264 and another's VP8, and both tones, and counts them per participant and
 /// kind. It asked for a keyframe when each video track started. A publisher that does not
 /// receive (the default) declines the offers and has nothing to hand out.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct RoomReceiverTests {
         /// What a frame observer saw, shared with the receiver's thread.
         final class ObservedFrames: Sendable {

@@ -13,7 +13,7 @@ import Testing
 /// from the 640x360 layer to the 160x90 one at a keyframe, with no decode errors. The SFU knows
 /// the layers only by the RIDs in the rtp-stream-id extension (the offer names them and no
 /// SSRC is tied to a layer there), so the switch shows it learned them.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct SimulcastPublisherTests {
         @Test func threeLayersAtTheirRatesAndSetQualitySwitchesAtAKeyframe() throws {
             let server = try RoomServerHarness()

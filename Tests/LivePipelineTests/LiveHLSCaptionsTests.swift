@@ -11,7 +11,7 @@ import Testing
 /// Chromium playing `live_master.m3u8` with the captions turned on. The captions are where the
 /// speech is in the stream: hls.js puts each cue where the WebVTT segments do, and those times
 /// are where `revue transcribe` hears the same words in the stream's own audio.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveHLSCaptionsTests {
         static let names = ["Alice", "Bob"]
 
@@ -52,7 +52,7 @@ extension BrowserRoomTests {
             // The player is some segments behind the live edge: it shows the last lines a little later.
             var shown: [Shown] = []
             let last = lines.last?.text ?? ""
-            _ = try JoinPageBrowserTests.wait(30) {
+            _ = try Poll.until(30) {
                 shown = try Self.shown(tab)
                 return shown.contains { Self.similarity($0.text, last) > 0.5 }
             }
@@ -61,7 +61,7 @@ extension BrowserRoomTests {
             let state = try tab.evaluate("JSON.stringify(window.state())") as? String ?? ""
             // The room ended when its last participant left, and both jobs with it.
             for job in [hls, transcription] {
-                let ended = JoinPageBrowserTests.wait(60) { (try? server.api.store.job(job.id)?.state) == .stopped }
+                let ended = Poll.until(60) { (try? server.api.store.job(job.id)?.state) == .stopped }
                 #expect(ended, "\(job.kind) is \(String(describing: try? server.api.store.job(job.id)?.state))")
             }
 

@@ -12,7 +12,7 @@ import Testing
 /// the SFU forwards it, and the worker's live recorder decodes it: the recording shows the
 /// publisher's colour and has its tone. The recorder's subscription made the SFU ask the
 /// publisher for a keyframe (a PLI or FIR), and x264 answered with an IDR picture.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct H264PublisherTests {
         @Test func anH264PublisherIsRecordedLive() throws {
             let server = try RoomServerHarness()

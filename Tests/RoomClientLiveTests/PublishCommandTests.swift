@@ -8,7 +8,7 @@ import Testing
 /// `revue publish` as a person runs it: the built binary joins a real room server with a token,
 /// publishes H.264 and Opus, prints a status line every few seconds, and leaves at SIGTERM; a
 /// subscriber in the room (the live recorder's source) receives both tracks, the video as H.264.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct PublishCommandTests {
         @Test func revuePublishJoinsPublishesAndStopsAtSIGTERM() throws {
             let server = try RoomServerHarness()
@@ -41,7 +41,7 @@ extension BrowserRoomTests {
             #expect(published.first { $0.kind == .video }?.codec.rawValue == "H264", "\(published)")
             #expect(datagrams >= 300, "\(datagrams) datagrams from revue publish")
             // At least one status line (every 3 s) before it is stopped.
-            let statusShown = JoinPageBrowserTests.wait(10) { printed("stdout").contains("publish: ") }
+            let statusShown = Poll.until(10) { printed("stdout").contains("publish: ") }
             process.signal(SIGTERM)
             let termination = process.wait(timeout: 15)
             print("revue publish printed:\n" + printed("stdout") + printed("stderr"))

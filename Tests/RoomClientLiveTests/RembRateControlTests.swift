@@ -11,7 +11,7 @@ import Transport
 /// estimate falls, and so does the publisher's own from the server's TWCC feedback; the encoder's
 /// target follows the lower, so what goes out fits the link; once the bottleneck goes, both grow
 /// back and the target returns to the camera's rate.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct RembRateControlTests {
         /// The lowest value seen of an estimate, across the polls of a wait.
         final class Lowest: @unchecked Sendable {

@@ -10,7 +10,7 @@ import Testing
 /// tiles and names the live recording had. Two aiortc WHIP publishers (red 440 Hz, blue
 /// 1000 Hz) are recorded through POST /v2/recordings/start while the `revue` binary captures
 /// the same room; the replay of the capture is then held against the recording.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct CaptureReplayTests {
         static let red = YUVColor(red: 0xD0, green: 0x20, blue: 0x20), blue = YUVColor(red: 0x20, green: 0x40, blue: 0xD0)
 
@@ -35,7 +35,7 @@ extension BrowserRoomTests {
             }
             let peerLogs = { ["red.log", "blue.log"].map { (try? String(contentsOfFile: work.file($0), encoding: .utf8)) ?? "" }.joined(separator: "\n") }
             // Both are in the room and their media connections are up, so media flows from the start.
-            let publishing = JoinPageBrowserTests.wait(30) {
+            let publishing = Poll.until(30) {
                 server.rooms.activeParticipants(roomID: room)?.count == 2
                     && ["red.log", "blue.log"].allSatisfy { log in
                         ((try? String(contentsOfFile: work.file(log), encoding: .utf8)) ?? "").contains("\"state\": \"connected\"")

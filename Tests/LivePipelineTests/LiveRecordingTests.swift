@@ -9,7 +9,7 @@ import Testing
 /// The product's reason to exist: a backend records a live room through the REST API, and a
 /// worker joins it as a hidden RECV_ONLY participant and composites what it receives. A Chromium
 /// on the join page (red camera, 440 Hz) and an aiortc WHIP publisher (blue, 1000 Hz).
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRecordingTests {
         @Test func aLiveRoomIsRecordedThroughTheRESTAPI() throws {
             let server = try RoomServerHarness()
@@ -24,8 +24,8 @@ extension BrowserRoomTests {
             let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: log.file("out"))
             defer { server.end(whip) }
             // Both are in and publishing: the page decodes aiortc.
-            let ready = try JoinPageBrowserTests.wait(40) {
-                JoinPageBrowserTests.inbound(try JoinPageBrowserTests.stats(page), kind: "video", "framesDecoded") > 30
+            let ready = try Poll.until(40) {
+                JoinPageStats.inbound(try JoinPageStats.of(page), kind: "video", "framesDecoded") > 30
             }
             #expect(ready, "the room did not come up: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
 

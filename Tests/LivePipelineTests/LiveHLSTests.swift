@@ -8,7 +8,7 @@ import Testing
 /// HLS of a live room, played in headless Chromium while the room runs: an aiortc WHIP
 /// publisher in the room, `POST /v2/hls/start`, and the `livestreamUrl` the API answers with
 /// (the live window, served by the API's file server) in Chromium's native HLS player.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveHLSTests {
         @Test func aLiveRoomsHLSPlaysInChromiumWhileTheRoomRuns() throws {
             let server = try RoomServerHarness()
@@ -18,7 +18,7 @@ extension BrowserRoomTests {
             let log = try TemporaryDirectory(prefix: "whip")
             let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: log.file("out"))
             defer { server.end(whip) }
-            let published = JoinPageBrowserTests.wait(40) { server.rooms.liveSessionID(roomID: room) != nil }
+            let published = Poll.until(40) { server.rooms.liveSessionID(roomID: room) != nil }
             #expect(published, "aiortc did not join: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
 
             let asked = Date()
@@ -45,7 +45,7 @@ extension BrowserRoomTests {
             var last = 0.0
             var error: String?
             var events = ""
-            let advanced = try JoinPageBrowserTests.wait(40) {
+            let advanced = try Poll.until(40) {
                 let probe = try tab.evaluate("window.probe && window.probe()") as? [String: Any] ?? [:]
                 error = probe["error"] as? String
                 events = probe["events"] as? String ?? ""

@@ -12,7 +12,7 @@ import Testing
 /// silence otherwise) into a room, and the worker records the room through the REST API. The
 /// recorder lines audio and video up from the publisher's sender reports (RFC 3550 §6.4.1), so
 /// in the MP4 each flash and its beep are within one frame of each other.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct LiveAVSyncTests {
         @Test func aFlashAndItsBeepRecordedLiveAreWithinOneFrame() throws {
             let server = try RoomServerHarness()

@@ -11,7 +11,7 @@ import Testing
 /// the placeholder; Chromium shares its screen and the share takes the main area; aiortc leaves
 /// and is removed. The layout the recorder composited is read from the job's events, and the
 /// pictures from the MP4.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRoomChangesTests {
         /// The layouts the job's recorder composited so far (its events), in order; each wait
         /// looks only at layouts after the one the previous wait found, so the changes are seen
@@ -29,7 +29,7 @@ extension BrowserRoomTests {
             /// Waits for a layout that satisfies `condition`; its media time.
             func wait(_ seconds: Double, _ condition: @escaping ([Tile]) -> Bool) -> Double? {
                 var at: Double?
-                _ = JoinPageBrowserTests.wait(seconds) {
+                _ = Poll.until(seconds) {
                     self.seen = (try? self.server.layouts(of: self.job)) ?? self.seen
                     guard self.cursor < self.seen.count,
                           let index = self.seen[self.cursor...].firstIndex(where: { condition($0.tiles) }) else { return false }
@@ -52,7 +52,7 @@ extension BrowserRoomTests {
             let chromium = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments(video: red.video, audio: red.audio)
                 + ["--auto-select-desktop-capture-source=Entire screen"])
             let page = try chromium.open(server.joinURL(room: room, token: try server.token(), name: "Chrome Red"))
-            let inRoom = try JoinPageBrowserTests.wait(40) {
+            let inRoom = try Poll.until(40) {
                 try page.evaluate("window.revue && window.revue.publisherState") as? String == "connected"
             }
             #expect(inRoom, "Chromium did not publish")

@@ -8,7 +8,7 @@ import Testing
 
 /// A recording's transcript through a takeover: the worker making it is killed, and the next
 /// holder makes it whole, once.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct TranscriptTakeoverTests {
         static let names = ["Alice", "Bob"]
 
@@ -48,7 +48,7 @@ extension BrowserRoomTests {
             #expect(stop.status == 200, "\(stop.json.text)")
             let store = server.api.store
             var transcriber: Int32?
-            let transcribing = JoinPageBrowserTests.wait(60) {
+            let transcribing = Poll.until(60) {
                 guard (try? store.job(recording.id))?.transcription?.state == .started else { return false }
                 transcriber = Self.child(of: first.pid, running: "transcribe")
                 return transcriber != nil
@@ -59,13 +59,13 @@ extension BrowserRoomTests {
             second = try server.startWorkerProcess("worker-b", log: logs.file("worker-b"))
             first.killAndReap()
             // Its transcriber dies with it (PR_SET_PDEATHSIG): only the next holder writes the transcript.
-            let orphanGone = JoinPageBrowserTests.wait(5) { transcriber.map { kill($0, 0) != 0 } ?? true }
+            let orphanGone = Poll.until(5) { transcriber.map { kill($0, 0) != 0 } ?? true }
             #expect(orphanGone, "worker-a's revue transcribe (pid \(String(describing: transcriber))) outlived it")
 
             // Until worker-b has made it, no transcript is listed, and nothing says it is done.
             var listedEarly: [String] = []
             var finished: Job?
-            _ = JoinPageBrowserTests.wait(120) {
+            _ = Poll.until(120) {
                 guard let now = try? store.job(recording.id) else { return false }
                 if now.state != .stopped, now.parts.contains(where: { $0.kind == .transcript }) || now.transcription?.state == .stopped {
                     listedEarly.append("\(now.state) \(String(describing: now.transcription?.state)) \(now.parts.map(\.path))")
@@ -93,7 +93,7 @@ extension BrowserRoomTests {
             #expect(attributed >= lines.count - 1)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
                 == ["transcript.json", "transcript.srt", "transcript.txt", "transcript.vtt"])
-            #expect(JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } })
+            #expect(Poll.until(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } })
             #expect(webhooks.deliveries.filter { $0.type == "transcription-completed" }.count == 1, "\(webhooks.deliveries.compactMap(\.type))")
         }
 

@@ -11,7 +11,7 @@ import Testing
 /// job stays STARTED, the output's timeline has no hole, and live pictures are back within 2 s
 /// of the link. An aiortc publisher alternates blue and yellow every 0.5 s, so a frozen
 /// picture shows as a run of frames that do not change.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct LiveRecordingFaultTests {
         static let blue = "2040D0", yellow = "E0D020"
 
@@ -56,14 +56,14 @@ extension BrowserRoomTests {
             let whip = try server.whipPublisher(room: room, name: "Blink", colour: Self.blue, tone: 1000, extra: ["--alternate", Self.yellow],
                                                 log: log.file("out"))
             defer { server.end(whip) }
-            let publishing = JoinPageBrowserTests.wait(30) { proxy.clientAddresses.count == 1 && server.rooms.activeParticipants(roomID: room)?.count == 1 }
+            let publishing = Poll.until(30) { proxy.clientAddresses.count == 1 && server.rooms.activeParticipants(roomID: room)?.count == 1 }
             #expect(publishing, "aiortc did not publish: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")
 
             let job = try server.startJob(.recording, room: room)
             let store = server.api.store
             // The recorder is the proxy's second client; wait until media flows to it.
             var recorder: SocketAddress?
-            let flowing = JoinPageBrowserTests.wait(20) {
+            let flowing = Poll.until(20) {
                 recorder = proxy.clientAddresses.dropFirst().first
                 return recorder.map { proxy.datagramsToClient($0) > 300 } ?? false
             }

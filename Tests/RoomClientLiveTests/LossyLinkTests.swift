@@ -7,7 +7,7 @@ import Transport
 /// 3% of the publisher's packets dropped and 5% reordered on their way to the server (a UDP proxy
 /// in the test): the server NACKs the publisher, the lost packets come again, and the viewer's
 /// video never freezes for more than a second.
-extension BrowserRoomTests {
+extension RoomClientLiveSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LossyLinkTests {
         @Test func lossAndReorderingAreRepairedWithoutFreezes() throws {
             let proxy = try LossyUDPProxy(dropPercent: 3, reorderPercent: 5, seed: 5)
@@ -22,10 +22,10 @@ extension BrowserRoomTests {
             let viewerBrowser = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments())
             let publisher = try publisherBrowser.open(server.joinURL(room: room, token: try server.token(), name: "Lossy"))
             let viewer = try viewerBrowser.open(server.joinURL(room: room, token: try server.token(), name: "Viewer", mode: "RECV_ONLY"))
-            _ = try JoinPageBrowserTests.wait(10) { try viewer.evaluate("!!window.revue") as? Bool == true }
+            _ = try Poll.until(10) { try viewer.evaluate("!!window.revue") as? Bool == true }
             _ = try viewer.evaluate("window.revue.watch()")
-            let started = try JoinPageBrowserTests.wait(30) { (try viewer.evaluate("window.revue.frames") as? Int ?? 0) > 30 }
-            let seen = try JoinPageBrowserTests.stats(viewer)
+            let started = try Poll.until(30) { (try viewer.evaluate("window.revue.frames") as? Int ?? 0) > 30 }
+            let seen = try JoinPageStats.of(viewer)
             #expect(started, "the viewer does not decode: \(seen)")
             // Ten seconds through the lossy link.
             _ = try viewer.evaluate("window.revue.longestFreeze = 0")
@@ -34,7 +34,7 @@ extension BrowserRoomTests {
             print("measured: longest freeze \(Int(freeze)) ms; proxy dropped \(proxy.dropped), reordered \(proxy.reordered)")
             #expect(freeze < 1000, "the viewer's video froze for \(freeze) ms")
             #expect(proxy.dropped > 20 && proxy.reordered > 20, "the proxy dropped \(proxy.dropped) and reordered \(proxy.reordered)")
-            let outbound = ((try JoinPageBrowserTests.stats(publisher)["outbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "video" }
+            let outbound = ((try JoinPageStats.of(publisher)["outbound"] as? [[String: Any]]) ?? []).filter { $0["kind"] as? String == "video" }
             let nacks = outbound.map { $0["nackCount"] as? Int ?? 0 }.reduce(0, +)
             let resent = outbound.map { $0["retransmittedPacketsSent"] as? Int ?? 0 }.reduce(0, +)
             print("measured: the publisher got \(nacks) NACKs and resent \(resent) packets")

@@ -11,7 +11,7 @@ import Testing
 /// the worker writes a transcript beside it, each line attributed to its speaker and at the time
 /// the MP4 has it, which plays as a caption track in Chromium, and a summary of it by a language
 /// model behind llama.cpp's OpenAI-compatible server.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.browser, .timeLimit(.minutes(10))) struct LiveRecordingTranscriptTests {
         static let names = ["Alice", "Bob"]
 
@@ -97,7 +97,7 @@ extension BrowserRoomTests {
             let fetched = try TCP.http("GET", vttURL)
             #expect(fetched.status == 200 && String(decoding: fetched.body, as: UTF8.self).hasPrefix("WEBVTT"), "\(vttURL): \(fetched.status)")
             let completed = webhooks.wait(for: 1, timeout: 30).first { $0.type == "transcription-completed" }
-                ?? (JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } }
+                ?? (Poll.until(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } }
                     ? webhooks.deliveries.first { $0.type == "transcription-completed" } : nil)
             #expect(completed?.data?["transcription"]?["files"]?.arrayValue?.count == 5, "\(webhooks.deliveries.compactMap(\.type))")
             #expect(completed?.data?["transcription"]?["summary"]?["state"]?.stringValue == "SUMMARY_MADE")
@@ -123,11 +123,11 @@ extension BrowserRoomTests {
             let http = try StaticHTTPServer(directory: page.path)
             let chromium = try HeadlessChromium()
             let tab = try chromium.open(http.url("index.html"))
-            #expect(try JoinPageBrowserTests.wait(20) { try tab.evaluate("document.getElementById('v').readyState >= 3") as? Bool == true })
+            #expect(try Poll.until(20) { try tab.evaluate("document.getElementById('v').readyState >= 3") as? Bool == true })
             _ = try tab.evaluate("video.playbackRate = 2; video.play().then(() => 'playing')")
             let bob = try #require(transcript.segments.first { $0.participantName == "Bob" })
             var shown: [[String: Any]] = []
-            let seen = try JoinPageBrowserTests.wait(bob.end / 2 + 20) {
+            let seen = try Poll.until(bob.end / 2 + 20) {
                 shown = try tab.evaluate("JSON.stringify(window.shown)").flatMap { ($0 as? String)?.data(using: .utf8) }
                     .flatMap { try JSONSerialization.jsonObject(with: $0) as? [[String: Any]] } ?? []
                 return shown.contains { ($0["text"] as? String)?.contains("<v Bob>") == true }
@@ -161,7 +161,7 @@ extension BrowserRoomTests {
             #expect(silent.transcription?.state == .stopped && silent.transcription?.segments == 0, "\(String(describing: silent.transcription))")
             #expect(silent.transcription?.summary?.state == .failed && silent.transcription?.summary?.error?.contains("REVUE_SUMMARY_URL") == true,
                     "\(String(describing: silent.transcription))")
-            #expect(JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } })
+            #expect(Poll.until(30) { webhooks.deliveries.contains { $0.type == "transcription-completed" } })
             let told = webhooks.deliveries.first { $0.type == "transcription-completed" }?.data?["transcription"]?["summary"]
             #expect(told?["state"]?.stringValue == "SUMMARY_FAILED" && told?["error"]?.stringValue?.contains("no summary endpoint") == true,
                     "\(String(describing: told))")
@@ -181,7 +181,7 @@ extension BrowserRoomTests {
             #expect(!spoken.parts.contains { $0.kind == .transcript }, "no transcript is listed")
             let decode = try Tool.decodeFully(try server.mp4Path(spoken))
             #expect(decode.status == 0, "the recording is kept: \(decode.standardError)")
-            #expect(JoinPageBrowserTests.wait(30) { webhooks.deliveries.contains { $0.type == "transcription-failed" } },
+            #expect(Poll.until(30) { webhooks.deliveries.contains { $0.type == "transcription-failed" } },
                     "\(webhooks.deliveries.compactMap(\.type))")
             let failed = webhooks.deliveries.first { $0.type == "transcription-failed" }
             #expect(failed?.data?["transcription"]?["status"]?.stringValue == "TRANSCRIPTION_FAILED")

@@ -9,7 +9,7 @@ import Testing
 /// A worker killed with SIGKILL in the middle of a live recording: another `revue worker` takes
 /// the job over within 15 s, its recorder joins the room again, and both parts play with the
 /// room's picture in them.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct LiveRecordingTakeoverTests {
         @Test func aKilledWorkersLiveRecordingIsTakenOverAndBothPartsPlay() throws {
             let server = try RoomServerHarness()
@@ -17,7 +17,7 @@ extension BrowserRoomTests {
             let room = try server.makeRoom()
             let whip = try server.whipPublisher(room: room, name: "aiortc Blue", colour: "2040D0", tone: 1000, log: logs.file("whip"))
             defer { server.end(whip) }
-            let published = JoinPageBrowserTests.wait(40) { server.rooms.liveSessionID(roomID: room) != nil }
+            let published = Poll.until(40) { server.rooms.liveSessionID(roomID: room) != nil }
             #expect(published, "aiortc did not join: \((try? String(contentsOfFile: logs.file("whip"), encoding: .utf8)) ?? "")")
 
             let first = try server.startWorkerProcess("worker-a", log: logs.file("worker-a"))
@@ -41,7 +41,7 @@ extension BrowserRoomTests {
             // The claim's time comes from the job's history, on the same clock as `killed`:
             // this thread's polling can lag when other suites load the machine.
             var takenOverAfter: Double?
-            _ = try JoinPageBrowserTests.wait(40) {
+            _ = try Poll.until(40) {
                 guard let now = try store.job(id), now.attempts == 2, now.workerID == "worker-b" else { return false }
                 let claim = try store.events(of: id).first { $0.detail?.hasPrefix("attempt 2:") == true }
                 takenOverAfter = claim.map { $0.createdAt.timeIntervalSince(killed) }

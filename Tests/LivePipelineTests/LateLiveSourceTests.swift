@@ -9,7 +9,7 @@ import Testing
 /// deadlines already past. The source must still read what the server sends: before it did, such
 /// a recorder never heard the server's ICE answers, never connected, and recorded placeholders
 /// for the whole job.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct LateLiveSourceTests {
         @Test func aSourceAskedOnlyWithPastDeadlinesStillConnectsAndReceives() throws {
             let server = try RoomServerHarness()
@@ -17,7 +17,7 @@ extension BrowserRoomTests {
             let log = try TemporaryDirectory(prefix: "whip")
             let whip = try server.whipPublisher(room: room, name: "Late", colour: "2040D0", tone: 1000, log: log.file("out"))
             defer { server.end(whip) }
-            let publishing = JoinPageBrowserTests.wait(30) {
+            let publishing = Poll.until(30) {
                 ((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "").contains("\"state\": \"connected\"")
             }
             #expect(publishing, "aiortc did not publish: \((try? String(contentsOfFile: log.file("out"), encoding: .utf8)) ?? "")")

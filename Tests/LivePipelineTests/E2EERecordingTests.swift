@@ -11,7 +11,7 @@ import Testing
 /// each VP8 or H.264 and Opus frame before packetization and says so at join; the SFU forwards
 /// what it cannot decrypt; the recorder records the picture and the tone only when the job has the
 /// room's key, and without it shows the placeholder and no sound, never undecodable pictures.
-extension BrowserRoomTests {
+extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct E2EERecordingTests {
         @Test(arguments: PublishedVideoCodec.allCases)
         func anEncryptedPublisherIsRecordedOnlyWithTheRoomsKey(codec: PublishedVideoCodec) throws {
