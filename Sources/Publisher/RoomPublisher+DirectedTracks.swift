@@ -150,19 +150,19 @@ extension RoomPublisher {
 
     /// The outstanding offer was refused: its new sections never were (the server keeps the
     /// previous negotiation), so they go, and their publications with them.
-    func refuseOfferedSections(because reason: String) {
-        refuseSections(offeredSections, because: reason)
+    func refuseOfferedSections(because reason: String, serverCode: ErrorCode? = nil) {
+        refuseSections(offeredSections, because: reason, serverCode: serverCode)
         offeredSections = []
     }
 
     func refuseSections(_ sections: [(section: DirectedSection, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)],
-                                because reason: String)
+                                because reason: String, serverCode: ErrorCode? = nil)
     {
         logger.warning("sections for one participant were refused", ["reason": .string(reason)])
         for (section, completion) in sections {
             directedSections.removeAll { $0 === section }
             for (id, publication) in directed where publication.section === section { directed[id] = nil }
-            completion(.failure(DirectedVideoError(reason)))
+            completion(.failure(DirectedVideoError(reason, serverCode: serverCode)))
         }
     }
 

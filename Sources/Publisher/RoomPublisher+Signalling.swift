@@ -95,7 +95,7 @@ extension RoomPublisher {
                 if answeredAt == nil {
                     stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
                 } else {
-                    refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                    refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)", serverCode: code)
                 }
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }

@@ -13,7 +13,7 @@ public struct PreCallTestError: Error, Sendable, Equatable, CustomStringConverti
     static func invalidToken(_ message: String) -> PreCallTestError { PreCallTestError(code: "ERROR_PRECALL_INVALID_TOKEN", message: message) }
     static let alreadyRunning = PreCallTestError(code: "ERROR_PRECALL_TEST_ALREADY_RUNNING", message: "a pre-call test is already running")
     static let afterInit = PreCallTestError(code: "ERROR_PRECALL_AFTER_INIT",
-                                            message: "run the pre-call test before createRoom() joins, or after the room is left")
+                                            message: "run the pre-call test before createRoom(), or after the room is left")
     static func invalidDuration(_ value: Int) -> PreCallTestError {
         PreCallTestError(code: "ERROR_PRECALL_INVALID_SAMPLING_DURATION",
                          message: "samplingDuration is \(value) ms; it must be from 10 000 to 120 000")

@@ -4,7 +4,8 @@
 extension Room {
     /// Moves the camera to `deviceId`, or to the next camera of `VideoSDK.getCameras()` when
     /// nil (wrapping round). - Throws: 3065, 3035, 3055 (another camera change runs), 3051 (no
-    /// such camera; also to `onError`). A failed switch goes back to the previous camera.
+    /// such camera; also to `onError`), or why the new camera did not open (3017, 3023, 3026):
+    /// then the previous camera stays on (the new one is opened before the old one stops).
     public func changeCam(deviceId: String? = nil) async throws(VideoSDKError) {
         try checkJoined()
         guard !camBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another camera change is running") }
@@ -24,14 +25,16 @@ extension Room {
         let previous = chosenCameraId ?? cameraTrack?.cameraId
         chosenCameraId = target.deviceId
         guard camOn else { return }
-        try await disableCam()
+        let fresh: CustomStreamTrack
         do throws(VideoSDKError) {
-            try await enableCam()
+            fresh = try defaultCameraTrack()
         } catch {
             chosenCameraId = previous
-            try? await enableCam()
             throw error
         }
+        // The same device again (one camera): the open handed it to the new track already.
+        try await disableCam()
+        try await enableCam(customCameraTrack: fresh)
     }
 
     /// Switches to a custom camera track, turning the camera on with it if it was off; the
@@ -74,16 +77,20 @@ extension Room {
         }
         let previous = chosenMicrophoneId ?? microphoneTrack?.microphoneId
         chosenMicrophoneId = target.deviceId
-        announceAudioDevice()
-        guard micOn else { return }
-        try await muteMic()
+        guard micOn else {
+            announceAudioDevice()
+            return
+        }
+        let fresh: CustomStreamTrack
         do throws(VideoSDKError) {
-            try await unmuteMic()
+            fresh = try defaultMicrophoneTrack()
         } catch {
             chosenMicrophoneId = previous
-            try? await unmuteMic()
             throw error
         }
+        announceAudioDevice()
+        try await muteMic()
+        try await unmuteMic(customMicrophoneTrack: fresh)
     }
 
     /// Switches to a custom microphone track, turning the microphone on with it if it was off.

@@ -144,11 +144,13 @@ extension Room {
 
     /// Leaves the room; the others see `participantLeft` (1101). During a join it cancels it,
     /// and while reconnecting it stops trying.
-    /// - Throws: 3054 once left or ended, 3035 before any join. Neither goes to `onError`.
+    /// - Throws: 3054 once left or ended, 3035 before any join or after one that failed (the
+    ///   seed: "if you have not joined the room and no join is running"). Neither goes to `onError`.
     public func leave() async throws(VideoSDKError) {
         switch state {
         case .NEW: throw VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED.with("the room has not been joined")
-        case .CLOSED, .CLOSING, .FAILED: throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the room has already been left")
+        case .FAILED: throw VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED.with("the join failed: the room was never joined")
+        case .CLOSED, .CLOSING: throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the room has already been left")
         case .CONNECTING:
             leaveDuringJoin = true
             joinCancellation?.cancel()
@@ -303,6 +305,8 @@ extension Room {
         stopAllRelays()
         adaptiveTask?.cancel()
         adaptiveTask = nil
+        livestreamWatchdog?.cancel()
+        livestreamWatchdog = nil
         localParticipant?.endPublications()
         setState(.CLOSED)
         emit { $0.onRoomLeft(reason: reason) }

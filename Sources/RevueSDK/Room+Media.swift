@@ -10,12 +10,19 @@ extension Room {
     /// Turns the camera on, from `customCameraTrack` or the last camera settings (the default
     /// camera at 720p the first time). Returns once the room has the stream; a camera that
     /// fails to open is reported to `onError` only, as the seed says.
-    /// - Throws: 3065, 3035, 3055 (another switch runs), 3054 (on already), 3066 (not
-    ///   SEND_AND_RECV). A refused call stops `customCameraTrack`.
+    /// - Throws: 3065, 3035, 3055 (another switch or a mode change runs), 3054 (on already),
+    ///   3066 (not SEND_AND_RECV), 3051 (no such camera: the chosen one is gone). A refused
+    ///   call stops `customCameraTrack`.
     public func enableCam(customCameraTrack: CustomStreamTrack? = nil) async throws(VideoSDKError) {
+        try await turnCamOn(customCameraTrack, forModeChange: false)
+    }
+
+    /// `enableCam`, also as `changeMode` turns the camera back on (past its own 3055).
+    func turnCamOn(_ customCameraTrack: CustomStreamTrack?, forModeChange: Bool) async throws(VideoSDKError) {
         do throws(VideoSDKError) {
             try checkJoined()
             guard !camBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another camera change is running") }
+            guard forModeChange || !modeBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("a mode change is running") }
             guard !camOn else { throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the camera is on") }
             guard localParticipant?.mode == .SEND_AND_RECV else {
                 throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no camera")
@@ -35,6 +42,7 @@ extension Room {
         do throws(VideoSDKError) {
             if let track { chosen = track } else { chosen = try defaultCameraTrack() }
         } catch {
+            if let missing = Self.noDevice(error, VideoSDKError.ERROR_NO_WEBCAM_DEVICE_FOUND) { throw missing }
             report(error)
             return
         }
@@ -116,12 +124,20 @@ extension Room {
         try await reportMedia()
     }
 
-    /// Turns the microphone on, from `customMicrophoneTrack` or the selected microphone.
-    /// - Throws: 3065, 3035, 3055, 3054 (on already), 3066. A refused call stops the track.
+    /// Turns the microphone on, from `customMicrophoneTrack` or the selected microphone; one
+    /// that fails to open is reported to `onError` only.
+    /// - Throws: 3065, 3035, 3055 (another switch or a mode change runs), 3054 (on already),
+    ///   3066, 3059 (no such microphone: the chosen one is gone). A refused call stops the track.
     public func unmuteMic(customMicrophoneTrack: CustomStreamTrack? = nil) async throws(VideoSDKError) {
+        try await turnMicOn(customMicrophoneTrack, forModeChange: false)
+    }
+
+    /// `unmuteMic`, also as `changeMode` turns the microphone back on (past its own 3055).
+    func turnMicOn(_ customMicrophoneTrack: CustomStreamTrack?, forModeChange: Bool) async throws(VideoSDKError) {
         do throws(VideoSDKError) {
             try checkJoined()
             guard !micBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another microphone change is running") }
+            guard forModeChange || !modeBusy else { throw VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("a mode change is running") }
             guard !micOn else { throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("the microphone is on") }
             guard localParticipant?.mode == .SEND_AND_RECV else {
                 throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no sound")
@@ -142,10 +158,10 @@ extension Room {
             if let track {
                 chosen = track
             } else {
-                chosen = try VideoSDK.makeMicrophoneTrack(encoderConfig: microphoneTrack?.microphoneConfig ?? .speech_standard,
-                                                          microphoneId: chosenMicrophoneId, noiseConfig: nil)
+                chosen = try defaultMicrophoneTrack()
             }
         } catch {
+            if let missing = Self.noDevice(error, VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) { throw missing }
             report(error)
             return
         }
@@ -179,7 +195,7 @@ extension Room {
 
     /// The camera's capture settings: `width`, `height`, `frameRate`, `facingMode`, `codec` and
     /// `applied` (false while the camera is off); nil before a camera was opened.
-    public func getAppliedVideoConfig() -> [String: any Sendable]? {
+    public func getAppliedVideoConfig() -> [String: Any]? {
         guard let settings = cameraSettings, let video = settings.videoTrack else { return nil }
         return ["width": video.width, "height": video.height, "frameRate": video.frameRate, "facingMode": settings.facingMode?.rawValue ?? "",
                 "codec": settings.codec?.description ?? "VP8", "applied": camOn]
@@ -208,13 +224,33 @@ extension Room {
         return config.simulcastLayers(track.maxLayer?.layers ?? 3, mode: track.bitrateMode ?? .BALANCED)
     }
 
+    /// A device that is not there (3021/3022, or 3071 for a chosen id that no device has any
+    /// more) as `enableCam`/`unmuteMic` throw it: 3051 or 3059 with the same message. Nil for
+    /// a device that is there and failed to open (that goes to `onError`).
+    static func noDevice(_ error: VideoSDKError, _ missing: VideoSDKError) -> VideoSDKError? {
+        switch error {
+        case VideoSDKError.ERROR_CAMERA_NOT_FOUND, VideoSDKError.ERROR_MICROPHONE_NOT_FOUND, VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG:
+            missing.with(error.message)
+        default: nil
+        }
+    }
+
+    /// A microphone track like the last one (the speech profile the first time), from the
+    /// chosen microphone.
+    func defaultMicrophoneTrack() throws(VideoSDKError) -> CustomStreamTrack {
+        try VideoSDK.makeMicrophoneTrack(encoderConfig: microphoneTrack?.microphoneConfig ?? .speech_standard,
+                                         microphoneId: chosenMicrophoneId, noiseConfig: nil)
+    }
+
     /// A camera track like the last one (or the selected camera at 720p), with the
     /// participant's name on the test pattern.
-    private func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
+    func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
         let last = cameraSettings
-        return try VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p, facingMode: last?.facingMode ?? .front,
-                                            multiStream: last?.multiStream ?? true,
-                                            cameraId: chosenCameraId ?? last?.cameraId ?? VideoSDK.getSelectedVideoDevice()?.deviceId,
+        // `createRoom(defaultCamera:)` picks by facing mode; without it, the selected camera.
+        let selected = settings.defaultCamera == nil ? VideoSDK.getSelectedVideoDevice()?.deviceId : nil
+        return try VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p,
+                                            facingMode: last?.facingMode ?? settings.defaultCamera ?? .front,
+                                            multiStream: last?.multiStream ?? true, cameraId: chosenCameraId ?? last?.cameraId ?? selected,
                                             maxLayer: last?.maxLayer ?? .MAX_LAYER_3, bitrateMode: last?.bitrateMode ?? .BALANCED,
                                             codec: last?.codec ?? settings.customCameraTrack?.codec ?? .VP8, name: settings.participantName)
     }

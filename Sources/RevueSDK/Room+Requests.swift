@@ -53,7 +53,9 @@ extension Room {
     }
 
     /// Streams the room to RTMP destinations (`onLivestreamStateChanged`).
-    /// With `config.recording.enabled`, an MP4 of it is written too (docs/API.md).
+    /// With `config.recording.enabled`, an MP4 of it is written too (docs/API.md). When the
+    /// server accepted it but it has not started 20 s later (a destination that cannot be
+    /// reached), `onError` gets 4013.
     /// - Throws: 3065, 3035; 4013.
     public func startLivestream(outputs: [LivestreamOutput], config: LivestreamConfig? = nil) async throws(VideoSDKError) {
         try checkJoined()
@@ -62,11 +64,28 @@ extension Room {
         ]
         if let config { options["config"] = config.json }
         try await job(.startLivestream(options: .object(options)), failure: .START_LIVESTREAM_FAILED)
+        watchLivestreamStart()
     }
 
     public func stopLivestream() async throws(VideoSDKError) {
         try checkJoined()
+        livestreamWatchdog?.cancel()
+        livestreamWatchdog = nil
         try await job(.stopLivestream, failure: .STOP_LIVESTREAM_FAILED)
+    }
+
+    /// Starts the 20 s wait for LIVESTREAM_STARTED after the server accepted a start.
+    private func watchLivestreamStart() {
+        livestreamWatchdog?.cancel()
+        let wait = livestreamStartWait
+        livestreamWatchdog = Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            guard !Task.isCancelled, let self else { return }
+            livestreamWatchdog = nil
+            if case .livestreamStateChanged(let status) = lastJobStates["livestream"], status == LivestreamState.LIVESTREAM_STARTED.rawValue { return }
+            report(VideoSDKError.START_LIVESTREAM_FAILED.with("the livestream has not started \(wait.components.seconds) s after the server accepted it "
+                + "(can its RTMP destinations be reached?)"))
+        }
     }
 
     /// Sends a job request; a refusal is thrown with the server's code and reason (a code of
@@ -182,6 +201,8 @@ extension Room {
         guard let local = localParticipant, local.mode != mode else {
             throw VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE.with("already \(mode.rawValue)")
         }
+        modeBusy = true
+        defer { modeBusy = false }
         if case .error(let code, let message) = try await request(.changeMode(mode.signaling)) {
             let error = VideoSDKError(code, message)
             report(error)
@@ -203,14 +224,14 @@ extension Room {
         sentBeforeModeChange = nil
         if wanted.mic {
             do throws(VideoSDKError) {
-                try await unmuteMic()
+                try await turnMicOn(nil, forModeChange: true)
             } catch {
                 report(error)
             }
         }
         if wanted.cam {
             do throws(VideoSDKError) {
-                try await enableCam()
+                try await turnCamOn(nil, forModeChange: true)
             } catch {
                 report(error)
             }

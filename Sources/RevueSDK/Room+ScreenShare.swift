@@ -12,8 +12,9 @@ extension Room {
 
     /// Shares the screen with the profile `config` (`.h720p_15fps` by default).
     /// - Throws: 3065, 3035, 3066 outside SEND_AND_RECV, 3055 while a share is starting or
-    ///   stopping, 3054 when sharing already, 3013 when the share cannot start (the server's
-    ///   refusal: someone else presents, say), which `onError` also gets.
+    ///   stopping, 3054 when sharing already; the server's refusal with its own code (someone
+    ///   else presents, say), or 3013 when the share cannot be set up here (the synthetic
+    ///   screen, the publisher gone); `onError` gets those last two too.
     public func enableScreenShare(_ config: CustomScreenShareTrackConfig = .h720p_15fps) async throws(VideoSDKError) {
         try await enableScreenShare(VideoSDK.createScreenShareVideoTrack(encoderConfig: config))
     }
@@ -44,6 +45,9 @@ extension Room {
             box.id = publisher.publishShare(source: screen, settings: settings) { continuation.resume(returning: $0) }
         }
         if case .failure(let error) = result {
+            // The seed keeps 3013 for an app that is not set up for sharing; the server's
+            // refusal is told with the server's code.
+            if let code = error.serverCode { throw reported(VideoSDKError(code, "the screen share did not start: \(error.message)")) }
             throw reported(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen share did not start: \(error.message)"))
         }
         sharePublication = box.id

@@ -104,6 +104,10 @@ extension Room {
             }
         case .livestreamStateChanged(let status):
             if let state = LivestreamState(rawValue: status), jobStateIsNew(message, kind: "livestream") {
+                if state == .LIVESTREAM_STARTED {
+                    livestreamWatchdog?.cancel()
+                    livestreamWatchdog = nil
+                }
                 emit { $0.onLivestreamStateChanged(state: state) }
             }
         case .pausedAllStreams(let kind):

@@ -23,8 +23,10 @@ extension Room {
                 if let prompt = summary.prompt { object["prompt"] = .string(prompt) }
                 options["summary"] = .object(object)
             }
-            if let modelConfig = config.modelConfig {
-                let value = try Self.json(modelConfig)
+            switch config.modelSettings {
+            case nil: break
+            case .notJSON(let reason)?: throw VideoSDKError.ERROR_INVALID_PARAMETER.with("modelConfig \(reason)")
+            case .json(let value)?:
                 do {
                     _ = try SpeechModel.resolve(modelId: nil, modelConfig: value.text)
                 } catch {
@@ -43,12 +45,4 @@ extension Room {
         try await job(.stopTranscription, failure: .STOP_TRANSCRIPTION_FAILED)
     }
 
-    /// `modelConfig` as JSON: "Use only values that can be converted to JSON" (3073 otherwise).
-    private static func json(_ modelConfig: [String: any Sendable]) throws(VideoSDKError) -> JSONValue {
-        guard JSONSerialization.isValidJSONObject(modelConfig),
-              let data = try? JSONSerialization.data(withJSONObject: modelConfig),
-              let value = try? JSONValue(parsing: Array(data))
-        else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("modelConfig cannot be converted to JSON") }
-        return value
-    }
 }

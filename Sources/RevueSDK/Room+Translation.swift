@@ -10,14 +10,14 @@ extension Room {
     /// `modelConfig` ("Translation settings, sent to the server as they are").
     /// - Throws: 3065, 3035; 3073 when `config` cannot be converted to JSON; the server's refusal
     ///   (4031, as starting a transcription), also to `onError`.
-    public func startTranslation(config: [String: any Sendable]? = nil) async throws(VideoSDKError) {
+    public func startTranslation(config: [String: Any]? = nil) async throws(VideoSDKError) {
         try checkJoined()
         var options = JSONValue.object([:])
         if let config {
-            guard JSONSerialization.isValidJSONObject(config), let data = try? JSONSerialization.data(withJSONObject: config),
-                  let value = try? JSONValue(parsing: Array(data))
-            else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("config cannot be converted to JSON") }
-            options = value
+            switch TranscriptionConfig.convert(config) {
+            case .json(let value): options = value
+            case .notJSON(let reason): throw VideoSDKError.ERROR_INVALID_PARAMETER.with("config \(reason)")
+            }
         }
         try await job(.startTranslation(options: options), failure: .START_TRANSCRIPTION_FAILED)
     }

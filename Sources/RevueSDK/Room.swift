@@ -28,6 +28,8 @@ public final class Room {
         var customCameraTrack: CustomStreamTrack?
         var customMicrophoneTrack: CustomStreamTrack?
         var signalingURL: String
+        /// Which way the first camera points when the app names none (`createRoom(defaultCamera:)`).
+        var defaultCamera: FacingMode? = nil
     }
 
     /// What the publisher's threads hand the main actor.
@@ -90,6 +92,8 @@ public final class Room {
     var camOn = false
     var micBusy = false
     var camBusy = false
+    /// A `changeMode` is running: the app's `enableCam` and `unmuteMic` get 3055 meanwhile.
+    var modeBusy = false
     var cameraTrack: CustomStreamTrack?
     /// The screen share: on, being switched, its track and its publication's id.
     var shareOn = false
@@ -104,6 +108,10 @@ public final class Room {
     var whiteboardBusy = false
     /// The last state told of each kind of job (recording, hls, livestream).
     var lastJobStates: [String: ServerMessage] = [:]
+    /// Reports 4013 when a livestream the server accepted has not started `livestreamStartWait`
+    /// later (the seed's 20 s); cancelled by LIVESTREAM_STARTED, `stopLivestream` and leaving.
+    var livestreamWatchdog: Task<Void, Never>?
+    var livestreamStartWait: Duration = .seconds(20)
     /// What `pauseAllStreams` paused, as the server confirmed it, for asking again after a
     /// reconnection (the server's new member receives everything).
     var pausedKinds: Set<StreamKind> = []
@@ -125,17 +133,30 @@ public final class Room {
     /// `setAudioDeviceChangeListener`'s closure.
     var audioDeviceListener: ((_ selected: MicrophoneDeviceInfo?, _ available: [MicrophoneDeviceInfo]) -> Void)?
 
-    nonisolated init(settings: Settings) {
+    /// Made by `createRoom` (not `Room.shared`'s placeholder): it counts against the pre-call
+    /// test from creation until it is left, fails or is let go of.
+    nonisolated let created: Bool
+
+    nonisolated init(settings: Settings, created: Bool = false) {
         id = settings.roomId
         self.settings = settings
+        self.created = created
+        if created { VideoSDK.state.with { $0.roomsIn += 1 } }
+    }
+
+    /// Whether a room in `state` keeps the pre-call test from running (the seed: "Run it before
+    /// createRoom(), or after you leave the room"): from `createRoom` until it is left or its
+    /// join failed.
+    nonisolated func holdsPreCallTest(_ state: RoomState) -> Bool {
+        created && [.NEW, .CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(state)
     }
 
     /// A room let go of while joined leaves, rather than stay in the room until the server's
     /// keepalive notices (no events: nobody is listening to it any more). On the main actor,
     /// as everything else of the room.
     isolated deinit {
+        if holdsPreCallTest(state) { VideoSDK.state.with { $0.roomsIn -= 1 } }
         guard [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(state) else { return }
-        VideoSDK.state.with { $0.roomsIn -= 1 }
         joinCancellation?.cancel()
         adaptiveTask?.cancel()
         inbound?.finish()
@@ -186,10 +207,10 @@ public final class Room {
 
     func setState(_ next: RoomState) {
         guard next != state else { return }
-        // How many rooms are joined or joining, for the pre-call test's "before createRoom or
-        // after you leave" rule.
-        let wasIn = [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(state)
-        let isIn = [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(next)
+        // How many rooms were created and not yet left, for the pre-call test's "before
+        // createRoom or after you leave" rule.
+        let wasIn = holdsPreCallTest(state)
+        let isIn = holdsPreCallTest(next)
         if wasIn != isIn { VideoSDK.state.with { $0.roomsIn += isIn ? 1 : -1 } }
         state = next
         emit { $0.onRoomStateChanged(state: next) }

@@ -16,6 +16,9 @@ public final class VideoSDK: Sendable {
 
     /// A room, not joined yet: call `join()` on it. Only `roomId` and `token` are required; the
     /// token itself is checked when joining (docs/SIGNALING.md's join checks).
+    /// - Parameter defaultCamera: which way the room's camera points when it opens one itself
+    ///   and no camera was chosen (`changeCam`) or selected: the first camera facing that way,
+    ///   else the first camera. Nil: the selected camera.
     /// - Parameter signalingURL: the room server's `ws://host:port/v2/rtc` (Revue's addition: a
     ///   self-hosted SDK has no fixed server); nil uses `setSignalingURL(_:)`'s, or
     ///   `REVUE_SIGNALING_URL`, or `ws://127.0.0.1:8080/v2/rtc`.
@@ -23,15 +26,15 @@ public final class VideoSDK: Sendable {
     public static func createRoom(roomId: String, token: String, participantName: String = "", micEnabled: Bool = true,
                                   camEnabled: Bool = true, participantId: String? = nil, mode: Mode = .SEND_AND_RECV,
                                   customCameraTrack: CustomStreamTrack? = nil, customMicrophoneTrack: CustomStreamTrack? = nil,
-                                  signalingURL: String? = nil) throws(VideoSDKError) -> Room
+                                  defaultCamera: FacingMode? = nil, signalingURL: String? = nil) throws(VideoSDKError) -> Room
     {
         guard !roomId.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("roomId is empty") }
         guard !token.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("token is empty") }
         let settings = Room.Settings(roomId: roomId, token: token, participantName: participantName, participantId: participantId,
                                      micEnabled: micEnabled, camEnabled: camEnabled, mode: mode, customCameraTrack: customCameraTrack,
                                      customMicrophoneTrack: customMicrophoneTrack,
-                                     signalingURL: signalingURL ?? state.with { $0.signalingURL })
-        return Room(settings: settings)
+                                     signalingURL: signalingURL ?? state.with { $0.signalingURL }, defaultCamera: defaultCamera)
+        return Room(settings: settings, created: true)
     }
 
     /// The room server rooms join when `createRoom` is given no `signalingURL` (Revue's addition).

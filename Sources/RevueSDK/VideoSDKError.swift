@@ -80,5 +80,7 @@ public struct VideoSDKError: Error, Sendable, Hashable, CustomStringConvertible,
     public static let START_WHITEBOARD_FAILED = make(4054, "START_WHITEBOARD_FAILED", "the whiteboard did not start")
     public static let STOP_WHITEBOARD_FAILED = make(4055, "STOP_WHITEBOARD_FAILED", "the whiteboard did not stop")
     public static let WHITEBOARD_OPERATION_IN_PROGRESS = make(4056, "WHITEBOARD_OPERATION_IN_PROGRESS", "a whiteboard start or stop is running")
+    /// The server refused a `changeMode` (the seeds name it; `changeMode` throws the code the server sent).
+    public static let CHANGE_MODE_FAILED = make(4065, "CHANGE_MODE_FAILED", "the mode change was refused")
     public static let SWITCH_ROOM_FAILED = make(4076, "SWITCH_ROOM_FAILED", "the room switch was refused")
 }

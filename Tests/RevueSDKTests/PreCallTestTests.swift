@@ -85,13 +85,20 @@ extension RevueSDKTests {
                     == "ERROR_PRECALL_INVALID_SAMPLING_DURATION")
             #expect(await code(PreCallTestOptions(token: try server.token(), samplingDuration: 10_000, signalingURL: "ws://127.0.0.1:1/v2/rtc"))
                     == "ERROR_PRECALL_NETWORK")
-            // While a room is joined: after init.
+            // After createRoom, before the join (the seed: "Run it before createRoom(), or after
+            // you leave the room"), and while the room is joined: after init.
             let roomId = try server.makeRoom()
             let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Early", micEnabled: false,
                                                camEnabled: false, signalingURL: url)
+            #expect(await code(PreCallTestOptions(token: try server.token(), samplingDuration: 10_000, signalingURL: url)) == "ERROR_PRECALL_AFTER_INIT")
             try await room.join()
             #expect(await code(PreCallTestOptions(token: try server.token(), samplingDuration: 10_000, signalingURL: url)) == "ERROR_PRECALL_AFTER_INIT")
             try await room.leave()
+            #expect(VideoSDK.state.with { $0.roomsIn } == 0)
+            // A room created and let go of without a join holds nothing either.
+            do {
+                _ = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Never", signalingURL: url)
+            }
             #expect(VideoSDK.state.with { $0.roomsIn } == 0)
         }
     }

@@ -103,6 +103,25 @@ extension RevueSDKTests {
             #expect(log.errors.isEmpty && bobLog.errors.isEmpty, "\(log.errors) \(bobLog.errors)")
         }
 
+        /// `createRoom(defaultCamera: .back)`: the camera the room opens itself is the one that
+        /// faces back (a file camera here), not the selected one (the test pattern).
+        @Test func defaultCameraPicksTheCameraByWhichWayItFaces() async throws {
+            let directory = try TemporaryDirectory(prefix: "sdk-facing")
+            let path = directory.file("back.y4m")
+            try CustomTrackTests.writeY4M(path, shades: [60, 120])
+            let back = try VideoSDK.addFileCamera(path: path, label: "Back", facingMode: .back)
+            defer { VideoSDK.removeDevice(deviceId: back.deviceId) }
+            let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Ann", micEnabled: false, camEnabled: true,
+                                               defaultCamera: .back, signalingURL: signalingURL)
+            let log = EventLog()
+            room.addEventListener(log)
+            try await room.join()
+            #expect(await log.wait(for: "streamEnabled local VIDEO"), "\(log.events)")
+            #expect(room.cameraTrack?.cameraId == back.deviceId && room.getAppliedVideoConfig()?["width"] as? Int == 64,
+                    "\(String(describing: room.cameraTrack?.cameraId))")
+            try await room.leave()
+        }
+
         /// A refused join: onRoomStateChanged(FAILED), then onError, and join() throws the
         /// server's code.
         @Test func aRefusedJoinFailsWithTheServersCode() async throws {
@@ -111,6 +130,9 @@ extension RevueSDKTests {
             #expect(tokenError?.code == 4002 && tokenError?.name == "INVALID_TOKEN", "\(String(describing: tokenError))")
             #expect(tokenLog.events == ["state CONNECTING", "state FAILED", "error 4002"], "\(tokenLog.events)")
             #expect(badToken.state == .FAILED)
+            // Never joined: leave() says so (3035), as before any join, and onError hears nothing.
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await badToken.leave() }
+            #expect(tokenLog.events == ["state CONNECTING", "state FAILED", "error 4002"], "\(tokenLog.events)")
 
             let (noRoom, roomLog) = try self.room("Eve", roomId: "no-such-room")
             let roomError = await #expect(throws: VideoSDKError.self) { try await noRoom.join() }
@@ -274,6 +296,26 @@ extension RevueSDKTests {
             let custom = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
             try await room.changeCam(customCameraTrack: custom)
             #expect(width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom)
+
+            // A camera that does not open: the switch throws why, and the one before stays on
+            // (the seed: "goes back to the previous camera and throws the error").
+            let gone = try VideoSDK.addFileCamera(path: directory.file("gone.y4m"), label: "Gone")
+            defer { VideoSDK.removeDevice(deviceId: gone.deviceId) }
+            mark = log.events.count
+            let failed = await #expect(throws: VideoSDKError.self) { try await room.changeCam(deviceId: gone.deviceId) }
+            #expect(failed?.code == 3026, "\(String(describing: failed))")
+            #expect(log.since(mark).isEmpty && width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom, "\(log.events)")
+            #expect(await Self.sending(room, audio: false))
+            // The chosen camera went away while off: enableCam() throws 3051 (no such camera).
+            try await room.disableCam()
+            let briefPath = directory.file("brief.y4m")
+            try CustomTrackTests.writeY4M(briefPath, shades: [200])
+            let brief = try VideoSDK.addFileCamera(path: briefPath, label: "Brief")
+            try await room.changeCam(deviceId: brief.deviceId)
+            VideoSDK.removeDevice(deviceId: brief.deviceId)
+            mark = log.events.count
+            await #expect(throws: VideoSDKError.ERROR_NO_WEBCAM_DEVICE_FOUND) { try await room.enableCam() }
+            #expect(log.since(mark).isEmpty && room.localParticipant?.stream(of: .VIDEO) == nil, "\(log.events)")
 
             // The microphone: the seed's changeMic example, and the audio device listener.
             let heard = Calls()
@@ -451,7 +493,8 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await ann.enableScreenShare() }
             // One screen share at a time: the server refuses Bob's while Ann presents.
             let refused = await #expect(throws: VideoSDKError.self) { try await bob.enableScreenShare(.h360p_30fps) }
-            #expect(refused?.code != 0 && !bob.isScreenSharing, "\(String(describing: refused))")
+            // The server's own code, not 3013 (which the seed keeps for an app not set up to share).
+            #expect(refused != nil && refused?.code != 3013 && !bob.isScreenSharing, "\(String(describing: refused))")
             print("measured: Bob's share while Ann presents: \(refused.map { "\($0.code) \($0.message)" } ?? "not refused")")
 
             try await ann.disableScreenShare()
@@ -688,7 +731,12 @@ extension RevueSDKTests {
                 #expect(ann.localParticipant?.streams.isEmpty == true, "\(annLog.since(mark))")
                 let decodedWhileAway = decodedByBob()
                 let back = annLog.events.count
-                try await ann.changeMode(.SEND_AND_RECV)
+                // While the change runs, the app's enableCam and unmuteMic get 3055 (the seed).
+                let change = Task { try await ann.changeMode(.SEND_AND_RECV) }
+                while !ann.modeBusy { await Task.yield() }
+                await #expect(throws: VideoSDKError.ERROR_OPERATION_IN_PROGRESS) { try await ann.enableCam() }
+                await #expect(throws: VideoSDKError.ERROR_OPERATION_IN_PROGRESS) { try await ann.unmuteMic() }
+                try await change.value
                 #expect(await annLog.wait { $0.dropFirst(back).contains("streamEnabled local VIDEO") && $0.dropFirst(back).contains("streamEnabled local AUDIO") },
                         "after \(away.rawValue): \(annLog.since(back))")
                 #expect(await bobLog.wait { $0.dropFirst(bobMark).contains("streamEnabled Ann VIDEO") }, "\(bobLog.since(bobMark))")
@@ -722,6 +770,31 @@ extension RevueSDKTests {
         }
 
         // MARK: recording, HLS, livestream
+
+        /// A livestream the server accepted that has not started 20 s later (its RTMP
+        /// destination cannot be reached): `onError` gets 4013, as the seed says. One stopped
+        /// before then reports nothing. The wait is cut to 2 s here.
+        @Test func aLivestreamThatDoesNotStartIsReported() async throws {
+            let moderator = try server.token(permissions: [.allowJoin, .allowMod])
+            let outputs = [LivestreamOutput(url: "rtmp://127.0.0.1:1/live", streamKey: "nobody-listens")]
+            let (stopped, stoppedLog) = try self.room("Ann", token: moderator)
+            try await stopped.join()
+            stopped.livestreamStartWait = .seconds(2)
+            try await stopped.startLivestream(outputs: outputs)
+            try await stopped.stopLivestream()
+            // Twice the wait, and nothing: the stop cancelled it.
+            #expect(await !stoppedLog.wait(timeout: 4) { $0.contains("error 4013") }, "\(stoppedLog.events)")
+            try await stopped.leave()
+
+            let (room, log) = try self.room("Bob", token: moderator, roomId: try server.makeRoom())
+            try await room.join()
+            room.livestreamStartWait = .seconds(2)
+            try await room.startLivestream(outputs: outputs)
+            #expect(await log.wait(timeout: 10) { $0.contains("error 4013") }, "\(log.events)")
+            #expect(log.errors.last?.name == "START_LIVESTREAM_FAILED" && log.errors.last?.message.contains("not started") == true,
+                    "\(log.errors)")
+            try await room.leave()
+        }
 
         /// The seed's examples: states to everyone, 4011/4012 with the server's reason (also to
         /// onError); post-transcription with the seed's summary (a malformed summary refused by
@@ -891,9 +964,16 @@ extension RevueSDKTests {
                                                                               summary: SummaryConfig(enabled: true, prompt: String(repeating: "x", count: 4_001))))
             }
             #expect(summary?.code == 4031 && summary?.message.contains("summary.prompt") == true, "\(String(describing: summary))")
-            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) {
-                try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["when": Date()]))
+            // `[String: Any]`, as the seed types it: app code that builds one compiles, and what is
+            // not JSON is 3073 naming why.
+            let notJSON: [String: Any] = ["when": Date()]
+            let dated = await #expect(throws: VideoSDKError.self) {
+                try await room.startTranscription(config: TranscriptionConfig(modelConfig: notJSON))
             }
+            #expect(dated?.code == 3073 && dated?.message.contains("JSON") == true, "\(String(describing: dated))")
+            let settings: [String: Any] = ["beamSize": 5, "language": "en"]
+            #expect(TranscriptionConfig(modelConfig: settings).modelConfig?["beamSize"] as? Int == 5)
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await room.startTranslation(config: notJSON) }
             let nothing = await #expect(throws: VideoSDKError.self) { try await room.stopTranscription() }
             #expect(nothing?.code == 4032, "\(String(describing: nothing))")
             // Translation is built (LiveTranscriptionTests): a language the server has no engine
