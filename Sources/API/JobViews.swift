@@ -62,6 +62,7 @@ struct JobViews {
         JobCommonView(id: job.idText, roomId: job.roomID, sessionId: job.sessionID, createdAt: APITime.string(job.createdAt),
                       updatedAt: APITime.string(job.updatedAt), status: job.clientState, attempts: job.attempts,
                       error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil,
+                      stopReason: job.state == .stopped ? job.errorMessage.map { .init(code: job.errorCode, message: $0) } : nil,
                       workerId: job.workerID, nodeId: job.roomNodeID)
     }
 }

@@ -136,7 +136,11 @@ enum RecordCommand: RevueCommand {
         let reporter = JobRunReporter.forSpec(spec)
         let run = JobRun(spec: spec) { event in
             if let reporter { return reporter.report(event) }
-            if case .playable = event { Console.error("hls: playable (3 segments published)") }
+            switch event {
+            case .playable: Console.error("hls: playable (3 segments published)")
+            case .limitReached(let limit): Console.error("stopping on its own: \(limit.reason(for: spec.job?.kind ?? .recording))")
+            default: break
+            }
         }
         let outcome = try run.run(through: wrap, onProgress: { progress in
             if showProgress { Console.progress(ProgressLine.format(progress)) }

@@ -10,6 +10,8 @@ public final class OpusEncoder: @unchecked Sendable {
     public static let frameSamples = 960
 
     public let channels: Int
+    /// The target in bits per second (`setBitrate`).
+    public private(set) var bitrate: Int
     private let encoder: OpaquePointer
     private var output = [UInt8](repeating: 0, count: 1500)
 
@@ -23,6 +25,7 @@ public final class OpusEncoder: @unchecked Sendable {
         }
         encoder = made
         self.channels = channels
+        self.bitrate = bitrate
         for (name, result) in [("bitrate", revue_opus_encoder_set_bitrate(made, Int32(bitrate))),
                                ("in-band FEC", revue_opus_encoder_set_inband_fec(made, 1)),
                                ("complexity", revue_opus_encoder_set_complexity(made, Int32(complexity)))]
@@ -34,6 +37,13 @@ public final class OpusEncoder: @unchecked Sendable {
 
     deinit {
         opus_encoder_destroy(encoder)
+    }
+
+    /// Changes the target from the next frame on (OPUS_SET_BITRATE; 500 to 512,000 b/s).
+    public func setBitrate(_ target: Int) throws(EncodeError) {
+        let result = revue_opus_encoder_set_bitrate(encoder, Int32(clamping: target))
+        guard result == OPUS_OK else { throw EncodeError(codec: "Opus", message: "setting the bitrate \(target): \(String(cString: opus_strerror(result)))") }
+        bitrate = target
     }
 
     /// Encodes one 20 ms frame of interleaved float samples (opus_encode_float): exactly

@@ -29,6 +29,17 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The code of a job of this kind that reached its `config.maxDuration` (5004–5006); nil
+    /// for a transcription, which has none.
+    public var durationLimitCode: Int? {
+        switch self {
+        case .recording: 5004
+        case .livestream: 5005
+        case .hls: 5006
+        case .transcription: nil
+        }
+    }
+
     /// Whether the job writes media (a transcription job only listens).
     public var writesMedia: Bool { self != .transcription }
 

@@ -15,6 +15,9 @@ public enum JobRunEvent: Sendable, Equatable {
     case outputFailed(output: String, error: String)
     /// Who is on screen changed, at a media time: a join, a leave, a camera, a share, a rename.
     case layout(tiles: [Tile], at: Double)
+    /// The run stops on its own: its maximum duration, or nobody publishing for its idle
+    /// timeout. It finishes its outputs and exits 0.
+    case limitReached(JobStopLimit)
 
     /// One tile of a layout.
     public struct Tile: Sendable, Codable, Equatable {
@@ -39,13 +42,14 @@ public enum JobRunEvent: Sendable, Equatable {
         case .progress: "progress"
         case .outputFailed: "outputFailed"
         case .layout: "layout"
+        case .limitReached: "limitReached"
         }
     }
 }
 
 extension JobRunEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case event, spec, progress, output, error, tiles, at
+        case event, spec, progress, output, error, tiles, at, limit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +63,7 @@ extension JobRunEvent: Codable {
         case "outputFailed":
             self = .outputFailed(output: try container.decode(String.self, forKey: .output), error: try container.decode(String.self, forKey: .error))
         case "layout": self = .layout(tiles: try container.decode([Tile].self, forKey: .tiles), at: try container.decode(Double.self, forKey: .at))
+        case "limitReached": self = .limitReached(try container.decode(JobStopLimit.self, forKey: .limit))
         default:
             throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown job run event '\(name)'")
         }
@@ -77,6 +82,8 @@ extension JobRunEvent: Codable {
         case .layout(let tiles, let at):
             try container.encode(tiles, forKey: .tiles)
             try container.encode(at, forKey: .at)
+        case .limitReached(let limit):
+            try container.encode(limit, forKey: .limit)
         }
     }
 

@@ -22,6 +22,18 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
     /// media end to end (docs/E2EE.md). Without the key of an encrypted participant, the job
     /// shows their placeholder. Never logged (`PipelineSpec.redacted`).
     public var e2ee: E2EEKeys?
+    /// `config.maxDuration`, Revue's addition: the job stops on its own after this many seconds
+    /// of media (5004–5006, docs/JOBS.md "Stopping on its own"); nil: no limit.
+    public var maxDuration: Double?
+    /// `config.idleTimeout`, Revue's addition: the job stops on its own once nobody has
+    /// published for this many seconds; 0 turns it off; nil: `defaultIdleTimeout` for a room,
+    /// none for a fixture.
+    public var idleTimeout: Double?
+
+    /// Three minutes, as Jibri's default: a recording of a room everyone left ends.
+    public static let defaultIdleTimeout = 180.0
+    /// The longest `maxDuration` or `idleTimeout` a request may ask for: a week.
+    public static let longestLimit = 7 * 24 * 3600.0
 
     public init(layout: LayoutSettings = LayoutSettings(), theme: ThemeName = .default, mode: RecordingMode = .videoAndAudio,
                 quality: Quality = .med, orientation: Orientation = .landscape, recording: RecordingOption? = nil, e2ee: E2EEKeys? = nil)
@@ -48,6 +60,8 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
         orientation = try container.decodeIfPresent(Orientation.self, forKey: .orientation) ?? defaults.orientation
         recording = try container.decodeIfPresent(RecordingOption.self, forKey: .recording)
         e2ee = try container.decodeIfPresent(E2EEKeys.self, forKey: .e2ee)
+        maxDuration = try container.decodeIfPresent(Double.self, forKey: .maxDuration)
+        idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout)
     }
 
     /// Checks a request's `config` (absent or null: every default) for a job of `kind`: each
@@ -82,5 +96,18 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
             self.recording = RecordingOption(enabled: enabled?.boolValue ?? false)
         }
         if let keys = value["e2ee"], !keys.isNull { e2ee = try E2EEKeys(validating: keys, field: "config.e2ee") }
+        if let limit = value["maxDuration"], !limit.isNull {
+            guard kind.durationLimitCode != nil else { throw SpecError("config.maxDuration is for recordings, HLS and livestreams") }
+            guard let seconds = limit.numberValue, seconds > 0, seconds <= Self.longestLimit else {
+                throw SpecError("config.maxDuration must be a number of seconds above 0 and at most \(Int(Self.longestLimit))")
+            }
+            maxDuration = seconds
+        }
+        if let timeout = value["idleTimeout"], !timeout.isNull {
+            guard let seconds = timeout.numberValue, seconds >= 0, seconds <= Self.longestLimit else {
+                throw SpecError("config.idleTimeout must be a number of seconds from 0 (never) to \(Int(Self.longestLimit))")
+            }
+            idleTimeout = seconds
+        }
     }
 }

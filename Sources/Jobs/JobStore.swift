@@ -177,6 +177,9 @@ public final class JobStore: Sendable {
             if update.errorCode != nil || update.errorMessage != nil {
                 try connection.query("UPDATE jobs SET error_code = $2, error_message = $3 WHERE id = $1",
                                      [id, update.errorCode, update.errorMessage])
+                // The webhooks of this event carry them.
+                job.errorCode = update.errorCode
+                job.errorMessage = update.errorMessage
             }
             return try apply(event, to: job, connection: connection, workerID: workerID, detail: detail)
         }
@@ -254,6 +257,10 @@ public final class JobStore: Sendable {
         if job.state == .failed {
             data.errorCode = job.errorCode ?? job.kind.failureCode
             data.errorMessage = job.errorMessage ?? ""
+        } else if job.state == .stopped, let reason = job.errorMessage {
+            // Stopped on its own (docs/JOBS.md): 5004–5006 at the maximum duration, the reason alone when idle.
+            data.errorCode = job.errorCode
+            data.errorMessage = reason
         }
         let payload = APIJSON.text(WebhookPayload(webhookType: event, data: data))
         for url in destinations {

@@ -10,13 +10,15 @@ extension Worker {
     /// its files when it has any to upload (on a thread of its own, the lease renewed by the
     /// heartbeat), then STOPPED, or FAILED with the upload's reason and the local files kept. A
     /// transcript that fails says so in its own state and never fails the recording.
-    func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger) {
+    /// `ended`: why a job that stopped on its own did (its code, if any, and reason), recorded
+    /// with its end.
+    func finishRecorded(_ job: Job, parts: [JobPart], detail: String, logger: Logger, ended: (Int?, String)? = nil) {
         // A live transcription job's `transcription` is its settings: its child wrote the
         // transcript of what it heard; a summary of it is made here when asked for.
         let wantsTranscript = job.kind != .transcription && (job.transcription.map { $0.state == .waiting || $0.state == .started } ?? false)
         let heardLive = job.kind == .transcription && job.transcription != nil
         guard wantsTranscript || heardLive || JobUploader.hasWork(job, parts: parts, storageConfigured: objectStorage != nil) else {
-            finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger)
+            finish(job.id, event: .finished, parts: parts, detail: detail, logger: logger, error: ended)
             return
         }
         let id = job.id
@@ -94,7 +96,8 @@ extension Worker {
             switch outcome {
             case .done(let uploaded):
                 settle(uploaded)
-                finish(id, event: .finished, parts: uploaded, detail: uploadsFiles ? "\(detail); files uploaded" : detail, logger: logger)
+                finish(id, event: .finished, parts: uploaded, detail: uploadsFiles ? "\(detail); files uploaded" : detail, logger: logger,
+                       error: ended)
             case .failed(let kept, let reason):
                 settle(kept)
                 finish(id, event: .failed, parts: kept, detail: "upload failed", logger: logger, error: (job.kind.failureCode, reason))
@@ -125,7 +128,7 @@ extension Worker {
     }
 
     func finish(_ id: UUID, event: JobStateMachine.Event, parts: [JobPart], detail: String, logger: Logger,
-                        error: (Int, String)? = nil)
+                        error: (Int?, String)? = nil)
     {
         do {
             try store.apply(event, to: id, workerID: configuration.workerID, detail: detail,

@@ -73,6 +73,10 @@ extension Worker {
             logger.warning("an output failed", ["output": .string(output), "error": .string(error)])
             _ = try? store.note("attempt \(entry.job.attempts): output \(output) failed: \(error.prefix(300))", jobID: id,
                                 workerID: configuration.workerID)
+        case .limitReached(let limit):
+            entry.limit = limit
+            logger.info("the run stops on its own", ["reason": .string(limit.reason(for: entry.job.kind))])
+            _ = try? store.note("attempt \(entry.job.attempts): \(limit.reason(for: entry.job.kind))", jobID: id, workerID: configuration.workerID)
         case .layout(let tiles, let at):
             guard entry.layoutNotes <= Worker.maximumLayoutNotes else { return }
             entry.layoutNotes += 1
@@ -111,7 +115,13 @@ extension Worker {
             return
         }
         if clean || entry.stopSentAt != nil {
-            finishRecorded(entry.job, parts: parts, detail: "attempt \(entry.job.attempts) finished", logger: logger)
+            // A run that stopped at a limit ends STOPPED with its reason (and 5004–5006 for the
+            // maximum duration) in the job's view and its webhook; nothing else changes. The
+            // run reports a limit only when no stop was asked for before it, so a stop that
+            // follows (the room's session ending as the recorder leaves) does not hide it.
+            let ending = entry.limit
+            finishRecorded(entry.job, parts: parts, detail: ending.map { $0.reason(for: entry.job.kind) } ?? "attempt \(entry.job.attempts) finished",
+                           logger: logger, ended: ending.map { ($0.code(for: entry.job.kind), $0.reason(for: entry.job.kind)) })
         } else {
             let tail = ((try? String(contentsOfFile: entry.log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
             finish(entry.job.id, event: .failed, parts: parts, detail: "the pipeline ended: \(termination)", logger: logger,

@@ -98,6 +98,8 @@ public final class Worker: @unchecked Sendable {
         var stopSentAt: Date?
         var reportedStarted = false
         var handingBack = false
+        /// The limit the run said it stopped at (`limitReached`).
+        var limit: JobStopLimit?
     }
 
     public let configuration: Configuration

@@ -50,6 +50,11 @@ public final class OutputFormatContext: @unchecked Sendable {
         return Int(stream.pointee.index)
     }
 
+    /// Sets a container tag (av_dict_set on the context's metadata) before the header is written.
+    public func setMetadata(_ key: String, _ value: String) {
+        av_dict_set(&pointer.pointee.metadata, key, value, 0)
+    }
+
     /// The time base a stream ended up with after the header was written.
     public func timeBase(ofStream index: Int) -> AVRational {
         pointer.pointee.streams[index]?.pointee.time_base ?? AVRational(num: 1, den: 1)

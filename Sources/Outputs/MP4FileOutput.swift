@@ -22,6 +22,8 @@ public final class MP4FileOutput: PacketSink, @unchecked Sendable {
     private var end: Int64 = 0
     public private(set) var bytesWritten: Int64 = 0
     public private(set) var fragments = 0
+    /// Written into the finished file's header (`add(metadata:value:)`).
+    public private(set) var metadata: [String: String] = [:]
 
     /// The most media in one fragment, in seconds: at most this much is lost to a kill.
     public let fragmentDuration: Double
@@ -56,13 +58,17 @@ public final class MP4FileOutput: PacketSink, @unchecked Sendable {
         bytesWritten += Int64(packet.data.count)
     }
 
-    /// Closes the fragmented file and rewrites it as a faststart MP4 in place.
+    public func add(metadata key: String, value: String) {
+        metadata[key] = value
+    }
+
+    /// Closes the fragmented file and rewrites it as a faststart MP4 in place, with its metadata.
     public func finish() throws {
         try append(try muxer.finish(), atomically: true)
         fsync(descriptor)
         let temporary = path + ".faststart.tmp"
         do {
-            try Remuxer.faststartMP4(from: path, to: temporary)
+            try Remuxer.faststartMP4(from: path, to: temporary, metadata: metadata)
             // rename(2) is atomic: a reader sees the fragmented file or the finished one.
             guard rename(temporary, path) == 0 else {
                 throw OutputError(fault: .destination, output: path, message: "rename failed: \(String(cString: strerror(errno)))")

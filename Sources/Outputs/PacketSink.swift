@@ -9,10 +9,14 @@ public protocol PacketSink: AnyObject {
     /// A caption of the room's live transcription, its times in media seconds; an output that
     /// carries captions (HLS) keeps it, the others ignore it.
     func add(caption: Caption)
+    /// A line of the file's metadata (`comment`: why the job ended); an output whose container
+    /// keeps metadata (MP4) writes it when it finishes, the others ignore it.
+    func add(metadata key: String, value: String)
     /// The stream ended cleanly: finish the output.
     func finish() throws
 }
 
 extension PacketSink {
     public func add(caption: Caption) {}
+    public func add(metadata key: String, value: String) {}
 }

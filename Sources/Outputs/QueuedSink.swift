@@ -13,10 +13,11 @@ import Media
 /// An output that fails is reported once and stops taking packets; the others go on.
 // @unchecked Sendable: the queue and counters guarded by `condition`; `sink` is used only on the output's own thread
 public final class QueuedSink: PacketSink, @unchecked Sendable {
-    /// What the queue holds: packets, and captions in their place among them.
+    /// What the queue holds: packets, and captions and metadata in their place among them.
     private enum Item {
         case packet(EncodedPacket)
         case caption(Caption)
+        case metadata(key: String, value: String)
     }
 
     public enum Policy: Sendable {
@@ -99,6 +100,15 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
         condition.signal()
     }
 
+    /// Queues a line of metadata behind the packets before it.
+    public func add(metadata key: String, value: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard failure == nil, !ending else { return }
+        queue.append(.metadata(key: key, value: value))
+        condition.signal()
+    }
+
     /// Drains the queue, finishes the output, and rethrows its failure.
     public func finish() throws {
         condition.lock()
@@ -144,6 +154,8 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
                     condition.unlock()
                 case .caption(let caption):
                     sink.add(caption: caption)
+                case .metadata(let key, let value):
+                    sink.add(metadata: key, value: value)
                 }
             } catch {
                 condition.lock()

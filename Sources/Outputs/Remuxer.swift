@@ -5,10 +5,12 @@ import LibAV
 /// Copies every packet of a media file into another container without re-encoding
 /// (avformat_open_input → av_read_frame → av_interleaved_write_frame).
 public enum Remuxer {
-    /// Rewrites `input` as a faststart MP4 (moov before mdat) at `output`.
-    public static func faststartMP4(from input: String, to output: String) throws(AVError) {
+    /// Rewrites `input` as a faststart MP4 (moov before mdat) at `output`, with `metadata` in its
+    /// header (`comment`, `title`: the keys the MP4 muxer writes as iTunes-style tags).
+    public static func faststartMP4(from input: String, to output: String, metadata: [String: String] = [:]) throws(AVError) {
         let source = try InputFormatContext(url: input)
         let target = try OutputFormatContext(format: "mp4", url: output)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { target.setMetadata(key, value) }
         var mapping: [Int: Int] = [:]
         for index in 0..<source.streamCount {
             guard let stream = source.stream(index) else { continue }

@@ -18,10 +18,12 @@ public final class JobRun {
         public let failure: String?
     }
 
-    /// How the run ended: its outputs, the media written, and the pipeline's failure if any.
+    /// How the run ended: its outputs, the media written, the limit it stopped at, and the
+    /// pipeline's failure if any.
     public struct Outcome {
         public let outputs: [OutputResult]
         public let seconds: Double
+        public let limit: JobStopLimit?
         public let failure: (any Error)?
     }
 
@@ -68,6 +70,22 @@ public final class JobRun {
         var last: (time: Date, frames: Int64)?
         var failure: (any Error)?
         let started = Date()
+        var limits = JobLimits(config: spec.config, room: made.room != nil)
+        var reached: JobStopLimit?
+        let kind = spec.job?.kind ?? .recording
+        // Checked between the loop's steps: a limit stops the run as a stop request would, and
+        // the files say why in their metadata.
+        let stopsHere = {
+            if shouldStop() { return true }
+            guard reached == nil, let limit = limits.check(mediaTime: pipeline.composer.mediaEnd, publishing: pipeline.isPublishing) else {
+                return reached != nil
+            }
+            reached = limit
+            Logger(label: "pipeline").info("stopping on its own", ["reason": .string(limit.reason(for: kind))])
+            report(.limitReached(limit))
+            pipeline.addMetadata("comment", limit.reason(for: kind))
+            return true
+        }
         do {
             try pipeline.run(source, progress: { progress in
                 if !reportedStart && progress.bytesWritten > 0 {
@@ -84,7 +102,7 @@ public final class JobRun {
                     bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
                     encodeLag: made.realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
                 onProgress(progress)
-            }, shouldStop: shouldStop)
+            }, shouldStop: stopsHere)
         } catch {
             failure = error
         }
@@ -93,6 +111,6 @@ public final class JobRun {
         let outputs = sinks.map { output, sink in
             OutputResult(output: output, name: sink.name, failure: sink.status.failure.map { "\($0)" })
         }
-        return Outcome(outputs: outputs, seconds: seconds, failure: failure)
+        return Outcome(outputs: outputs, seconds: seconds, limit: reached, failure: failure)
     }
 }

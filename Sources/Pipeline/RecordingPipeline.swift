@@ -112,6 +112,15 @@ public final class RecordingPipeline {
         sinks.append(sink)
     }
 
+    /// Whether anyone publishes a track the recording receives (for the idle timeout).
+    public var isPublishing: Bool { !receiver.tracks.isEmpty }
+
+    /// Gives every sink a line of file metadata (the MP4's `comment`: why it ended), behind the
+    /// packets written so far.
+    public func addMetadata(_ key: String, _ value: String) {
+        for sink in sinks { sink.add(metadata: key, value: value) }
+    }
+
     /// Keeps each participant's own audio in `directory` for a transcript, on the recording's
     /// clock (`SpeakerTracksWriter`); its WAV headers are completed when the run ends.
     public func keepSpeakerAudio(in directory: String) throws {

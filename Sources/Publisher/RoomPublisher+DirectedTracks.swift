@@ -174,7 +174,7 @@ extension RoomPublisher {
         let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
         let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
         let directedRate = directed.values.filter { $0.section.track != nil }.reduce(0) { $0 + $1.settings.codec.bitrate }
-        return max(500_000, 2.5 * Double(video + directedRate + configuration.audioBitrate))
+        return max(500_000, 2.5 * Double(video + directedRate + (audioEncoder?.bitrate ?? 0)))
     }
 
     /// Encodes a picture of the camera for each publication whose `maxFps` takes it.

@@ -125,12 +125,20 @@ extension RoomPublisher {
     /// keyframe (the subscribers' decoders have nothing of it) and at the current frame number,
     /// so it does not send the frames it missed; one of another size gets a new encoder.
     func takeSources(now: Double) {
-        let (changed, wanted, wantedSound, askedBitrate, askedLayers) = lock.withLock {
+        let (changed, wanted, wantedSound, askedBitrate, askedLayers, askedAudioBitrate) = lock.withLock {
             defer { sourcesChanged = false }
-            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast)
+            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast, wantedAudioBitrate)
         }
         guard changed else { return }
         microphone = configuration.offers.contains(.audio) ? wantedSound : nil
+        if let askedAudioBitrate, let audioEncoder, audioEncoder.bitrate != askedAudioBitrate {
+            do {
+                try audioEncoder.setBitrate(askedAudioBitrate)
+                statistics.audioBitrate = askedAudioBitrate
+            } catch {
+                logger.error("the microphone's bitrate was not applied", ["error": .string("\(error)")])
+            }
+        }
         guard configuration.offers.contains(.video) else { return }
         let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
         // Simulcast stays simulcast: the offer named its layers.
@@ -344,7 +352,7 @@ extension RoomPublisher {
         // The camera's rate (`setCamera`'s, or the configured one, or the layers'), which an estimate may only lower.
         let configured = videoLayers.reduce(0) { $0 + $1.bitrate }
         let current = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
-        guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: configuration.audioBitrate,
+        guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: audioEncoder?.bitrate ?? 0,
                                                      current: current)
         else { return }
         let shares = videoLayers.count == 1 ? [target] : SimulcastEncoding.share(target, among: videoLayers.map(\.bitrate))

@@ -25,6 +25,9 @@ extension RoomPublisher {
         public var videoBitrate = 0
         /// Times the target was changed for an estimate.
         public var bitrateChanges = 0
+        /// The Opus encoder's target now (bits per second): `Configuration.audioBitrate`, or the
+        /// microphone's (`setMicrophone(_:bitrate:)`).
+        public var audioBitrate = 0
         public var audioFramesEncoded = 0
         public var audioFramesSkipped = 0
         /// Seconds from the publish answer to SRTP being up; nil until then.

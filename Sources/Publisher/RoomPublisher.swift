@@ -67,6 +67,8 @@ public final class RoomPublisher: @unchecked Sendable {
     /// media thread takes them when `sourcesChanged`.
     var wantedCamera: (any CameraSource)?
     var wantedMicrophone: (any MicrophoneSource)?
+    /// The Opus target the microphone asked for (its profile's); nil keeps the current one.
+    var wantedAudioBitrate: Int?
     var wantedBitrate: Int?
     var sourcesChanged = false
     /// Data-channel messages the owner sent, for the media thread, under `lock`.
@@ -160,7 +162,10 @@ public final class RoomPublisher: @unchecked Sendable {
             videoBitrate = bitrate
             videoLayers = try Self.videoLayers(for: camera.format, bitrate: bitrate, simulcast: simulcast, streams: videoStreams, configuration)
         }
-        if configuration.offers.contains(.audio) { audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate) }
+        if configuration.offers.contains(.audio) {
+            audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate)
+            statistics.audioBitrate = configuration.audioBitrate
+        }
         link = try ClientLink(logger: logger)
         signaling = try RoomSignaling(url: configuration.signalingURL,
                                       join: JoinRequest(token: configuration.token, roomID: configuration.roomID, name: configuration.participantName,
@@ -271,9 +276,12 @@ public final class RoomPublisher: @unchecked Sendable {
     }
 
     /// Sends sound from `microphone` from the next 20 ms on, or none when nil.
-    public func setMicrophone(_ microphone: (any MicrophoneSource)?) {
+    /// `bitrate`: the Opus target for this microphone (a profile's), from its next frame on;
+    /// nil keeps the current one (`Configuration.audioBitrate` at first).
+    public func setMicrophone(_ microphone: (any MicrophoneSource)?, bitrate: Int? = nil) {
         lock.withLock {
             wantedMicrophone = microphone
+            if let bitrate { wantedAudioBitrate = bitrate }
             sourcesChanged = true
         }
         signaling.wakeUp()

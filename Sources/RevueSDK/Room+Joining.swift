@@ -277,7 +277,7 @@ extension Room {
     /// or a reconnection).
     func resendLocalMedia(on made: RoomPublisher) {
         if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
-        if micOn { made.setMicrophone(sentMicrophone) }
+        if micOn { made.setMicrophone(sentMicrophone, bitrate: microphoneTrack?.microphoneConfig?.bitrate) }
     }
 
     /// Points a publisher's callbacks at `continuation`, the room's stream of what it hands over.

@@ -174,9 +174,10 @@ extension Room {
             return report(error)
         }
         microphoneTrack = chosen
+        microphoneSettings = chosen
         chosen.publishing(true)
         sentMicrophone = source
-        publisher?.setMicrophone(source)
+        publisher?.setMicrophone(source, bitrate: chosen.microphoneConfig?.bitrate)
         micOn = true
         try await reportMedia()
     }
@@ -235,17 +236,20 @@ extension Room {
         }
     }
 
-    /// A microphone track like the last one (the speech profile the first time), from the
-    /// chosen microphone.
+    /// A microphone track with the last one's profile and noise settings (`createRoom`'s track
+    /// before any; the speech profile without one), from the chosen microphone.
     func defaultMicrophoneTrack() throws(VideoSDKError) -> CustomStreamTrack {
-        try VideoSDK.makeMicrophoneTrack(encoderConfig: microphoneTrack?.microphoneConfig ?? .speech_standard,
-                                         microphoneId: chosenMicrophoneId, noiseConfig: nil)
+        let last = microphoneTrack ?? microphoneSettings ?? settings.customMicrophoneTrack
+        return try VideoSDK.makeMicrophoneTrack(encoderConfig: last?.microphoneConfig ?? .speech_standard,
+                                                microphoneId: chosenMicrophoneId, noiseConfig: last?.noiseConfig)
     }
 
     /// A camera track like the last one (or the selected camera at 720p), with the
     /// participant's name on the test pattern.
     func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
-        let last = cameraSettings
+        // The last camera's settings, else those of createRoom's track (a room whose camera
+        // started off opens it as createRoom said).
+        let last = cameraSettings ?? settings.customCameraTrack
         // `createRoom(defaultCamera:)` picks by facing mode; without it, the selected camera.
         let selected = settings.defaultCamera == nil ? VideoSDK.getSelectedVideoDevice()?.deviceId : nil
         return try VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p,

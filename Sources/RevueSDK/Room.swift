@@ -126,6 +126,9 @@ public final class Room {
     /// The settings of the last camera track, for `enableCam()` without one (the seed's "the
     /// last track settings you selected").
     var cameraSettings: CustomStreamTrack?
+    /// The settings of the last microphone track (profile, noise settings), for `unmuteMic()`
+    /// without one: the seed keeps the track's settings for later `unmuteMic()` calls.
+    var microphoneSettings: CustomStreamTrack?
     /// The camera and microphone `changeCam`/`changeMic`/`setAudioDevice` chose, for the next
     /// `enableCam()`/`unmuteMic()` without a track.
     var chosenCameraId: String?

@@ -13,6 +13,7 @@ import Testing
         .progress(JobProgress(mediaTime: 3.5, fps: 30, bitrate: 1e6, bytes: 400, framesEncoded: 105, framesDropped: 1, encodeLag: 0.2)),
         .outputFailed(output: "rtmp://a/live", error: "connection refused"),
         .layout(tiles: [.init(participantID: "p1", name: "Ann", content: "camera")], at: 4.2),
+        .limitReached(JobStopLimit(.maxDuration, seconds: 60)), .limitReached(JobStopLimit(.idle, seconds: 180)),
     ]
 
     @Test func everyEventGoesThroughTheWireAndBack() {

@@ -20,6 +20,25 @@ import Testing
         #expect(!defaults.alsoRecords)
     }
 
+    /// `config.maxDuration` and `config.idleTimeout` (docs/JOBS.md, "Stopping on its own"):
+    /// seconds, kept through the store's JSON; out of range, the error names the field.
+    @Test func limitsAreSecondsInRange() throws {
+        let limited = try Self.config(#"{"maxDuration": 3600, "idleTimeout": 0}"#, kind: .hls)
+        #expect(limited.maxDuration == 3600 && limited.idleTimeout == 0)
+        let stored = try JSONDecoder().decode(RecordingConfig.self, from: JSONEncoder().encode(limited))
+        #expect(stored == limited)
+        #expect(try Self.config("{}").maxDuration == nil && (try Self.config("{}").idleTimeout) == nil)
+        for (json, kind, field) in [(#"{"maxDuration": 0}"#, JobKind.recording, "config.maxDuration"),
+                                    (#"{"maxDuration": "1h"}"#, .recording, "config.maxDuration"),
+                                    (#"{"maxDuration": 700000}"#, .livestream, "config.maxDuration"),
+                                    (#"{"maxDuration": 60}"#, .transcription, "config.maxDuration is for"),
+                                    (#"{"idleTimeout": -1}"#, .recording, "config.idleTimeout")]
+        {
+            let error = #expect(throws: SpecError.self) { try Self.config(json, kind: kind) }
+            #expect(error?.message.contains(field) == true, "\(json): \(String(describing: error))")
+        }
+    }
+
     /// `config.e2ee`: a shared key or participant keys; errors name the field; the keys never
     /// reach a redacted spec (what logs and the run's `configured` event print).
     @Test func e2eeKeysAreReadCheckedAndRedacted() throws {

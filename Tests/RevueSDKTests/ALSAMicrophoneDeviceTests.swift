@@ -50,7 +50,9 @@ extension RevueSDKTests {
                 bot.signal(SIGTERM)
                 _ = bot.wait(timeout: 15)
             }
-            #expect(await log.wait(timeout: 60) { $0.contains("streamEnabled ALSA Bot AUDIO") }, "\(log.events)")
+            // Alone this takes a few seconds; a CI run once starved the bot's process past 60 s
+            // while a summary model ran beside it.
+            #expect(await log.wait(timeout: 150) { $0.contains("streamEnabled ALSA Bot AUDIO") }, "\(log.events)")
             let heard = Heard()
             let botParticipant = try #require(viewer.participants.values.first { $0.displayName == "ALSA Bot" })
             botParticipant.stream(of: .AUDIO)?.remoteAudioTrack?.setSampleHandler { chunk in

@@ -122,6 +122,41 @@ extension RevueSDKTests {
             try await room.leave()
         }
 
+        /// A microphone track's profile is what the encoder aims for, whenever it comes (the
+        /// room was joined at the speech profile's 24 kb/s), and `unmuteMic()` after `muteMic()`
+        /// keeps the track's profile and noise settings (the seed: the SDK keeps the track for
+        /// later `unmuteMic()`); a camera that started off opens as createRoom's track said.
+        @Test func trackSettingsApplyAfterTheJoinAndAreKept() async throws {
+            let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            let (room, _) = try self.room("Ann", mic: false, cam: false, camera: camera)
+            try await room.join()
+            func audioBitrate() -> Int? { room.publisher?.currentStatistics.audioBitrate }
+            #expect(audioBitrate() == 24_000)
+            let noise = NoiseConfig(noiseSuppression: false, echoCancellation: false, autoGainControl: false)
+            let music = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .high_quality, noiseConfig: noise)
+            try await room.unmuteMic(customMicrophoneTrack: music)
+            #expect(await Self.waitUntil { audioBitrate() == 128_000 }, "\(String(describing: audioBitrate()))")
+            try await room.muteMic()
+            try await room.unmuteMic()
+            #expect(room.microphoneTrack?.microphoneConfig == .high_quality && room.microphoneTrack?.noiseConfig == noise,
+                    "\(String(describing: room.microphoneTrack?.microphoneConfig)) \(String(describing: room.microphoneTrack?.noiseConfig))")
+            #expect(await Self.waitUntil { audioBitrate() == 128_000 && (room.publisher?.currentStatistics.audioFramesEncoded ?? 0) > 10 })
+            // createRoom's camera track (160x90) was never on: enableCam() opens the camera at its size.
+            try await room.enableCam()
+            #expect(room.getAppliedVideoConfig()?["width"] as? Int == 160, "\(String(describing: room.getAppliedVideoConfig()))")
+            try await room.leave()
+        }
+
+        /// Polls `condition` every 50 ms for up to `timeout` seconds.
+        static func waitUntil(_ timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if condition() { return true }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return condition()
+        }
+
         /// A refused join: onRoomStateChanged(FAILED), then onError, and join() throws the
         /// server's code.
         @Test func aRefusedJoinFailsWithTheServersCode() async throws {

@@ -9,9 +9,11 @@ public struct MediaProbe: Sendable, Decodable {
         public let startTime: String?
         public let size: String?
         public let bitRate: String?
+        /// The container's tags (an MP4's `comment`, `encoder`).
+        public let tags: [String: String]?
 
         enum CodingKeys: String, CodingKey {
-            case formatName = "format_name", duration, startTime = "start_time", size, bitRate = "bit_rate"
+            case formatName = "format_name", duration, startTime = "start_time", size, bitRate = "bit_rate", tags
         }
 
         public var durationSeconds: Double? { duration.flatMap(Double.init) }

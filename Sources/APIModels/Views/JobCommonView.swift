@@ -11,6 +11,18 @@ public struct JobCommonView: Codable, Sendable, Equatable {
         }
     }
 
+    /// Why a job stopped on its own (docs/JOBS.md, "Stopping on its own"): 5004–5006 at its
+    /// maximum duration, no code when nobody published for its idle timeout.
+    public struct StopReason: Codable, Sendable, Equatable {
+        public var code: Int?
+        public var message: String
+
+        public init(code: Int?, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
     public var id: String
     public var roomId: String
     public var sessionId: String
@@ -21,6 +33,8 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var attempts: Int
     /// Set when the job failed.
     public var error: Failure?
+    /// Set when the job stopped on its own, not asked to.
+    public var stopReason: StopReason?
     /// The worker that holds the job (or held it last), by its `--worker-id`.
     public var workerId: String?
     /// In a cluster, the node the job's room is placed on now (docs/CLUSTER.md); nil when the
@@ -28,8 +42,9 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var nodeId: String?
 
     public init(id: String, roomId: String, sessionId: String, createdAt: String, updatedAt: String, status: String, attempts: Int,
-                error: Failure?, workerId: String? = nil, nodeId: String? = nil)
+                error: Failure?, stopReason: StopReason? = nil, workerId: String? = nil, nodeId: String? = nil)
     {
+        self.stopReason = stopReason
         self.workerId = workerId
         self.nodeId = nodeId
         self.id = id

@@ -1,0 +1,46 @@
+import JobSpec
+import Pipeline
+import Testing
+
+/// `JobLimits`: when a run stops on its own, from the media time and whether anyone publishes.
+@Suite struct JobLimitsTests {
+    @Test func theMaximumDurationStopsAtItsMediaTime() {
+        var limits = JobLimits(maxDuration: 60, idleTimeout: nil)
+        #expect(limits.check(mediaTime: 59.9, publishing: true) == nil)
+        #expect(limits.check(mediaTime: 60, publishing: true) == JobStopLimit(.maxDuration, seconds: 60))
+    }
+
+    @Test func idleCountsFromTheFirstQuietMomentAndPublishingResetsIt() {
+        var limits = JobLimits(maxDuration: nil, idleTimeout: 10)
+        // Nobody yet: quiet from the start.
+        #expect(limits.check(mediaTime: 0, publishing: false) == nil)
+        #expect(limits.check(mediaTime: 9, publishing: false) == nil)
+        // Someone publishes: the count starts again after they stop.
+        #expect(limits.check(mediaTime: 9.5, publishing: true) == nil)
+        #expect(limits.check(mediaTime: 12, publishing: false) == nil)
+        #expect(limits.check(mediaTime: 21.9, publishing: false) == nil)
+        #expect(limits.check(mediaTime: 22, publishing: false) == JobStopLimit(.idle, seconds: 10))
+    }
+
+    @Test func zeroNeverIdlesAndRoomsDefaultToThreeMinutes() {
+        var never = JobLimits(maxDuration: nil, idleTimeout: 0)
+        #expect(never.check(mediaTime: 0, publishing: false) == nil)
+        #expect(never.check(mediaTime: 100_000, publishing: false) == nil)
+        #expect(JobLimits(config: RecordingConfig(), room: true).idleTimeout == 180)
+        #expect(JobLimits(config: RecordingConfig(), room: false).idleTimeout == nil)
+        var config = RecordingConfig()
+        config.idleTimeout = 30
+        config.maxDuration = 600
+        let fixture = JobLimits(config: config, room: false)
+        #expect(fixture.idleTimeout == 30 && fixture.maxDuration == 600)
+    }
+
+    @Test func reasonsNameTheLimitAndItsCode() {
+        let longest = JobStopLimit(.maxDuration, seconds: 3600)
+        #expect(longest.code(for: .recording) == 5004 && longest.code(for: .livestream) == 5005 && longest.code(for: .hls) == 5006)
+        #expect(longest.reason(for: .hls) == "HLS_DURATION_LIMIT_REACHED: stopped at its maximum duration of 3600 s")
+        let quiet = JobStopLimit(.idle, seconds: 180)
+        #expect(quiet.code(for: .recording) == nil)
+        #expect(quiet.reason(for: .recording) == "idle: stopped after nobody published for 180 s")
+    }
+}
