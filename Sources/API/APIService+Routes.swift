@@ -22,6 +22,8 @@ extension APIService {
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/hls/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
             // A recording part's transcript directory (`part-N.transcript/transcript.vtt`, …).
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/recordings/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
+            // A job's thumbnails (`config.thumbnails`: `latest.jpg`, `NNNNNN.jpg`).
+            (HTTPRoute("GET", "/files/s/{expires}/{signature}/thumbnails/{jobId}/{fileName}"), .open { api, request, _ in api.file(request) }),
             // A live transcription's transcript (`part-N.transcript/transcript.vtt`, `summary.md`, …).
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/transcriptions/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
         ]

@@ -3,13 +3,13 @@ import Foundation
 import HTTP
 import Jobs
 
-/// Serves recordings and HLS files from the storage directory under `/files/`, with byte
+/// Serves recordings, HLS files and thumbnails from the storage directory under `/files/`, with byte
 /// ranges (RFC 9110 §14) so players can seek in an MP4. Only through a signed URL
 /// (`FileURLSigner`): without a signature, with a wrong one or an expired one the answer is 403.
 struct FileServer {
     let root: String
     let signer: FileURLSigner
-    static let servedFolders: Set<String> = ["recordings", "hls"]
+    static let servedFolders: Set<String> = ["recordings", "hls", "thumbnails", "transcriptions"]
 
     func serve(_ request: HTTPRequest, relativePath: String, now: Date = Date()) -> HTTPResponse {
         let granted: String
@@ -73,6 +73,7 @@ struct FileServer {
         case "srt": "application/x-subrip; charset=utf-8"
         case "txt": "text/plain; charset=utf-8"
         case "md": "text/markdown; charset=utf-8"
+        case "jpg": "image/jpeg"
         default: "application/octet-stream"
         }
     }

@@ -63,6 +63,7 @@ struct JobViews {
                       updatedAt: APITime.string(job.updatedAt), status: job.clientState, attempts: job.attempts,
                       error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil,
                       stopReason: job.state == .stopped ? job.errorMessage.map { .init(code: job.errorCode, message: $0) } : nil,
+                      thumbnailUrl: urls.latestThumbnail(job),
                       workerId: job.workerID, nodeId: job.roomNodeID)
     }
 }

@@ -32,6 +32,10 @@ static inline int revue_time_base(void) { return AV_TIME_BASE; }
 static inline int revue_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 /// AV_CODEC_FLAG_GLOBAL_HEADER.
 static inline int revue_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+/// AV_CODEC_FLAG_QSCALE: a fixed quantizer (`AVFrame.quality`), as for JPEG stills.
+static inline int revue_codec_flag_qscale(void) { return AV_CODEC_FLAG_QSCALE; }
+/// FF_QP2LAMBDA: a quantizer to the lambda `AVFrame.quality` holds.
+static inline int revue_ff_qp2lambda(void) { return FF_QP2LAMBDA; }
 /// AVFMT_GLOBALHEADER.
 static inline int revue_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 /// AVFMT_NOFILE.

@@ -39,6 +39,9 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     public var liveTranscription: TranscriptionRequest?
     /// Where a live transcription writes the transcript of what it heard when it ends.
     public var liveTranscript: String?
+    /// Where the composite's thumbnails go (`config.thumbnails`): a JPEG each interval and
+    /// `latest.jpg`.
+    public var thumbnailDirectory: String?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
                 eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil, speakerAudio: String? = nil)

@@ -29,6 +29,8 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
     /// published for this many seconds; 0 turns it off; nil: `defaultIdleTimeout` for a room,
     /// none for a fixture.
     public var idleTimeout: Double?
+    /// `config.thumbnails`, Revue's addition: a JPEG of the composite every few seconds.
+    public var thumbnails: ThumbnailSettings?
 
     /// Three minutes, as Jibri's default: a recording of a room everyone left ends.
     public static let defaultIdleTimeout = 180.0
@@ -62,6 +64,7 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
         e2ee = try container.decodeIfPresent(E2EEKeys.self, forKey: .e2ee)
         maxDuration = try container.decodeIfPresent(Double.self, forKey: .maxDuration)
         idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout)
+        thumbnails = try container.decodeIfPresent(ThumbnailSettings.self, forKey: .thumbnails)
     }
 
     /// Checks a request's `config` (absent or null: every default) for a job of `kind`: each
@@ -108,6 +111,10 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
                 throw SpecError("config.idleTimeout must be a number of seconds from 0 (never) to \(Int(Self.longestLimit))")
             }
             idleTimeout = seconds
+        }
+        if let settings = value["thumbnails"], !settings.isNull {
+            guard kind.writesMedia else { throw SpecError("config.thumbnails is for recordings, HLS and livestreams") }
+            thumbnails = try ThumbnailSettings(validating: settings)
         }
     }
 }

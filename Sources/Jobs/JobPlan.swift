@@ -53,6 +53,9 @@ struct JobPlan {
                             speakerAudio: job.transcription == nil || job.kind == .transcription
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
         spec.eventsDescriptor = eventsDescriptor
+        if job.config.thumbnails != nil, job.kind.writesMedia, job.config.mode == .videoAndAudio {
+            spec.thumbnailDirectory = storage + "/" + JobPlan.thumbnails(job: id)
+        }
         if job.kind == .transcription {
             spec.liveTranscription = job.transcription?.request ?? TranscriptionRequest()
             spec.liveTranscript = storage + "/" + JobPlan.liveTranscript(job: id, attempt: job.attempts)
@@ -61,6 +64,10 @@ struct JobPlan {
 
     /// Where an attempt of a live transcription writes its transcript (relative to the storage directory).
     static func liveTranscript(job id: String, attempt: Int) -> String { "transcriptions/\(id)/part-\(attempt).transcript" }
+
+    /// Where a job's thumbnails go (relative to the storage directory), every attempt's, so
+    /// `latest.jpg` is the newest whichever attempt wrote it.
+    static func thumbnails(job id: String) -> String { "thumbnails/\(id)" }
 
     /// Where an attempt keeps each participant's audio for the job's transcript (relative to
     /// the storage directory).

@@ -28,6 +28,13 @@ public struct JobURLs: Sendable {
     /// The signed URL of a file in the storage directory.
     public func file(_ path: String) -> String { publicURL + "/files/" + signer.signedPath(path, now: now()) }
 
+    /// The signed URL of a job's latest thumbnail (`config.thumbnails`); nil when it asked for
+    /// none. The file is there from the first interval of media on (404 before).
+    public func latestThumbnail(_ job: Job) -> String? {
+        guard job.config.thumbnails != nil, job.kind.writesMedia, job.config.mode == .videoAndAudio else { return nil }
+        return file(JobPlan.thumbnails(job: job.idText) + "/latest.jpg")
+    }
+
     /// `filePath` and `fileUrl` of an MP4 part: the object once it is uploaded, else the local file.
     public func location(of part: JobPart) -> (path: String, url: String) {
         if part.kind == .mp4, let key = part.objectKey, let storage {

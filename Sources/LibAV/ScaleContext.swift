@@ -11,12 +11,14 @@ public final class ScaleContext: @unchecked Sendable {
     public let destinationWidth: Int
     public let destinationHeight: Int
 
-    /// A context that scales `source` pictures to `destination` size in YUV 4:2:0.
+    /// A context that scales `source` pictures to `destination` size in YUV 4:2:0
+    /// (`destinationFormat` YUVJ420P: full range, as JPEG wants).
     public init(sourceWidth: Int, sourceHeight: Int, sourceFormat: AVPixelFormat = AV_PIX_FMT_YUV420P,
-                destinationWidth: Int, destinationHeight: Int, flags: Int32 = revue_sws_bilinear()) throws(AVError)
+                destinationWidth: Int, destinationHeight: Int, destinationFormat: AVPixelFormat = AV_PIX_FMT_YUV420P,
+                flags: Int32 = revue_sws_bilinear()) throws(AVError)
     {
         guard let made = sws_getContext(Int32(sourceWidth), Int32(sourceHeight), sourceFormat, Int32(destinationWidth),
-                                        Int32(destinationHeight), AV_PIX_FMT_YUV420P, flags, nil, nil, nil)
+                                        Int32(destinationHeight), destinationFormat, flags, nil, nil, nil)
         else {
             throw AVError(code: revue_averror(EINVAL), function: "sws_getContext(\(sourceWidth)x\(sourceHeight) → \(destinationWidth)x\(destinationHeight))")
         }

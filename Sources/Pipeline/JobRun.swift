@@ -57,6 +57,11 @@ public final class JobRun {
             sinks.append((output, sink))
             pipeline.add(sink: sink)
         }
+        if let directory = spec.thumbnailDirectory, let settings = spec.config.thumbnails {
+            let thumbnails = try ThumbnailWriter(directory: directory, settings: settings, logger: Logger(label: "pipeline"))
+            let rate = Double(pipeline.composer.framesPerSecond)
+            pipeline.onCanvas = { image, index in thumbnails.offer(image, mediaTime: Double(index) / rate) }
+        }
         report(.configured(spec.redacted))
         var shown: [JobRunEvent.Tile] = []
         let framesPerSecond = Double(pipeline.composer.framesPerSecond)

@@ -205,6 +205,16 @@ import Testing
         try FileManager.default.createDirectory(atPath: storage.file("jobs/j"), withIntermediateDirectories: true)
         try Data("log".utf8).write(to: URL(fileURLWithPath: storage.file("jobs/j/attempt-1.log")))
         #expect(try TCP.http("GET", urls.file("jobs/j/attempt-1.log")).status == 404)
+
+        // The other outputs a job view links: a thumbnail, and a live transcription's transcript.
+        try FileManager.default.createDirectory(atPath: storage.file("thumbnails/j"), withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: storage.file("thumbnails/j/latest.jpg")))
+        let thumbnail = try TCP.http("GET", urls.file("thumbnails/j/latest.jpg"))
+        #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/jpeg" && thumbnail.body == [0xFF, 0xD8, 0xFF, 0xD9])
+        try FileManager.default.createDirectory(atPath: storage.file("transcriptions/j/part-1.transcript"), withIntermediateDirectories: true)
+        try Data("WEBVTT\n".utf8).write(to: URL(fileURLWithPath: storage.file("transcriptions/j/part-1.transcript/transcript.vtt")))
+        let transcript = try TCP.http("GET", urls.file("transcriptions/j/part-1.transcript/transcript.vtt"))
+        #expect(transcript.status == 200 && transcript.headers["content-type"]?.hasPrefix("text/vtt") == true, "\(transcript.status)")
     }
 
     /// One signature covers an HLS part's directory, so a playlist's relative segment URIs open.

@@ -28,11 +28,18 @@ import Testing
         let stored = try JSONDecoder().decode(RecordingConfig.self, from: JSONEncoder().encode(limited))
         #expect(stored == limited)
         #expect(try Self.config("{}").maxDuration == nil && (try Self.config("{}").idleTimeout) == nil)
+        // config.thumbnails: every default, or what it says.
+        #expect(try Self.config(#"{"thumbnails": {}}"#).thumbnails == ThumbnailSettings(intervalSeconds: 10, width: 320))
+        #expect(try Self.config(#"{"thumbnails": {"intervalSeconds": 2, "width": 640}}"#, kind: .livestream).thumbnails
+                == ThumbnailSettings(intervalSeconds: 2, width: 640))
         for (json, kind, field) in [(#"{"maxDuration": 0}"#, JobKind.recording, "config.maxDuration"),
                                     (#"{"maxDuration": "1h"}"#, .recording, "config.maxDuration"),
                                     (#"{"maxDuration": 700000}"#, .livestream, "config.maxDuration"),
                                     (#"{"maxDuration": 60}"#, .transcription, "config.maxDuration is for"),
-                                    (#"{"idleTimeout": -1}"#, .recording, "config.idleTimeout")]
+                                    (#"{"idleTimeout": -1}"#, .recording, "config.idleTimeout"),
+                                    (#"{"thumbnails": {"width": 321}}"#, .recording, "config.thumbnails.width"),
+                                    (#"{"thumbnails": {"intervalSeconds": 0.5}}"#, .hls, "config.thumbnails.intervalSeconds"),
+                                    (#"{"thumbnails": true}"#, .recording, "config.thumbnails must be an object")]
         {
             let error = #expect(throws: SpecError.self) { try Self.config(json, kind: kind) }
             #expect(error?.message.contains(field) == true, "\(json): \(String(describing: error))")

@@ -135,26 +135,16 @@ extension RevueSDKTests {
             let noise = NoiseConfig(noiseSuppression: false, echoCancellation: false, autoGainControl: false)
             let music = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .high_quality, noiseConfig: noise)
             try await room.unmuteMic(customMicrophoneTrack: music)
-            #expect(await Self.waitUntil { audioBitrate() == 128_000 }, "\(String(describing: audioBitrate()))")
+            #expect(await RevueSDKTests.waitUntil { audioBitrate() == 128_000 }, "\(String(describing: audioBitrate()))")
             try await room.muteMic()
             try await room.unmuteMic()
             #expect(room.microphoneTrack?.microphoneConfig == .high_quality && room.microphoneTrack?.noiseConfig == noise,
                     "\(String(describing: room.microphoneTrack?.microphoneConfig)) \(String(describing: room.microphoneTrack?.noiseConfig))")
-            #expect(await Self.waitUntil { audioBitrate() == 128_000 && (room.publisher?.currentStatistics.audioFramesEncoded ?? 0) > 10 })
+            #expect(await RevueSDKTests.waitUntil { audioBitrate() == 128_000 && (room.publisher?.currentStatistics.audioFramesEncoded ?? 0) > 10 })
             // createRoom's camera track (160x90) was never on: enableCam() opens the camera at its size.
             try await room.enableCam()
             #expect(room.getAppliedVideoConfig()?["width"] as? Int == 160, "\(String(describing: room.getAppliedVideoConfig()))")
             try await room.leave()
-        }
-
-        /// Polls `condition` every 50 ms for up to `timeout` seconds.
-        static func waitUntil(_ timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if condition() { return true }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return condition()
         }
 
         /// A refused join: onRoomStateChanged(FAILED), then onError, and join() throws the

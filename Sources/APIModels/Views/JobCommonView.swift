@@ -35,6 +35,8 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var error: Failure?
     /// Set when the job stopped on its own, not asked to.
     public var stopReason: StopReason?
+    /// The latest thumbnail of the composite (`config.thumbnails`), a signed URL.
+    public var thumbnailUrl: String?
     /// The worker that holds the job (or held it last), by its `--worker-id`.
     public var workerId: String?
     /// In a cluster, the node the job's room is placed on now (docs/CLUSTER.md); nil when the
@@ -42,8 +44,9 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var nodeId: String?
 
     public init(id: String, roomId: String, sessionId: String, createdAt: String, updatedAt: String, status: String, attempts: Int,
-                error: Failure?, stopReason: StopReason? = nil, workerId: String? = nil, nodeId: String? = nil)
+                error: Failure?, stopReason: StopReason? = nil, thumbnailUrl: String? = nil, workerId: String? = nil, nodeId: String? = nil)
     {
+        self.thumbnailUrl = thumbnailUrl
         self.stopReason = stopReason
         self.workerId = workerId
         self.nodeId = nodeId
