@@ -13,8 +13,11 @@ struct JobPlan {
     static let liveWindow = 6
 
     /// `objectStorage`: an HLS job with an `awsDirPath` also puts its files in that bucket, live,
-    /// under `awsDirPath/part-N/`.
-    init(job: Job, source: MediaSourceSpec, storage: String, eventsDescriptor: Int32, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil) {
+    /// under `awsDirPath/part-N/`. `earlierParts`: the parts earlier attempts left, repaired
+    /// and measured (the job's own when nil).
+    init(job: Job, source: MediaSourceSpec, storage: String, eventsDescriptor: Int32, parentPID: Int32, objectStorage: ObjectStorageConfig? = nil,
+         earlierParts: [JobPart]? = nil)
+    {
         let id = job.idText
         var outputs: [OutputSpec] = []
         var parts: [JobPart] = []
@@ -53,6 +56,11 @@ struct JobPlan {
                             speakerAudio: job.transcription == nil || job.kind == .transcription
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
         spec.eventsDescriptor = eventsDescriptor
+        // `config.maxDuration` is the job's, not an attempt's: an attempt after a takeover has
+        // what the earlier ones recorded less (and stops at once when nothing is left).
+        if let limit = job.config.maxDuration {
+            spec.config.maxDuration = max(JobPlan.shortestLimit, limit - JobPlan.recordedSeconds(earlierParts ?? job.parts, of: job))
+        }
         if job.config.thumbnails != nil, job.kind.writesMedia, job.config.mode == .videoAndAudio {
             spec.thumbnailDirectory = storage + "/" + JobPlan.thumbnails(job: id)
         }
@@ -60,6 +68,17 @@ struct JobPlan {
             spec.liveTranscription = job.transcription?.request ?? TranscriptionRequest()
             spec.liveTranscript = storage + "/" + JobPlan.liveTranscript(job: id, attempt: job.attempts)
         }
+    }
+
+    /// The least an attempt is given of `maxDuration`: one frame's worth, so it stops at once.
+    static let shortestLimit = 0.04
+
+    /// The media seconds earlier attempts recorded in the job's main output (the MP4s of a
+    /// recording or of a livestream that records, the HLS parts of a stream); a livestream that
+    /// writes no file has no record of them, so each of its attempts has the whole limit.
+    static func recordedSeconds(_ parts: [JobPart], of job: Job) -> Double {
+        let kind: PartKind = job.kind == .hls ? .hls : .mp4
+        return parts.filter { $0.kind == kind && $0.attempt < job.attempts }.reduce(0) { $0 + ($1.duration ?? 0) }
     }
 
     /// Where an attempt of a live transcription writes its transcript (relative to the storage directory).

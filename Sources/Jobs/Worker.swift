@@ -267,7 +267,7 @@ public final class Worker: @unchecked Sendable {
         let logPath = "\(directory)/attempt-\(job.attempts).log"
         let specPath = "\(directory)/attempt-\(job.attempts).spec.json"
         let plan = JobPlan(job: job, source: source, storage: configuration.storage, eventsDescriptor: Subprocess.reportDescriptor, parentPID: getpid(),
-                           objectStorage: configuration.objectStorage)
+                           objectStorage: configuration.objectStorage, earlierParts: parts)
         parts += plan.parts
         do {
             try store.setParts(jobID: job.id, workerID: configuration.workerID, parts: parts)
