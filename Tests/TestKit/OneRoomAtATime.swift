@@ -3,11 +3,13 @@ import Testing
 /// Suites that start rooms with browsers or aiortc peers take turns across test targets: every
 /// test target runs in one process, and on two cores two rooms of headless Chromium at once make
 /// each other late. A `.serialized` parent orders the suites inside one target; this trait on
-/// each such parent makes the parents of different targets wait for each other too.
+/// each such parent makes the parents of different targets wait for each other too. On a single
+/// test it takes a turn for that test alone (a flood that would starve a room's media).
 ///
-/// `@Suite(.serialized, .oneRoomAtATime) enum LivePipelineSuites {}`
-public struct OneRoomAtATime: SuiteTrait, TestScoping {
-    /// The scope is the whole suite it marks, not each test in it (`.serialized` orders those).
+/// `@Suite(.serialized, .oneRoomAtATime) enum LivePipelineSuites {}`. Never mark a test inside a
+/// marked suite: it would wait for its own suite's turn.
+public struct OneRoomAtATime: SuiteTrait, TestTrait, TestScoping {
+    /// On a suite the scope is the whole suite, not each test in it (`.serialized` orders those).
     public var isRecursive: Bool { false }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
@@ -23,7 +25,7 @@ public struct OneRoomAtATime: SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == OneRoomAtATime {
-    /// The suite waits for any other suite so marked, in any target, to finish first.
+    /// The suite (or test) waits for any other so marked, in any target, to finish first.
     public static var oneRoomAtATime: Self { OneRoomAtATime() }
 }
 
