@@ -4,7 +4,8 @@ import Testing
 /// test target runs in one process, and on two cores two rooms of headless Chromium at once make
 /// each other late. A `.serialized` parent orders the suites inside one target; this trait on
 /// each such parent makes the parents of different targets wait for each other too. On a single
-/// test it takes a turn for that test alone (a flood that would starve a room's media).
+/// test the wait counts against the test's time limit (the live suites before it can take longer
+/// than ten minutes), so a test that needs a turn goes in a suite of its own (`SocketFloodTests`).
 ///
 /// `@Suite(.serialized, .oneRoomAtATime) enum LivePipelineSuites {}`. Never mark a test inside a
 /// marked suite: it would wait for its own suite's turn.
