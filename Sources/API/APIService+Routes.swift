@@ -67,6 +67,18 @@ extension APIService {
             routes.append((HTTPRoute("DELETE", "/v2/\(collection)/{\(id)}"),
                            .authenticated { api, _, path, grant in try api.delete(kind, id: path[id] ?? "", grant: grant) }))
         }
+        // Controls on a running job (docs/JOBS.md): pause and resume a recording; the layout
+        // of anything composited.
+        if kind == .recording {
+            routes += [
+                (HTTPRoute("POST", "/v2/recordings/pause"), .authenticated { api, request, _, grant in try api.setPaused(true, request: request, grant: grant) }),
+                (HTTPRoute("POST", "/v2/recordings/resume"), .authenticated { api, request, _, grant in try api.setPaused(false, request: request, grant: grant) }),
+            ]
+        }
+        if kind.writesMedia {
+            routes.append((HTTPRoute("POST", "/v2/\(collection)/{\(id)}/layout"),
+                           .authenticated { api, request, path, grant in try api.changeLayout(kind, id: path[id] ?? "", request: request, grant: grant) }))
+        }
         return routes
     }
 

@@ -207,7 +207,7 @@ public final class APIService: @unchecked Sendable {
         return try store.create(job)
     }
 
-    private func findJob(_ id: String, kind: JobKind) throws -> Job {
+    func findJob(_ id: String, kind: JobKind) throws -> Job {
         guard let uuid = UUID(uuidString: id), let job = try store.job(uuid), job.kind == kind else {
             throw ServiceError.notFound("no \(kind.rawValue) \(id)")
         }

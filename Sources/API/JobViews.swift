@@ -63,7 +63,8 @@ struct JobViews {
                       updatedAt: APITime.string(job.updatedAt), status: job.clientState, attempts: job.attempts,
                       error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil,
                       stopReason: job.state == .stopped ? job.errorMessage.map { .init(code: job.errorCode, message: $0) } : nil,
-                      thumbnailUrl: urls.latestThumbnail(job),
+                      thumbnailUrl: urls.latestThumbnail(job), paused: job.kind == .recording ? job.paused : nil,
+                      layout: job.kind.writesMedia ? job.config.layout : nil, theme: job.kind.writesMedia ? job.config.theme : nil,
                       workerId: job.workerID, nodeId: job.roomNodeID)
     }
 }

@@ -95,6 +95,11 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// A control (pause, resume, a layout change) for a job that is not running, or stopping.
+    public static func jobNotRunning(_ message: String) -> ServiceError {
+        ServiceError(status: 409, code: 4000, name: "JOB_NOT_RUNNING", message: message)
+    }
+
     public static func invalidLivestreamConfig(_ message: String) -> ServiceError {
         ServiceError(status: 400, code: 4015, name: "INVALID_LIVESTREAM_CONFIG", message: message)
     }

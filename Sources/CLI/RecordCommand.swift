@@ -142,9 +142,10 @@ enum RecordCommand: RevueCommand {
             default: break
             }
         }
+        let inbox = spec.controlsOnStandardInput == true ? JobControlInbox() : nil
         let outcome = try run.run(through: wrap, onProgress: { progress in
             if showProgress { Console.progress(ProgressLine.format(progress)) }
-        }, shouldStop: shouldStop)
+        }, controls: { inbox?.take() }, shouldStop: shouldStop)
         if showProgress { Console.progress(nil) }
         let seconds = String(format: "%.2f", outcome.seconds)
         for result in outcome.outputs {

@@ -18,6 +18,13 @@ public enum JobRunEvent: Sendable, Equatable {
     /// The run stops on its own: its maximum duration, or nobody publishing for its idle
     /// timeout. It finishes its outputs and exits 0.
     case limitReached(JobStopLimit)
+    /// A pause began (`paused: true` in a `JobControl`) at this media time of the output: what
+    /// the room does from here is not written.
+    case paused(at: Double)
+    /// Writing goes on (the output's media time, and the seconds of the room left out).
+    case resumed(at: Double, pausedFor: Double)
+    /// A control changed the layout or the theme from this media time of the output on.
+    case layoutChanged(LayoutSettings, theme: ThemeName, at: Double)
 
     /// One tile of a layout.
     public struct Tile: Sendable, Codable, Equatable {
@@ -43,13 +50,16 @@ public enum JobRunEvent: Sendable, Equatable {
         case .outputFailed: "outputFailed"
         case .layout: "layout"
         case .limitReached: "limitReached"
+        case .paused: "paused"
+        case .resumed: "resumed"
+        case .layoutChanged: "layoutChanged"
         }
     }
 }
 
 extension JobRunEvent: Codable {
     private enum CodingKeys: String, CodingKey {
-        case event, spec, progress, output, error, tiles, at, limit
+        case event, spec, progress, output, error, tiles, at, limit, pausedFor, layout, theme
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,6 +74,11 @@ extension JobRunEvent: Codable {
             self = .outputFailed(output: try container.decode(String.self, forKey: .output), error: try container.decode(String.self, forKey: .error))
         case "layout": self = .layout(tiles: try container.decode([Tile].self, forKey: .tiles), at: try container.decode(Double.self, forKey: .at))
         case "limitReached": self = .limitReached(try container.decode(JobStopLimit.self, forKey: .limit))
+        case "paused": self = .paused(at: try container.decode(Double.self, forKey: .at))
+        case "resumed": self = .resumed(at: try container.decode(Double.self, forKey: .at), pausedFor: try container.decode(Double.self, forKey: .pausedFor))
+        case "layoutChanged":
+            self = .layoutChanged(try container.decode(LayoutSettings.self, forKey: .layout), theme: try container.decode(ThemeName.self, forKey: .theme),
+                                  at: try container.decode(Double.self, forKey: .at))
         default:
             throw DecodingError.dataCorruptedError(forKey: .event, in: container, debugDescription: "unknown job run event '\(name)'")
         }
@@ -84,6 +99,15 @@ extension JobRunEvent: Codable {
             try container.encode(at, forKey: .at)
         case .limitReached(let limit):
             try container.encode(limit, forKey: .limit)
+        case .paused(let at):
+            try container.encode(at, forKey: .at)
+        case .resumed(let at, let pausedFor):
+            try container.encode(at, forKey: .at)
+            try container.encode(pausedFor, forKey: .pausedFor)
+        case .layoutChanged(let layout, let theme, let at):
+            try container.encode(layout, forKey: .layout)
+            try container.encode(theme, forKey: .theme)
+            try container.encode(at, forKey: .at)
         }
     }
 

@@ -29,6 +29,9 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     public var eventsDescriptor: Int32?
     /// The run exits when this process (its worker) dies.
     public var parentPID: Int32?
+    /// The run reads its worker's controls (`JobControl` lines: pause, resume, layout,
+    /// destinations) on its standard input.
+    public var controlsOnStandardInput: Bool?
     /// HLS outputs also go to this bucket, live (docs/STORAGE.md). It holds the storage's
     /// secret, which is why the spec file is readable only by its user.
     public var bucketMirror: BucketMirrorSpec?

@@ -32,6 +32,10 @@ public struct Job: Sendable, Equatable {
     public var stoppedAt: Date?
     /// In a cluster, the node the job's room is placed on now (docs/CLUSTER.md); read, never written.
     public var roomNodeID: String? = nil
+    /// A recording paused through the API (docs/JOBS.md, "Controls on a running job").
+    public var paused = false
+    /// Bumped by every control (pause, resume, layout); the worker hands its run each new one.
+    public var controlVersion = 0
 
     public var clientState: String { state.clientState(kind) }
 

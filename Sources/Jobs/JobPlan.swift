@@ -56,6 +56,9 @@ struct JobPlan {
                             speakerAudio: job.transcription == nil || job.kind == .transcription
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
         spec.eventsDescriptor = eventsDescriptor
+        // Pause, resume, layout and destinations reach a run of a media job on its standard
+        // input (`JobControl`); a live transcription has none.
+        spec.controlsOnStandardInput = job.kind.writesMedia ? true : nil
         // `config.maxDuration` is the job's, not an attempt's: an attempt after a takeover has
         // what the earlier ones recorded less (and stops at once when nothing is left).
         if let limit = job.config.maxDuration {

@@ -27,7 +27,7 @@ extension JobStore {
             errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress, transcription: transcription,
             createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"), startedAt: try row.decodeIfPresent("started_at"),
             playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"),
-            roomNodeID: try row.decodeIfPresent("room_node_id"))
+            roomNodeID: try row.decodeIfPresent("room_node_id"), paused: try row.decode("paused"), controlVersion: try row.decode("control_version"))
     }
 
     /// A jsonb column as `T`, nil when it is NULL; a value that does not decode throws.

@@ -46,6 +46,36 @@ extension Worker {
                 logger.error("heartbeat failed", ["jobId": .string(id.uuidString.lowercased()), "error": .string("\(error)")])
             }
         }
+        // A control whose NOTIFY was missed (the listening connection was down) still reaches
+        // the run.
+        lock.lock()
+        let sent = running.filter(\.value.readsControls).mapValues(\.controlsSent)
+        lock.unlock()
+        guard let versions = try? store.controlVersions(Array(sent.keys)) else { return }
+        for (id, version) in versions where version > sent[id] ?? 0 { sendControls(id) }
+    }
+
+    /// Hands a running job's run the job's wanted state (`JobControl`) when it has a version the
+    /// run has not had. A run that has gone meanwhile is left to `pollChildren`.
+    func sendControls(_ id: UUID) {
+        guard let job = try? store.job(id) else { return }
+        lock.lock()
+        let entry = running[id]
+        lock.unlock()
+        guard let entry, entry.readsControls, job.controlVersion > entry.controlsSent, let pipe = entry.process.standardInputPipe else { return }
+        let control = job.control
+        do {
+            // Outside the lock: the run reads its controls on a thread of its own, but a run
+            // that has stopped reading must not hold up the worker's other jobs.
+            try pipe.write(control.line)
+            lock.lock()
+            if let sent = running[id]?.controlsSent { running[id]?.controlsSent = max(sent, control.version) }
+            lock.unlock()
+            logger.info("sent the run its controls", ["jobId": .string(job.idText), "version": .of(control.version), "paused": .bool(control.paused),
+                                                       "layout": .string(control.layout.type.rawValue), "theme": .string(control.theme.rawValue)])
+        } catch {
+            logger.warning("could not send the run its controls", ["jobId": .string(job.idText), "error": .string("\(error)")])
+        }
     }
 
     /// Stops taking jobs; each child finishes its part; the jobs are handed back.

@@ -100,6 +100,9 @@ public final class Worker: @unchecked Sendable {
         var handingBack = false
         /// The limit the run said it stopped at (`limitReached`).
         var limit: JobStopLimit?
+        /// Whether the run reads controls, and the newest version handed to it.
+        var readsControls = false
+        var controlsSent = 0
     }
 
     public let configuration: Configuration
@@ -160,8 +163,8 @@ public final class Worker: @unchecked Sendable {
         heartbeats.name = "worker heartbeats"
         heartbeats.start()
         defer { heartbeatsEnded.store(true, ordering: .relaxed) }
-        let listener = PostgresListener(connectionString: store.pool.connectionString, channels: [JobStore.jobsChannel, JobStore.stopChannel],
-                                        logger: logger)
+        let listener = PostgresListener(connectionString: store.pool.connectionString,
+                                        channels: [JobStore.jobsChannel, JobStore.stopChannel, JobStore.controlChannel], logger: logger)
         while !shouldStop() {
             // Children's events wake the loop at once; a second is for the ends nobody reports.
             var wait: Double = count > 0 ? 1 : 5
@@ -177,9 +180,13 @@ public final class Worker: @unchecked Sendable {
                 logger.error("worker loop error; retrying", ["error": .string("\(error)")])
                 wait = 1
             }
-            for notification in listener.wait(timeout: max(0.01, wait), orReadable: eventDescriptors)
-            where notification.channel == JobStore.stopChannel {
-                if let id = UUID(uuidString: notification.payload) { sendStop(id, reason: "stop requested") }
+            for notification in listener.wait(timeout: max(0.01, wait), orReadable: eventDescriptors) {
+                guard let id = UUID(uuidString: notification.payload) else { continue }
+                switch notification.channel {
+                case JobStore.stopChannel: sendStop(id, reason: "stop requested")
+                case JobStore.controlChannel: sendControls(id)
+                default: break
+                }
             }
         }
         shutDown()
@@ -279,13 +286,16 @@ public final class Worker: @unchecked Sendable {
             }
             try plan.spec.write(to: specPath)
             let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "info"]
-            let process = try Subprocess(configuration.executable, arguments, environment: childEnvironment,
+            let readsControls = plan.spec.controlsOnStandardInput == true
+            let process = try Subprocess(configuration.executable, arguments, environment: childEnvironment, standardInput: readsControls ? .pipe : .null,
                                          standardOutput: .file(logPath), standardError: .file(logPath), reportPipe: true)
             lock.lock()
             running[job.id] = Running(job: job, process: process, parts: parts, events: RunEventPipe(process.reportPipe), log: logPath,
-                                      pipeline: "\(directory)/attempt-\(job.attempts).pipeline.json")
+                                      pipeline: "\(directory)/attempt-\(job.attempts).pipeline.json", readsControls: readsControls)
             lock.unlock()
             jobLogger.info("pipeline started", ["pid": .of(process.pid)])
+            // A job paused, or given a new layout, before this attempt starts as it is now.
+            if job.controlVersion > 0 { sendControls(job.id) }
         } catch {
             finish(job.id, event: .failed, parts: parts, detail: "could not start the pipeline", logger: jobLogger,
                    error: (job.kind.failureCode, "could not start the pipeline: \(error)"))

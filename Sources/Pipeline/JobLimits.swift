@@ -1,8 +1,9 @@
 import JobSpec
 
 /// When a run stops on its own (docs/JOBS.md, "Stopping on its own"): at `maxDuration` seconds
-/// of media, or once nobody has published for `idleTimeout` seconds of media. Pure: the run
-/// feeds it the media time and whether anyone publishes, as often as it likes.
+/// of media recorded (a pause does not count), or once nobody has published for `idleTimeout`
+/// seconds of the room's time (a pause counts: a paused recording of an empty room ends too).
+/// Pure: the run feeds it the times and whether anyone publishes, as often as it likes.
 public struct JobLimits: Sendable {
     public let maxDuration: Double?
     /// Nil or 0: never idle.
@@ -21,10 +22,11 @@ public struct JobLimits: Sendable {
         self.init(maxDuration: config.maxDuration, idleTimeout: config.idleTimeout ?? (room ? RecordingConfig.defaultIdleTimeout : nil))
     }
 
-    /// The limit reached at `mediaTime`, if any. The quiet time counts from the first call
-    /// without a publisher, so a room nobody has joined yet is idle from the start.
-    public mutating func check(mediaTime: Double, publishing: Bool) -> JobStopLimit? {
-        if let maxDuration, mediaTime >= maxDuration { return JobStopLimit(.maxDuration, seconds: maxDuration) }
+    /// The limit reached with `recorded` seconds of media written at the room's `mediaTime`, if
+    /// any. The quiet time counts from the first call without a publisher, so a room nobody
+    /// has joined yet is idle from the start.
+    public mutating func check(recorded: Double, mediaTime: Double, publishing: Bool) -> JobStopLimit? {
+        if let maxDuration, recorded >= maxDuration { return JobStopLimit(.maxDuration, seconds: maxDuration) }
         guard let idleTimeout else { return nil }
         if publishing {
             quietSince = nil

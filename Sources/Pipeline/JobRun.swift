@@ -37,10 +37,13 @@ public final class JobRun {
 
     /// Runs the spec. `wrap` may wrap the source the pipeline reads (`revue capture` records
     /// what it reads); it runs after the source is made, so a room it throws for is still
-    /// left. `onProgress` sees each progress report (the terminal's progress line). Throws
-    /// only when nothing could start; a failure once running is the outcome's.
+    /// left. `onProgress` sees each progress report (the terminal's progress line). `controls`
+    /// gives the worker's latest `JobControl` when one came since it was last asked (nil
+    /// otherwise); it is asked between the loop's steps. Throws only when nothing could
+    /// start; a failure once running is the outcome's.
     public func run(through wrap: (any MediaSource) throws -> any MediaSource = { $0 },
-                    onProgress: (RecordingPipeline.Progress) -> Void = { _ in }, shouldStop: () -> Bool) throws -> Outcome
+                    onProgress: (RecordingPipeline.Progress) -> Void = { _ in }, controls: () -> JobControl? = { nil },
+                    shouldStop: () -> Bool) throws -> Outcome
     {
         let made = try JobSource(spec.source)
         defer { made.room?.leave() }
@@ -65,11 +68,13 @@ public final class JobRun {
         report(.configured(spec.redacted))
         var shown: [JobRunEvent.Tile] = []
         let framesPerSecond = Double(pipeline.composer.framesPerSecond)
-        pipeline.composer.onLayout = { layout, index in
+        pipeline.composer.onLayout = { [unowned pipeline] layout, index in
+            // What a pause leaves out is not on screen in the output; the rest at its time there.
+            guard let at = pipeline.outputTime(of: Double(index) / framesPerSecond) else { return }
             let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
             guard tiles != shown else { return }
             shown = tiles
-            report(.layout(tiles: tiles, at: Double(index) / framesPerSecond))
+            report(.layout(tiles: tiles, at: at))
         }
         var reportedStart = false
         var last: (time: Date, frames: Int64)?
@@ -82,7 +87,10 @@ public final class JobRun {
         // the files say why in their metadata.
         let stopsHere = {
             if shouldStop() { return true }
-            guard reached == nil, let limit = limits.check(mediaTime: pipeline.composer.mediaEnd, publishing: pipeline.isPublishing) else {
+            if let control = controls() { self.apply(control, to: pipeline) }
+            guard reached == nil,
+                  let limit = limits.check(recorded: pipeline.outputMediaTime, mediaTime: pipeline.composer.mediaEnd, publishing: pipeline.isPublishing)
+            else {
                 return reached != nil
             }
             reached = limit
@@ -105,17 +113,45 @@ public final class JobRun {
                     mediaTime: progress.mediaTime, fps: fps,
                     bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
                     bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
-                    encodeLag: made.realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0)))
+                    encodeLag: made.realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime - pipeline.secondsPaused) : 0)))
                 onProgress(progress)
             }, shouldStop: stopsHere)
         } catch {
             failure = error
         }
-        let seconds = spec.config.mode == .audio
-            ? Double(pipeline.composer.audioSamples) / 48_000 : Double(pipeline.composer.videoFrames) / framesPerSecond
+        let seconds = pipeline.outputMediaTime
         let outputs = sinks.map { output, sink in
             OutputResult(output: output, name: sink.name, failure: sink.status.failure.map { "\($0)" })
         }
         return Outcome(outputs: outputs, seconds: seconds, limit: reached, failure: failure)
+    }
+
+    /// Carries out what a control changes: a pause or a resume, a new layout or theme. What is
+    /// the same as now is left alone, so a control repeated does nothing.
+    func apply(_ control: JobControl, to pipeline: RecordingPipeline) {
+        let logger = Logger(label: "pipeline")
+        if control.paused && !pipeline.isPaused {
+            guard spec.job.map({ $0.kind == .recording }) ?? true else {
+                logger.warning("only a recording pauses; the control's pause is not applied", ["kind": .string(spec.job?.kind.rawValue ?? "")])
+                return
+            }
+            pipeline.pause()
+            logger.info("paused", ["at": .double(pipeline.outputMediaTime)])
+            report(.paused(at: pipeline.outputMediaTime))
+        } else if !control.paused, let length = pipeline.resume() {
+            logger.info("resumed", ["at": .double(pipeline.outputMediaTime), "pausedFor": .double(length)])
+            report(.resumed(at: pipeline.outputMediaTime, pausedFor: length))
+        }
+        let config = pipeline.composer.config
+        if control.layout != config.layout || control.theme != config.theme {
+            do {
+                try pipeline.change(layout: control.layout, theme: control.theme)
+                logger.info("layout changed", ["type": .string(control.layout.type.rawValue), "gridSize": .of(control.layout.gridSize),
+                                               "theme": .string(control.theme.rawValue)])
+                report(.layoutChanged(control.layout, theme: control.theme, at: pipeline.outputMediaTime))
+            } catch {
+                logger.error("the new layout could not be applied; the old one goes on", ["error": .string("\(error)")])
+            }
+        }
     }
 }

@@ -70,6 +70,16 @@ public final class RecordingPipeline {
     /// benchmarks; the planes are valid only during the call.
     public var onCanvas: ((PlanarImage, Int64) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
+    /// What of the composer's output reaches the encoders: all of it but what falls in a pause.
+    private var pauses: PauseGate
+    /// Pictures encoded (the output's own count: the composer's, less those a pause dropped).
+    public private(set) var outputFrames: Int64 = 0
+    /// Audio samples encoded, from the first block's position (the encoder's priming: the
+    /// composer's audio timeline starts there too).
+    public private(set) var outputSamples: Int64 = 0
+    /// The next picture is encoded as a keyframe (the first after a resume, so an HLS segment
+    /// and a player seeking there start clean).
+    private var keyframeNext = false
 
     /// How far ahead of the output video is decoded (seconds of media time): a picture is
     /// decoded just before the output frame that shows it is composited, and the margin only
@@ -96,20 +106,82 @@ public final class RecordingPipeline {
         composer = try RoomComposer(config: config, text: text, audioBlock: audioEncoder.frameSize,
                                     audioStart: Int64(audioEncoder.primingSamples))
         videoEncoder = config.mode == .videoAndAudio ? try VideoEncoder(preset: preset) : nil
+        pauses = PauseGate(framesPerSecond: composer.framesPerSecond, audioBlock: composer.audioBlock, hasVideo: config.mode == .videoAndAudio)
+        outputSamples = Int64(audioEncoder.primingSamples)
         composer.onPicture = { [unowned self] index, draw in
-            guard let videoEncoder = self.videoEncoder else { return }
-            try self.deliver(videoEncoder.encode { image in
+            guard let videoEncoder = self.videoEncoder,
+                  self.pauses.admitPicture(at: Double(index) / Double(self.composer.framesPerSecond)) else { return }
+            let output = self.outputFrames
+            self.outputFrames += 1
+            let keyframe = self.keyframeNext
+            self.keyframeNext = false
+            try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
-                self.onCanvas?(image, index)
+                self.onCanvas?(image, output)
             })
         }
         composer.onAudio = { [unowned self] samples, start in
-            try self.deliver(self.audioEncoder.encode(interleaved: samples, startSample: start))
+            switch self.pauses.admitAudio(at: Double(start) / Double(AudioChunk.sampleRate)) {
+            case .drop:
+                return
+            case .encodeAfterSilence(let blocks):
+                for _ in 0..<blocks { try self.encodeAudio([Float](repeating: 0, count: samples.count)) }
+            case .encode:
+                break
+            }
+            try self.encodeAudio(samples)
         }
     }
 
     public func add(sink: any PacketSink) {
         sinks.append(sink)
+    }
+
+    private func encodeAudio(_ samples: [Float]) throws {
+        let start = outputSamples
+        outputSamples += Int64(samples.count / 2)
+        try deliver(audioEncoder.encode(interleaved: samples, startSample: start))
+    }
+
+    // MARK: - Controls
+
+    /// Whether a pause is under way.
+    public var isPaused: Bool { pauses.isPaused }
+
+    /// The output's media time: what has been written, pauses left out.
+    public var outputMediaTime: Double {
+        config.mode == .audio
+            ? Double(outputSamples) / Double(AudioChunk.sampleRate)
+            : Double(outputFrames) / Double(composer.framesPerSecond)
+    }
+
+    /// Where a media time of the room falls in the output: nil when a pause leaves it out.
+    public func outputTime(of time: Double) -> Double? {
+        pauses.isPaused(at: time) ? nil : time - pauses.secondsDropped
+    }
+
+    /// Seconds of the room a pause left out so far.
+    public var secondsPaused: Double { pauses.secondsDropped }
+
+    /// Pauses from the next output on (nothing the room does is written until `resume`); false
+    /// when already paused.
+    @discardableResult
+    public func pause() -> Bool {
+        pauses.pause(at: composer.nextOutputTime)
+    }
+
+    /// Writes again from the next output on, starting with a keyframe; the pause's length in
+    /// seconds, or nil when not paused.
+    @discardableResult
+    public func resume() -> Double? {
+        guard let length = pauses.resume(at: composer.nextOutputTime) else { return nil }
+        keyframeNext = true
+        return length
+    }
+
+    /// A running job's new layout and theme, from the next picture on.
+    public func change(layout: LayoutSettings, theme: ThemeName) throws {
+        try composer.change(layout: layout, theme: theme)
     }
 
     /// Whether anyone publishes a track the recording receives (for the idle timeout).
@@ -126,9 +198,12 @@ public final class RecordingPipeline {
     public func keepSpeakerAudio(in directory: String) throws {
         let writer = try SpeakerTracksWriter(directory: directory, logger: logger)
         speakerTracks = writer
-        composer.onParticipantAudio = { audio in
+        // On the output's clock, like the recording: nothing said in a pause, and what comes
+        // after it moved back by the time the pause left out.
+        composer.onParticipantAudio = { [unowned self] audio in
+            guard !self.pauses.isPaused(at: Double(audio.blockStart) / Double(AudioChunk.sampleRate)) else { return }
             writer.add(participantID: audio.participantID, name: audio.name, samples: audio.samples, offset: audio.offset,
-                       blockFrames: audio.blockFrames, blockStart: audio.blockStart)
+                       blockFrames: audio.blockFrames, blockStart: audio.blockStart - self.pauses.audioSamplesDropped)
         }
     }
 
@@ -149,8 +224,13 @@ public final class RecordingPipeline {
                 handle(event, at: time)
             case .idle(let time):
                 try tick(time)
-            case .caption(let caption):
-                // The source's clock is the media time, so the caption's times need no change.
+            case .caption(var caption):
+                // The source's clock is the media time: a caption said in a pause is left out
+                // with the rest, and one after it moves back by what pauses left out.
+                guard !pauses.isPaused(at: caption.start) else { break }
+                let shift = pauses.secondsDropped
+                caption.start -= shift
+                caption.end -= shift
                 for sink in sinks { sink.add(caption: caption) }
             case .ended:
                 break loop
@@ -319,11 +399,9 @@ public final class RecordingPipeline {
     }
 
     private func currentProgress(duration: Double?, since started: Date) -> Progress {
-        let produced = config.mode == .audio
-            ? Double(composer.audioSamples) / Double(AudioChunk.sampleRate)
-            : Double(composer.videoFrames) / Double(composer.framesPerSecond)
+        let produced = outputMediaTime
         let elapsed = max(1e-6, Date().timeIntervalSince(started))
-        return Progress(mediaTime: produced, duration: duration, speed: produced / elapsed, videoFrames: composer.videoFrames,
+        return Progress(mediaTime: produced, duration: duration, speed: (produced + secondsPaused) / elapsed, videoFrames: outputFrames,
                         bytesWritten: bytesWritten)
     }
 }

@@ -42,11 +42,13 @@ public final class RoomComposer {
         var current: VideoFrame?
     }
 
-    public let config: RecordingConfig
+    /// The config; its layout and theme change with `change(layout:theme:)`.
+    public private(set) var config: RecordingConfig
     public let framesPerSecond: Int
     /// Audio block size (the AAC frame).
     public let audioBlock: Int
-    private let compositor: Compositor?
+    private var compositor: Compositor?
+    private let text: TextRenderer?
     /// Who is in the room at the time of the latest output.
     private var present: [String: ParticipantState] = [:]
     private var videoTracks: [UInt32: VideoTrack] = [:]
@@ -93,6 +95,7 @@ public final class RoomComposer {
         let preset = OutputPreset.preset(config.quality, orientation: config.orientation)
         framesPerSecond = preset.framesPerSecond
         self.audioBlock = audioBlock
+        self.text = text
         audioSamples = audioStart
         mixer.start(at: audioStart)
         if config.mode == .videoAndAudio {
@@ -168,6 +171,18 @@ public final class RoomComposer {
                 audioRoutes[track.ssrc] = id
             }
         }
+    }
+
+    /// A running job's new layout and theme (a control, issue 26 item 2): the next picture is
+    /// laid out and drawn with them. A new theme draws the whole canvas afresh; a new layout
+    /// moves the tiles the way a join or a leave does, keeping who
+    /// is in which order.
+    public func change(layout: LayoutSettings, theme: ThemeName) throws {
+        if theme != config.theme, let current = compositor, let text {
+            compositor = try Compositor(canvas: current.canvasSize, theme: Theme.named(theme), text: text)
+        }
+        config.layout = layout
+        config.theme = theme
     }
 
     // MARK: - Output

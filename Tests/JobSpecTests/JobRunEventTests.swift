@@ -14,6 +14,7 @@ import Testing
         .outputFailed(output: "rtmp://a/live", error: "connection refused"),
         .layout(tiles: [.init(participantID: "p1", name: "Ann", content: "camera")], at: 4.2),
         .limitReached(JobStopLimit(.maxDuration, seconds: 60)), .limitReached(JobStopLimit(.idle, seconds: 180)),
+        .paused(at: 12.5), .resumed(at: 12.5, pausedFor: 30.25), .layoutChanged(LayoutSettings(type: .sidebar, priority: .pin, gridSize: 3), theme: .light, at: 4),
     ]
 
     @Test func everyEventGoesThroughTheWireAndBack() {

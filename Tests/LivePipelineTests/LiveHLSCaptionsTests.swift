@@ -48,7 +48,9 @@ extension LivePipelineSuites {
                 try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
                                         log: media.file("publish-\(index).log"))
             }
-            for publisher in publishers { #expect(publisher.wait(timeout: spoken + 30) == .exited(0)) }
+            for (index, publisher) in publishers.enumerated() {
+                #expect(RoomServerHarness.publisherFailure(publisher, timeout: spoken + 30, log: media.file("publish-\(index).log")) == nil)
+            }
             // The player is some segments behind the live edge: it shows the last lines a little later.
             var shown: [Shown] = []
             let last = lines.last?.text ?? ""

@@ -6,9 +6,10 @@ import Platform
 import TestSupport
 import Testing
 
-/// A worker killed with SIGKILL in the middle of a live recording: another `revue worker` takes
-/// the job over within 15 s, its recorder joins the room again, and both parts play with the
-/// room's picture in them.
+/// A worker killed with SIGKILL in the middle of a live recording (paused through the API just
+/// before): another `revue worker` takes the job over within 15 s, its recorder joins the room
+/// again and starts paused as the job is, is resumed, and both parts play with the room's
+/// picture in them.
 extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct LiveRecordingTakeoverTests {
         @Test func aKilledWorkersLiveRecordingIsTakenOverAndBothPartsPlay() throws {
@@ -33,6 +34,10 @@ extension LivePipelineSuites {
                 for attempt in 1...2 { print("attempt \(attempt) log:\n" + server.attemptLog(job, attempt: attempt)) }
             }
             Thread.sleep(forTimeInterval: 4)
+            // Paused when its worker dies: the attempt that takes it over starts paused.
+            let noted = { (prefix: String) in ((try? store.events(of: id)) ?? []).contains { $0.detail?.hasPrefix(prefix) == true } }
+            #expect(try server.call("POST", "/v2/recordings/pause", .object(["roomId": .string(room)])).status == 200)
+            #expect(Poll.until(20) { noted("attempt 1: paused at") }, "attempt 1 did not pause")
             second = try server.startWorkerProcess("worker-b", log: logs.file("worker-b"))
             first.signal(SIGKILL)
             let killed = Date()
@@ -51,6 +56,9 @@ extension LivePipelineSuites {
             let after = try #require(takenOverAfter, "worker-b did not take the job over: \(String(describing: afterKill))")
             print("measured: live recording taken over \(String(format: "%.2f", after)) s after its worker was killed")
             #expect(after < 15, "taken over after \(after) s")
+            #expect(Poll.until(20) { noted("attempt 2: paused at") }, "attempt 2 did not start paused")
+            #expect(try server.call("POST", "/v2/recordings/resume", .object(["roomId": .string(room)])).status == 200)
+            #expect(Poll.until(20) { noted("attempt 2: resumed at") }, "attempt 2 did not resume")
             // The second recorder is in the room and receiving: a few seconds of the new part.
             Thread.sleep(forTimeInterval: 5)
             let finished = try server.stopJob(job)

@@ -40,7 +40,9 @@ extension LivePipelineSuites {
                 try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
                                         log: media.file("publish-\(index).log"))
             }
-            for publisher in publishers { #expect(publisher.wait(timeout: spoken + 30) == .exited(0)) }
+            for (index, publisher) in publishers.enumerated() {
+                #expect(RoomServerHarness.publisherFailure(publisher, timeout: spoken + 30, log: media.file("publish-\(index).log")) == nil)
+            }
             defer { print("recorder log:\n" + server.attemptLog(recording)) }
             let finished = try server.stopJob(recording, timeout: 180)
             let status = try #require(finished.transcription)
@@ -172,8 +174,9 @@ extension LivePipelineSuites {
             let (tracks, _) = try SpokenConversation.layOut([(speaker: 0, text: SpokenConversation.sentences[0])], speakers: 1, gap: 0.5, lead: 0.5)
             try SpokenConversation.writeWAV(tracks[0], to: media.file("alice.wav"))
             let spoken = try record {
-                let publisher = try server.micPublisher(room: room, name: "Alice", wav: media.file("alice.wav"), seconds: Double(tracks[0].count) / 16_000)
-                #expect(publisher.wait(timeout: 60) == .exited(0))
+                let publisher = try server.micPublisher(room: room, name: "Alice", wav: media.file("alice.wav"), seconds: Double(tracks[0].count) / 16_000,
+                                                        log: media.file("publish.log"))
+                #expect(RoomServerHarness.publisherFailure(publisher, timeout: 60, log: media.file("publish.log")) == nil)
             }
             #expect(spoken.state == .stopped, "the recording is not failed by its transcript")
             #expect(spoken.transcription?.state == .failed, "\(String(describing: spoken.transcription))")

@@ -39,9 +39,12 @@ extension LivePipelineSuites {
                 for worker in ["worker-a", "worker-b"] { print("\(worker) log:\n" + ((try? String(contentsOfFile: logs.file(worker), encoding: .utf8)) ?? "none")) }
             }
             let publishers = try (0..<2).map { index in
-                try server.micPublisher(room: room, name: Self.names[index], wav: logs.file("speaker-\(index).wav"), seconds: spoken)
+                try server.micPublisher(room: room, name: Self.names[index], wav: logs.file("speaker-\(index).wav"), seconds: spoken,
+                                        log: logs.file("publish-\(index).log"))
             }
-            for publisher in publishers { #expect(publisher.wait(timeout: spoken + 30) == .exited(0)) }
+            for (index, publisher) in publishers.enumerated() {
+                #expect(RoomServerHarness.publisherFailure(publisher, timeout: spoken + 30, log: logs.file("publish-\(index).log")) == nil)
+            }
 
             // Stopped: worker-a writes the MP4, then starts transcribing it.
             let stop = try server.call("POST", "/v2/recordings/stop", .object(["roomId": .string(room)]))

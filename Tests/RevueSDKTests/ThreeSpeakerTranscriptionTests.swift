@@ -53,7 +53,10 @@ extension RevueSDKTests {
                 try server.micPublisher(room: roomID, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
                                         log: media.file("publish-\(index).log"))
             }
-            for publisher in publishers { #expect(try await RevueSDKTests.offMain { publisher.wait(timeout: spoken + 30) } == .exited(0)) }
+            for (index, publisher) in publishers.enumerated() {
+                let failure = try await RevueSDKTests.offMain { RoomServerHarness.publisherFailure(publisher, timeout: spoken + 30, log: media.file("publish-\(index).log")) }
+                #expect(failure == nil)
+            }
             _ = await RevueSDKTests.waitUntil(20) { log.transcripts.count >= lines.count }
             defer { print("transcriber log:\n" + server.attemptLog(job)) }
             _ = try await RevueSDKTests.offMain { try server.stopJob(job, timeout: 120) }

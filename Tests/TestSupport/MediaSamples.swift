@@ -24,6 +24,25 @@ public enum MediaSamples {
                           mediaTime: time)
     }
 
+    /// Every picture of a file, `perSecond` a second, scaled to `width`x`height` (small: a
+    /// check that a colour is nowhere in a file looks at all of it in one ffmpeg run).
+    public static func frames(of path: String, perSecond: Int, width: Int, height: Int) throws -> [VideoFrame] {
+        let directory = try TemporaryDirectory(prefix: "frames")
+        let output = directory.file("frames.yuv")
+        let run = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-vf", "fps=\(perSecond),scale=\(width):\(height)",
+                                          "-f", "rawvideo", "-pix_fmt", "yuv420p", "-y", output])
+        guard run.status == 0, let data = FileManager.default.contents(atPath: output) else {
+            throw ToolError("ffmpeg could not take the frames of \(path): \(run.standardError)")
+        }
+        let bytes = Array(data)
+        let lumaSize = width * height, chromaSize = ((width + 1) / 2) * ((height + 1) / 2), size = lumaSize + 2 * chromaSize
+        return stride(from: 0, to: bytes.count - size + 1, by: size).enumerated().map { index, start in
+            VideoFrame(width: width, height: height, y: Array(bytes[start..<start + lumaSize]),
+                       u: Array(bytes[start + lumaSize..<start + lumaSize + chromaSize]), v: Array(bytes[(start + lumaSize + chromaSize)..<start + size]),
+                       mediaTime: Double(index) / Double(perSecond))
+        }
+    }
+
     /// The audio of a file at 48 kHz, its channels averaged to mono (edit lists applied, as a
     /// player would). Averaging, unlike ffmpeg's default downmix, never raises a peak.
     public static func monoAudio(of path: String) throws -> [Float] {

@@ -29,6 +29,15 @@ extension RoomServerHarness {
                               standardOutput: output, standardError: output)
     }
 
+    /// Waits for a `micPublisher` to end by itself: nil when it exited 0; else how it ended and the
+    /// last lines of its `log`, where a crash says why (the log is gone with the test's directory).
+    public static func publisherFailure(_ publisher: Subprocess, timeout: Double, log: String?) -> String? {
+        let status = publisher.wait(timeout: timeout)
+        if status == .exited(0) { return nil }
+        let tail = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map { $0.split(separator: "\n").suffix(30).joined(separator: "\n") }
+        return "the publisher ended with \(status.map { "\($0)" } ?? "nothing: still running after \(Int(timeout)) s"); its log:\n\(tail ?? "(none)")"
+    }
+
     /// Asks a peer to leave (SIGTERM: a WHIP publisher DELETEs its session) and kills it if it
     /// has not gone in 10 s.
     public func end(_ peer: Subprocess) {

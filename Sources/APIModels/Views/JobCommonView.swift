@@ -37,6 +37,12 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var stopReason: StopReason?
     /// The latest thumbnail of the composite (`config.thumbnails`), a signed URL.
     public var thumbnailUrl: String?
+    /// A recording: whether it is paused now (`POST /v2/recordings/pause`); nil for other kinds.
+    public var paused: Bool?
+    /// The layout and theme composited now (the start's `config`, or a later
+    /// `POST …/{id}/layout`); nil for a live transcription.
+    public var layout: LayoutSettings?
+    public var theme: ThemeName?
     /// The worker that holds the job (or held it last), by its `--worker-id`.
     public var workerId: String?
     /// In a cluster, the node the job's room is placed on now (docs/CLUSTER.md); nil when the
@@ -44,8 +50,12 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var nodeId: String?
 
     public init(id: String, roomId: String, sessionId: String, createdAt: String, updatedAt: String, status: String, attempts: Int,
-                error: Failure?, stopReason: StopReason? = nil, thumbnailUrl: String? = nil, workerId: String? = nil, nodeId: String? = nil)
+                error: Failure?, stopReason: StopReason? = nil, thumbnailUrl: String? = nil, paused: Bool? = nil,
+                layout: LayoutSettings? = nil, theme: ThemeName? = nil, workerId: String? = nil, nodeId: String? = nil)
     {
+        self.paused = paused
+        self.layout = layout
+        self.theme = theme
         self.thumbnailUrl = thumbnailUrl
         self.stopReason = stopReason
         self.workerId = workerId

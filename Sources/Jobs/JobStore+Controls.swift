@@ -1,0 +1,90 @@
+import APIModels
+import Foundation
+import JobSpec
+import Postgres
+
+/// Controls on a running job (docs/JOBS.md, "Controls on a running job"): the wanted state is
+/// written to the job's row (`paused`, `config`, `outputs`) with `control_version` bumped, and a
+/// NOTIFY on `controlChannel` tells the worker running it, which hands the child the new state
+/// (`JobControl`). An attempt that takes the job over starts from the row, so a paused job stays
+/// paused and a new layout stays.
+extension JobStore {
+    public static let controlChannel = "revue_job_control"
+
+    /// Pauses or resumes the room's recording in progress; the job as it is now. Asking for
+    /// the state it is in already changes nothing.
+    public func setPaused(_ paused: Bool, roomID: String) throws -> Job {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query(
+                "SELECT \(JobStore.columns) FROM jobs WHERE room_id = $1 AND kind = 'recording' AND state IN \(JobStore.activeStates) FOR UPDATE",
+                [roomID])
+            guard let row = rows.first else {
+                throw ServiceError.jobNotRunning("room \(roomID) has no recording in progress to \(paused ? "pause" : "resume")")
+            }
+            let job = try JobStore.job(from: row)
+            guard job.stopRequestedAt == nil else {
+                throw ServiceError.jobNotRunning("the recording of room \(roomID) is stopping; it cannot be \(paused ? "paused" : "resumed")")
+            }
+            guard job.paused != paused else { return job }
+            try connection.query("UPDATE jobs SET paused = $2, control_version = control_version + 1, updated_at = now() WHERE id = $1",
+                                 [job.id, paused])
+            try addControlEvent(connection, job: job, detail: paused ? "pause requested" : "resume requested")
+            try connection.notify(JobStore.controlChannel, payload: job.id.uuidString)
+            return try reload(job.id, connection: connection)
+        }
+    }
+
+    /// A running job's new layout and theme (`POST /v2/{recordings|hls|livestreams}/{id}/layout`);
+    /// the job as it is now.
+    public func changeLayout(jobID: UUID, kind: JobKind, layout: LayoutSettings, theme: ThemeName) throws -> Job {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 AND kind = $2::job_kind AND deleted_at IS NULL FOR UPDATE",
+                                            [jobID, kind.rawValue])
+            guard let row = rows.first else { throw ServiceError.notFound("no \(kind.rawValue) \(jobID.uuidString.lowercased())") }
+            let job = try JobStore.job(from: row)
+            guard job.state.isActive, job.stopRequestedAt == nil else {
+                throw ServiceError.jobNotRunning("\(kind.rawValue) \(job.idText) is \(job.clientState); only a running job's layout changes")
+            }
+            var config = job.config
+            config.layout = layout
+            config.theme = theme
+            guard config != job.config else { return job }
+            let text = String(decoding: try JSONEncoder().encode(config), as: UTF8.self)
+            try connection.query("UPDATE jobs SET config = $2::jsonb, control_version = control_version + 1, updated_at = now() WHERE id = $1",
+                                 [job.id, text])
+            try addControlEvent(connection, job: job,
+                                detail: "layout change requested: \(layout.type.rawValue), \(layout.priority.rawValue), gridSize \(layout.gridSize), theme \(theme.rawValue)")
+            try connection.notify(JobStore.controlChannel, payload: job.id.uuidString)
+            return try reload(job.id, connection: connection)
+        }
+    }
+
+    /// The control versions of these jobs, as the database has them (a worker's heartbeat
+    /// catches a control whose NOTIFY it missed).
+    public func controlVersions(_ ids: [UUID]) throws -> [UUID: Int] {
+        guard !ids.isEmpty else { return [:] }
+        return try pool.with { connection in
+            var versions: [UUID: Int] = [:]
+            let list = "{" + ids.map { $0.uuidString }.joined(separator: ",") + "}"
+            for row in try connection.query("SELECT id, control_version FROM jobs WHERE id = ANY($1::uuid[])", [list]) {
+                versions[try row.decode("id")] = try row.decode("control_version")
+            }
+            return versions
+        }
+    }
+
+    private func addControlEvent(_ connection: PostgresConnection, job: Job, detail: String) throws {
+        try connection.query(
+            "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $2::job_state, $3, $4, $5)",
+            [job.id, job.state.rawValue, job.attempts, job.workerID, detail])
+        try connection.notify(JobStore.eventsChannel, payload: job.id.uuidString)
+    }
+}
+
+extension Job {
+    /// What the worker hands the job's run: the row's wanted state.
+    public var control: JobControl {
+        JobControl(version: controlVersion, paused: paused, layout: config.layout, theme: config.theme,
+                   destinations: kind == .livestream ? outputs.map(\.publishURL) : nil)
+    }
+}

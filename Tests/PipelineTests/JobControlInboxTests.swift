@@ -1,0 +1,65 @@
+import Foundation
+import JobSpec
+@testable import Pipeline
+import TestSupport
+import Testing
+
+/// The run's end of its worker's controls: whole lines whatever the reads, the newest version
+/// kept, and anything else skipped.
+@Suite struct JobControlInboxTests {
+    static let control = JobControl(version: 3, paused: true, layout: LayoutSettings(type: .sidebar, priority: .pin, gridSize: 2), theme: .dark,
+                                    destinations: ["rtmp://127.0.0.1/live/key"])
+
+    @Test func aControlRoundTripsAsOneLine() throws {
+        let line = Self.control.line
+        #expect(line.last == UInt8(ascii: "\n") && line.dropLast().allSatisfy { $0 != UInt8(ascii: "\n") })
+        #expect(try JSONDecoder().decode(JobControl.self, from: Data(line.dropLast())) == Self.control)
+    }
+
+    @Test func theInboxKeepsTheNewestVersionAndSkipsWhatIsNotAControl() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[1]) }
+        let inbox = JobControlInbox(descriptor: ends[0])
+        var older = Self.control
+        older.version = 2
+        older.paused = false
+        let bytes = Array("not json\n".utf8) + Self.control.line + older.line + Array("{\"version\": 9}\n".utf8)
+        // In pieces of odd sizes, as a pipe may hand them over.
+        var offset = 0
+        for size in [1, 7, 40, 3, 1000] where offset < bytes.count {
+            let piece = Array(bytes[offset..<min(bytes.count, offset + size)])
+            #expect(piece.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == piece.count)
+            offset += size
+        }
+        var taken: JobControl?
+        #expect(Poll.until(5) {
+            taken = inbox.take()
+            return taken != nil
+        })
+        #expect(taken == Self.control, "version 3 is the newest whole control; 2 is older, 9 is not a control")
+        #expect(inbox.take() == nil, "taken once")
+    }
+
+    /// Random bytes, newlines among them: never a crash, never a line longer than the limit.
+    @Test func randomBytesSplitIntoBoundedLines() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var splitter = ControlLineSplitter(maximumLength: 64)
+            var longest = 0, tooLong = 0
+            for _ in 0..<20 {
+                let count = Int.random(in: 0...200, using: &generator)
+                let bytes = (0..<count).map { _ in Bool.random(using: &generator) && Bool.random(using: &generator) ? UInt8(ascii: "\n") : UInt8.random(in: 0...255, using: &generator) }
+                for piece in splitter.add(bytes) {
+                    switch piece {
+                    case .line(let line): longest = max(longest, line.count)
+                    case .tooLong: tooLong += 1
+                    }
+                }
+            }
+            #expect(longest <= 64)
+        }
+        var splitter = ControlLineSplitter(maximumLength: 4)
+        #expect(splitter.add(Array("abcdefgh\nab\n".utf8)) == [.tooLong, .line(Array("ab".utf8))])
+    }
+}
