@@ -51,3 +51,61 @@ extension APIService {
         return JSON.response(200, views.view(changed))
     }
 }
+
+extension APIService {
+    /// How long a capture request waits for the running job to write the picture.
+    static let captureWait = 10.0
+
+    /// `POST /v2/hls/capture` and `/v2/recordings/capture` `{roomId, width, height, format}`:
+    /// the composite's next picture as JPEG (`jpg`, the default) or PNG, written by the job's
+    /// run and answered once it is there, with a signed URL (docs/JOBS.md, "Captures").
+    func capture(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let body = try JSON.body(request)
+        guard body.objectValue != nil else { throw ServiceError.invalidParameter("the body must be an object {roomId, width, height, format}") }
+        guard let roomID = body["roomId"]?.stringValue, !roomID.isEmpty else { throw ServiceError.invalidParameter("roomId is required") }
+        if let time = body["time"], !time.isNull {
+            throw ServiceError.invalidParameter("time is not supported: a capture is the composite's picture now (leave time out)")
+        }
+        func side(_ name: String) throws -> Int? {
+            guard let value = body[name], !value.isNull else { return nil }
+            guard let number = value.integerValue, (16...CaptureRequest.largestSide).contains(number) else {
+                throw ServiceError.invalidParameter("\(name) must be a whole number of pixels from 16 to \(CaptureRequest.largestSide)")
+            }
+            return number
+        }
+        let width = try side("width"), height = try side("height")
+        let format: CaptureRequest.Format
+        switch body["format"].flatMap({ $0.isNull ? nil : $0 }) {
+        case nil: format = .jpg
+        case let value?:
+            switch value.stringValue?.lowercased() {
+            case "jpg", "jpeg": format = .jpg
+            case "png": format = .png
+            default: throw ServiceError.invalidParameter("format must be jpg or png")
+            }
+        }
+        try Authenticator.check(grant, roomID: roomID)
+        let (job, capture) = try store.requestCapture(kind: kind, roomID: roomID, width: width, height: height, format: format)
+        let relative = CaptureRequest.directory(job: job.idText) + "/" + capture.fileName
+        let path = configuration.storage + "/" + relative
+        let deadline = Date().addingTimeInterval(Self.captureWait)
+        var bytes: [UInt8]?
+        while Date() < deadline {
+            if let data = FileManager.default.contents(atPath: path) {
+                bytes = Array(data)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard let bytes, let size = StillPictureSize.of(bytes) else {
+            throw ServiceError.captureFailed("the \(kind == .hls ? "HLS stream" : kind.rawValue) of room \(roomID) gave no picture within \(Int(Self.captureWait)) s")
+        }
+        var response = JSON.response(200, CaptureView(
+            message: "Capture taken successfully", roomId: roomID,
+            meta: .init(createdAt: APITime.string(Date(timeIntervalSince1970: capture.requestedAt)), width: size.width, height: size.height,
+                        format: format.rawValue),
+            filePath: relative, fileSize: bytes.count, fileName: capture.fileName, fileUrl: configuration.urls.capture(capture, of: job)))
+        response.headers.append(("Revue-Job-Id", job.idText))
+        return response
+    }
+}

@@ -24,6 +24,8 @@ extension APIService {
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/recordings/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
             // A job's thumbnails (`config.thumbnails`: `latest.jpg`, `NNNNNN.jpg`).
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/thumbnails/{jobId}/{fileName}"), .open { api, request, _ in api.file(request) }),
+            // A capture (`POST /v2/hls/capture`: `ID.jpg`, `ID.png`).
+            (HTTPRoute("GET", "/files/s/{expires}/{signature}/captures/{jobId}/{fileName}"), .open { api, request, _ in api.file(request) }),
             // A live transcription's transcript (`part-N.transcript/transcript.vtt`, `summary.md`, …).
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/transcriptions/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
         ]
@@ -74,6 +76,10 @@ extension APIService {
                 (HTTPRoute("POST", "/v2/recordings/pause"), .authenticated { api, request, _, grant in try api.setPaused(true, request: request, grant: grant) }),
                 (HTTPRoute("POST", "/v2/recordings/resume"), .authenticated { api, request, _, grant in try api.setPaused(false, request: request, grant: grant) }),
             ]
+        }
+        if kind == .recording || kind == .hls {
+            routes.append((HTTPRoute("POST", "/v2/\(collection)/capture"),
+                           .authenticated { api, request, _, grant in try api.capture(kind, request: request, grant: grant) }))
         }
         if kind.writesMedia {
             routes.append((HTTPRoute("POST", "/v2/\(collection)/{\(id)}/layout"),

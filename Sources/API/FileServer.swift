@@ -9,7 +9,7 @@ import Jobs
 struct FileServer {
     let root: String
     let signer: FileURLSigner
-    static let servedFolders: Set<String> = ["recordings", "hls", "thumbnails", "transcriptions"]
+    static let servedFolders: Set<String> = ["recordings", "hls", "thumbnails", "transcriptions", "captures"]
 
     func serve(_ request: HTTPRequest, relativePath: String, now: Date = Date()) -> HTTPResponse {
         let granted: String
@@ -74,6 +74,7 @@ struct FileServer {
         case "txt": "text/plain; charset=utf-8"
         case "md": "text/markdown; charset=utf-8"
         case "jpg": "image/jpeg"
+        case "png": "image/png"
         default: "application/octet-stream"
         }
     }

@@ -100,6 +100,11 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         ServiceError(status: 409, code: 4000, name: "JOB_NOT_RUNNING", message: message)
     }
 
+    /// The running job did not write the capture asked for (3069).
+    public static func captureFailed(_ message: String) -> ServiceError {
+        ServiceError(status: 504, code: 3069, name: "ERROR_CAPTURE_IMAGE_FAILED", message: message)
+    }
+
     public static func invalidLivestreamConfig(_ message: String) -> ServiceError {
         ServiceError(status: 400, code: 4015, name: "INVALID_LIVESTREAM_CONFIG", message: message)
     }

@@ -16,13 +16,19 @@ public struct JobControl: Sendable, Codable, Equatable {
     /// A livestream's destinations (their publish URLs, stream key included: the line goes
     /// down a pipe, never onto a command line); nil for other kinds.
     public var destinations: [String]?
+    /// Still pictures asked for in the last minute, each with its `path`: the run writes each
+    /// one it has not written yet from its next picture.
+    public var captures: [CaptureRequest]?
 
-    public init(version: Int, paused: Bool, layout: LayoutSettings, theme: ThemeName, destinations: [String]? = nil) {
+    public init(version: Int, paused: Bool, layout: LayoutSettings, theme: ThemeName, destinations: [String]? = nil,
+                captures: [CaptureRequest]? = nil)
+    {
         self.version = version
         self.paused = paused
         self.layout = layout
         self.theme = theme
         self.destinations = destinations
+        self.captures = captures
     }
 
     /// The control as one line of the wire format, newline included.

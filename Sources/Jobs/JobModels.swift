@@ -36,6 +36,8 @@ public struct Job: Sendable, Equatable {
     public var paused = false
     /// Bumped by every control (pause, resume, layout); the worker hands its run each new one.
     public var controlVersion = 0
+    /// Still pictures asked for in the last minute (`POST /v2/hls/capture`).
+    public var captures: [CaptureRequest] = []
 
     public var clientState: String { state.clientState(kind) }
 

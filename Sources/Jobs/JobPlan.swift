@@ -91,6 +91,9 @@ struct JobPlan {
     /// `latest.jpg` is the newest whichever attempt wrote it.
     static func thumbnails(job id: String) -> String { "thumbnails/\(id)" }
 
+    /// Where a job's captures go (relative to the storage directory): `ID.jpg` or `ID.png`.
+    static func captures(job id: String) -> String { CaptureRequest.directory(job: id) }
+
     /// Where an attempt keeps each participant's audio for the job's transcript (relative to
     /// the storage directory).
     static func speakerAudio(job id: String, attempt: Int) -> String { "jobs/\(id)/speakers/attempt-\(attempt)" }

@@ -59,6 +59,36 @@ extension JobStore {
         }
     }
 
+    /// Asks the room's running job of `kind` for a still picture of its composite; the job and
+    /// the request (docs/JOBS.md, "Captures"). Requests older than a minute are dropped.
+    public func requestCapture(kind: JobKind, roomID: String, width: Int?, height: Int?, format: CaptureRequest.Format,
+                               now: Date = Date()) throws -> (Job, CaptureRequest)
+    {
+        try pool.transaction { connection -> (Job, CaptureRequest) in
+            let rows = try connection.query(
+                "SELECT \(JobStore.columns) FROM jobs WHERE room_id = $1 AND kind = $2::job_kind AND state IN \(JobStore.activeStates) FOR UPDATE",
+                [roomID, kind.rawValue])
+            let name = kind == .hls ? "HLS stream" : kind.rawValue
+            guard let row = rows.first else { throw ServiceError.jobNotRunning("room \(roomID) has no \(name) in progress to capture") }
+            let job = try JobStore.job(from: row)
+            guard job.stopRequestedAt == nil else { throw ServiceError.jobNotRunning("the \(name) of room \(roomID) is stopping") }
+            // A job no worker runs yet has no picture to give.
+            guard job.state == .started || job.state == .playable else {
+                throw ServiceError.jobNotRunning("the \(name) of room \(roomID) has not started yet (\(job.clientState))")
+            }
+            guard job.config.mode == .videoAndAudio else { throw ServiceError.jobNotRunning("the \(name) of room \(roomID) is audio only: no picture") }
+            guard !job.paused else { throw ServiceError.jobNotRunning("the \(name) of room \(roomID) is paused: resume it to capture") }
+            let request = CaptureRequest(id: UUID().uuidString.lowercased(), width: width, height: height, format: format,
+                                         requestedAt: now.timeIntervalSince1970)
+            let kept = job.captures.filter { now.timeIntervalSince1970 - $0.requestedAt < CaptureRequest.lifetime } + [request]
+            let text = String(decoding: try JSONEncoder().encode(kept), as: UTF8.self)
+            try connection.query("UPDATE jobs SET captures = $2::jsonb, control_version = control_version + 1, updated_at = now() WHERE id = $1",
+                                 [job.id, text])
+            try connection.notify(JobStore.controlChannel, payload: job.id.uuidString)
+            return (try reload(job.id, connection: connection), request)
+        }
+    }
+
     /// The control versions of these jobs, as the database has them (a worker's heartbeat
     /// catches a control whose NOTIFY it missed).
     public func controlVersions(_ ids: [UUID]) throws -> [UUID: Int] {
@@ -82,9 +112,16 @@ extension JobStore {
 }
 
 extension Job {
-    /// What the worker hands the job's run: the row's wanted state.
-    public var control: JobControl {
-        JobControl(version: controlVersion, paused: paused, layout: config.layout, theme: config.theme,
-                   destinations: kind == .livestream ? outputs.map(\.publishURL) : nil)
+    /// What the worker hands the job's run: the row's wanted state, captures written under
+    /// `storage`.
+    public func control(storage: String) -> JobControl {
+        let directory = storage + "/" + JobPlan.captures(job: idText)
+        return JobControl(version: controlVersion, paused: paused, layout: config.layout, theme: config.theme,
+                          destinations: kind == .livestream ? outputs.map(\.publishURL) : nil,
+                          captures: captures.isEmpty ? nil : captures.map { request in
+                              var placed = request
+                              placed.path = directory + "/" + request.fileName
+                              return placed
+                          })
     }
 }

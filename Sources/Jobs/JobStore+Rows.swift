@@ -15,6 +15,7 @@ extension JobStore {
             throw PostgresError(kind: .decodingFailed, message: "a job has no config")
         }
         let transcription = try decodeJSON("transcription", TranscriptionStatus.self, in: row)
+        let captures = try decodeJSON("captures", [CaptureRequest].self, in: row)
         guard let kind = JobKind(rawValue: try row.decode("kind", as: String.self)),
               let state = JobState(rawValue: try row.decode("state", as: String.self))
         else { throw PostgresError(kind: .decodingFailed, message: "unknown job kind or state") }
@@ -27,7 +28,8 @@ extension JobStore {
             errorMessage: try row.decodeIfPresent("error_message"), parts: parts ?? [], progress: progress, transcription: transcription,
             createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"), startedAt: try row.decodeIfPresent("started_at"),
             playableAt: try row.decodeIfPresent("playable_at"), stoppedAt: try row.decodeIfPresent("stopped_at"),
-            roomNodeID: try row.decodeIfPresent("room_node_id"), paused: try row.decode("paused"), controlVersion: try row.decode("control_version"))
+            roomNodeID: try row.decodeIfPresent("room_node_id"), paused: try row.decode("paused"), controlVersion: try row.decode("control_version"),
+            captures: captures ?? [])
     }
 
     /// A jsonb column as `T`, nil when it is NULL; a value that does not decode throws.

@@ -26,7 +26,7 @@ public final class JobStore: Sendable {
         id, kind, room_id, session_id, state, config::text AS config, outputs::text AS outputs, webhook_url, aws_dir_path, pre_signed_url,
         worker_id, lease_expires_at, attempts, stop_requested_at, error_code, error_message, parts::text AS parts,
         progress::text AS progress, transcription::text AS transcription, created_at, updated_at, started_at, playable_at, stopped_at,
-        paused, control_version,
+        paused, control_version, captures::text AS captures,
         (SELECT node_id FROM room_placements WHERE room_placements.room_id = jobs.room_id) AS room_node_id
         """
 

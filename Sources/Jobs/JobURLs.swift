@@ -35,6 +35,11 @@ public struct JobURLs: Sendable {
         return file(JobPlan.thumbnails(job: job.idText) + "/latest.jpg")
     }
 
+    /// The signed URL of a capture (`POST /v2/hls/capture`).
+    public func capture(_ request: CaptureRequest, of job: Job) -> String {
+        file(JobPlan.captures(job: job.idText) + "/" + request.fileName)
+    }
+
     /// `filePath` and `fileUrl` of an MP4 part: the object once it is uploaded, else the local file.
     public func location(of part: JobPart) -> (path: String, url: String) {
         if part.kind == .mp4, let key = part.objectKey, let storage {

@@ -63,7 +63,7 @@ extension Worker {
         let entry = running[id]
         lock.unlock()
         guard let entry, entry.readsControls, job.controlVersion > entry.controlsSent, let pipe = entry.process.standardInputPipe else { return }
-        let control = job.control
+        let control = job.control(storage: configuration.storage)
         do {
             // Outside the lock: the run reads its controls on a thread of its own, but a run
             // that has stopped reading must not hold up the worker's other jobs.

@@ -29,6 +29,8 @@ public final class JobRun {
 
     public let spec: PipelineSpec
     private let report: @Sendable (JobRunEvent) -> Void
+    /// The still pictures the controls ask for.
+    private let captures = CaptureWriter(logger: Logger(label: "pipeline"))
 
     public init(spec: PipelineSpec, report: @escaping @Sendable (JobRunEvent) -> Void) {
         self.spec = spec
@@ -60,10 +62,13 @@ public final class JobRun {
             sinks.append((output, sink))
             pipeline.add(sink: sink)
         }
-        if let directory = spec.thumbnailDirectory, let settings = spec.config.thumbnails {
-            let thumbnails = try ThumbnailWriter(directory: directory, settings: settings, logger: Logger(label: "pipeline"))
-            let rate = Double(pipeline.composer.framesPerSecond)
-            pipeline.onCanvas = { image, index in thumbnails.offer(image, mediaTime: Double(index) / rate) }
+        let thumbnails = try spec.thumbnailDirectory.flatMap { directory in
+            try spec.config.thumbnails.map { try ThumbnailWriter(directory: directory, settings: $0, logger: Logger(label: "pipeline")) }
+        }
+        let rate = Double(pipeline.composer.framesPerSecond)
+        pipeline.onCanvas = { [captures] image, index in
+            thumbnails?.offer(image, mediaTime: Double(index) / rate)
+            captures.offer(image)
         }
         report(.configured(spec.redacted))
         var shown: [JobRunEvent.Tile] = []
@@ -126,15 +131,14 @@ public final class JobRun {
         return Outcome(outputs: outputs, seconds: seconds, limit: reached, failure: failure)
     }
 
-    /// Carries out what a control changes: a pause or a resume, a new layout or theme. What is
-    /// the same as now is left alone, so a control repeated does nothing.
+    /// Carries out what a control changes: a pause or a resume, a new layout or theme, captures
+    /// not written yet. What is the same as now is left alone, so a control repeated does nothing.
     func apply(_ control: JobControl, to pipeline: RecordingPipeline) {
         let logger = Logger(label: "pipeline")
-        if control.paused && !pipeline.isPaused {
-            guard spec.job.map({ $0.kind == .recording }) ?? true else {
-                logger.warning("only a recording pauses; the control's pause is not applied", ["kind": .string(spec.job?.kind.rawValue ?? "")])
-                return
-            }
+        let pauses = spec.job.map { $0.kind == .recording } ?? true
+        if control.paused && !pipeline.isPaused && !pauses {
+            logger.warning("only a recording pauses; the control's pause is not applied", ["kind": .string(spec.job?.kind.rawValue ?? "")])
+        } else if control.paused && !pipeline.isPaused {
             pipeline.pause()
             logger.info("paused", ["at": .double(pipeline.outputMediaTime)])
             report(.paused(at: pipeline.outputMediaTime))
@@ -142,6 +146,7 @@ public final class JobRun {
             logger.info("resumed", ["at": .double(pipeline.outputMediaTime), "pausedFor": .double(length)])
             report(.resumed(at: pipeline.outputMediaTime, pausedFor: length))
         }
+        if let requests = control.captures { captures.ask(requests) }
         let config = pipeline.composer.config
         if control.layout != config.layout || control.theme != config.theme {
             do {

@@ -13,7 +13,7 @@ import Outputs
 final class ThumbnailWriter {
     let directory: String
     let settings: ThumbnailSettings
-    private let encoder: JPEGEncoder
+    private let encoder: StillPictureEncoder
     private var next = 0.0
     private var failed = false
     private let logger: Logger
@@ -23,7 +23,7 @@ final class ThumbnailWriter {
         self.directory = directory
         self.settings = settings
         self.logger = logger
-        encoder = JPEGEncoder(width: settings.width)
+        encoder = StillPictureEncoder(width: settings.width)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Controls on a running recording (issue 26 items 1 and 2), through the REST API against a
 /// live room: aiortc Blue (1000 Hz) and Red (440 Hz) are recorded in GRID; the layout changes to
-/// SPOTLIGHT with the LIGHT theme; the recording is paused, Green (600 Hz) joins and leaves while
+/// SPOTLIGHT with the LIGHT theme (a capture shows it); the recording is paused, Green (600 Hz) joins and leaves while
 /// it is, and it is resumed. The MP4 plays straight through, has nothing of Green, and is as long
 /// as the time it was not paused; the layout changes on the frame the job's events say.
 extension LivePipelineSuites {
@@ -53,6 +53,15 @@ extension LivePipelineSuites {
             }
             #expect(changedAt != nil, "no layout change in the job's events")
             Thread.sleep(forTimeInterval: 3)
+            // A capture of the recording shows the new layout: one camera in the middle, on LIGHT.
+            let capture = try server.call("POST", "/v2/recordings/capture", .object(["roomId": .string(room), "width": .number(320), "format": .string("png")]))
+            #expect(capture.status == 200 && capture.json["meta"]?["height"]?.integerValue == 180, "\(capture.json.text)")
+            if let url = capture.json["fileUrl"]?.stringValue {
+                let png = try TCP.http("GET", url).body
+                let (r, g, b) = try PNGPixels.pixel(of: png, x: 160, y: 75), corner = try PNGPixels.pixel(of: png, x: 1, y: 1)
+                let middle = Self.name(YUVColor(red: UInt8(clamping: r), green: UInt8(clamping: g), blue: UInt8(clamping: b)))
+                #expect((middle == "red" || middle == "blue") && corner.0 > 200, "capture: middle \(middle), corner \(corner)")
+            }
 
             // Paused: Green joins, is in the room for a while, and leaves.
             let paused = try server.call("POST", "/v2/recordings/pause", .object(["roomId": .string(room)]))
@@ -60,6 +69,8 @@ extension LivePipelineSuites {
             recordedBefore = Date().timeIntervalSince(unpaused)
             #expect(Poll.until(20) { Self.notes(server, job).contains { $0.contains("paused at") } }, "\(Self.notes(server, job))")
             #expect(try server.call("GET", "/v2/recordings/\(job.idText)").json["paused"]?.boolValue == true)
+            let pausedCapture = try server.call("POST", "/v2/recordings/capture", .object(["roomId": .string(room)]))
+            #expect(pausedCapture.status == 409, "a paused recording has no picture to capture: \(pausedCapture.json.text)")
             let again = try server.call("POST", "/v2/recordings/pause", .object(["roomId": .string(room)]))
             #expect(again.status == 200, "pausing a paused recording changes nothing: \(again.json.text)")
             let green = try server.whipPublisher(room: room, name: "Green", colour: "20C040", tone: 600, log: logs.file("green"))
