@@ -174,7 +174,7 @@ let package = Package(
         .target(name: "CLI", dependencies: ["OutboundHTTP", "APIModels", "RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription",
                                            "LiveTranscription", "Cluster"]),
-        .executableTarget(name: "revue", dependencies: ["CLI", "Platform", "LibAV"]),
+        .executableTarget(name: "revue", dependencies: ["CLI", "Crypto", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)
         // recvmmsg/sendmmsg for bench/sfu's reference relay (glibc declares them only under _GNU_SOURCE).

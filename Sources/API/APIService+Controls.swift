@@ -109,3 +109,30 @@ extension APIService {
         return response
     }
 }
+
+extension APIService {
+    /// `POST /v2/livestreams/{id}/outputs` `{url, streamKey}`: a new destination, streamed to
+    /// from the next keyframe; the livestream.
+    func addDestination(id: String, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        let body = try JSON.body(request)
+        let destination: LivestreamOutput
+        do {
+            destination = try LivestreamOutput.validated(body, field: nil)
+        } catch {
+            throw ServiceError.invalidLivestreamConfig(error.message)
+        }
+        let job = try findJob(id, kind: .livestream)
+        try Authenticator.check(grant, roomID: job.roomID)
+        return JSON.response(200, views.view(try store.changeDestinations(jobID: job.id, adding: destination)))
+    }
+
+    /// `DELETE /v2/livestreams/{id}/outputs?url=URL[&streamKey=KEY]`: the destination of that
+    /// `url` (as the livestream's view lists it; and key, when several share it) is no longer
+    /// streamed to; the livestream.
+    func removeDestination(id: String, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
+        guard let url = request.query["url"], !url.isEmpty else { throw ServiceError.invalidParameter("url is required: the destination's URL, as the livestream lists it") }
+        let job = try findJob(id, kind: .livestream)
+        try Authenticator.check(grant, roomID: job.roomID)
+        return JSON.response(200, views.view(try store.changeDestinations(jobID: job.id, removing: url, streamKey: request.query["streamKey"])))
+    }
+}

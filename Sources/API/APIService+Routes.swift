@@ -81,6 +81,14 @@ extension APIService {
             routes.append((HTTPRoute("POST", "/v2/\(collection)/capture"),
                            .authenticated { api, request, _, grant in try api.capture(kind, request: request, grant: grant) }))
         }
+        if kind == .livestream {
+            routes += [
+                (HTTPRoute("POST", "/v2/livestreams/{\(id)}/outputs"),
+                 .authenticated { api, request, path, grant in try api.addDestination(id: path[id] ?? "", request: request, grant: grant) }),
+                (HTTPRoute("DELETE", "/v2/livestreams/{\(id)}/outputs"),
+                 .authenticated { api, request, path, grant in try api.removeDestination(id: path[id] ?? "", request: request, grant: grant) }),
+            ]
+        }
         if kind.writesMedia {
             routes.append((HTTPRoute("POST", "/v2/\(collection)/{\(id)}/layout"),
                            .authenticated { api, request, path, grant in try api.changeLayout(kind, id: path[id] ?? "", request: request, grant: grant) }))

@@ -22,16 +22,22 @@ public struct LivestreamOutput: Sendable, Codable, Equatable {
 
     /// Reads `outputs[index]` of a start request.
     static func validated(_ value: JSONValue, index: Int) throws(SpecError) -> LivestreamOutput {
-        let field = "outputs[\(index)]"
-        guard value.objectValue != nil else { throw SpecError("\(field) must be an object {url, streamKey}", category: .livestreamConfig) }
+        try validated(value, field: "outputs[\(index)]")
+    }
+
+    /// Reads a destination `{url, streamKey}`; errors name `field` (nil: the body's own members).
+    public static func validated(_ value: JSONValue, field: String?) throws(SpecError) -> LivestreamOutput {
+        let shown = field ?? "the destination"
+        let prefix = field.map { $0 + "." } ?? ""
+        guard value.objectValue != nil else { throw SpecError("\(shown) must be an object {url, streamKey}", category: .livestreamConfig) }
         guard let url = value["url"]?.stringValue, let scheme = url.split(separator: ":").first?.lowercased(),
               scheme == "rtmp" || scheme == "rtmps", url.lowercased().hasPrefix(scheme + "://"), url.count > scheme.count + 3, url.utf8.count <= 2048,
               !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else { throw SpecError("\(field).url must be an rtmp:// or rtmps:// URL of at most 2048 bytes", category: .livestreamConfig) }
+        else { throw SpecError("\(prefix)url must be an rtmp:// or rtmps:// URL of at most 2048 bytes", category: .livestreamConfig) }
         var key: String?
         if let streamKey = value["streamKey"], !streamKey.isNull {
             guard let text = streamKey.stringValue, text.utf8.count <= 512, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-            else { throw SpecError("\(field).streamKey must be a string of at most 512 bytes", category: .livestreamConfig) }
+            else { throw SpecError("\(prefix)streamKey must be a string of at most 512 bytes", category: .livestreamConfig) }
             key = text
         }
         return LivestreamOutput(url: url, streamKey: key)

@@ -59,6 +59,55 @@ extension JobStore {
         }
     }
 
+    /// Adds a destination to a running livestream, or removes the one whose `url` (and
+    /// `streamKey`, when several share the URL) is given; the job as it is now. A livestream
+    /// keeps one destination at least (stop it instead) and `LivestreamOutput.maximumCount` at
+    /// most; a URL and key are there once.
+    public func changeDestinations(jobID: UUID, adding: LivestreamOutput? = nil, removing url: String? = nil, streamKey: String? = nil) throws -> Job {
+        try pool.transaction { connection -> Job in
+            let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 AND kind = 'livestream' AND deleted_at IS NULL FOR UPDATE",
+                                            [jobID])
+            guard let row = rows.first else { throw ServiceError.notFound("no livestream \(jobID.uuidString.lowercased())") }
+            let job = try JobStore.job(from: row)
+            guard job.state.isActive, job.stopRequestedAt == nil else {
+                throw ServiceError.jobNotRunning("livestream \(job.idText) is \(job.clientState); only a running livestream's destinations change")
+            }
+            var outputs = job.outputs
+            let detail: String
+            if let adding {
+                guard !outputs.contains(where: { $0.publishURL == adding.publishURL }) else {
+                    throw ServiceError.invalidLivestreamConfig("\(adding.url) with this stream key is a destination of this livestream already")
+                }
+                guard outputs.count < LivestreamOutput.maximumCount else {
+                    throw ServiceError.invalidLivestreamConfig("a livestream has \(LivestreamOutput.maximumCount) destinations at most")
+                }
+                outputs.append(adding)
+                detail = "destination added: \(adding.url)"
+            } else if let url {
+                let matching = outputs.indices.filter { outputs[$0].url == url && (streamKey == nil || outputs[$0].streamKey == streamKey) }
+                guard let index = matching.first else {
+                    throw ServiceError.notFound("\(url)\(streamKey == nil ? "" : " with that stream key") is not a destination of livestream \(job.idText)")
+                }
+                guard matching.count == 1 else {
+                    throw ServiceError.invalidParameter("\(matching.count) destinations have the URL \(url): give streamKey too")
+                }
+                guard outputs.count > 1 else {
+                    throw ServiceError.invalidLivestreamConfig("\(url) is the livestream's only destination: stop the livestream instead")
+                }
+                outputs.remove(at: index)
+                detail = "destination removed: \(url)"
+            } else {
+                return job
+            }
+            let text = String(decoding: try JSONEncoder().encode(outputs), as: UTF8.self)
+            try connection.query("UPDATE jobs SET outputs = $2::jsonb, control_version = control_version + 1, updated_at = now() WHERE id = $1",
+                                 [job.id, text])
+            try addControlEvent(connection, job: job, detail: detail)
+            try connection.notify(JobStore.controlChannel, payload: job.id.uuidString)
+            return try reload(job.id, connection: connection)
+        }
+    }
+
     /// Asks the room's running job of `kind` for a still picture of its composite; the job and
     /// the request (docs/JOBS.md, "Captures"). Requests older than a minute are dropped.
     public func requestCapture(kind: JobKind, roomID: String, width: Int?, height: Int?, format: CaptureRequest.Format,

@@ -3,6 +3,7 @@ import JobSpec
 import Log
 import Outputs
 import Platform
+import Synchronization
 
 /// Leases and stops: what the database says of the jobs this worker holds.
 extension Worker {
@@ -67,7 +68,7 @@ extension Worker {
         do {
             // Outside the lock: the run reads its controls on a thread of its own, but a run
             // that has stopped reading must not hold up the worker's other jobs.
-            try pipe.write(control.line)
+            try controlWriting.withLock { _ throws(SubprocessError) in try pipe.write(control.line) }
             lock.lock()
             if let sent = running[id]?.controlsSent { running[id]?.controlsSent = max(sent, control.version) }
             lock.unlock()

@@ -118,6 +118,9 @@ public final class Worker: @unchecked Sendable {
     let uploads: UploadStore
     let objectStorage: S3Client?
     let lock = NSLock()
+    /// Held while a control line is written, so the run loop and the heartbeat thread never
+    /// interleave two lines on one child's input.
+    let controlWriting = Mutex(())
     private let heartbeatsEnded = Atomic<Bool>(false)
     private var nextLeaseCheck = Date.distantPast
     private var otherLeaseExpiry: Date?

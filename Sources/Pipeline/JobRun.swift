@@ -31,6 +31,12 @@ public final class JobRun {
     private let report: @Sendable (JobRunEvent) -> Void
     /// The still pictures the controls ask for.
     private let captures = CaptureWriter(logger: Logger(label: "pipeline"))
+    /// Every output the run has had, in the order they were made (destinations a control added
+    /// last, and those it removed still there for the outcome).
+    private var sinks: [(OutputSpec, QueuedSink)] = []
+    /// Destinations a control removed, finishing off the pipeline's thread; the run waits for
+    /// them before it returns.
+    private let removals = DispatchGroup()
 
     public init(spec: PipelineSpec, report: @escaping @Sendable (JobRunEvent) -> Void) {
         self.spec = spec
@@ -54,13 +60,8 @@ public final class JobRun {
         let pipeline = try RecordingPipeline(config: spec.config)
         if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
         let report = self.report
-        var sinks: [(OutputSpec, QueuedSink)] = []
         for output in spec.outputs {
-            let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: made.room != nil,
-                                           onPlayable: { report(.playable) })
-            sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
-            sinks.append((output, sink))
-            pipeline.add(sink: sink)
+            try add(output, to: pipeline, captions: made.room != nil)
         }
         let thumbnails = try spec.thumbnailDirectory.flatMap { directory in
             try spec.config.thumbnails.map { try ThumbnailWriter(directory: directory, settings: $0, logger: Logger(label: "pipeline")) }
@@ -113,7 +114,7 @@ public final class JobRun {
                 let now = Date()
                 let fps = last.map { Double(progress.videoFrames - $0.frames) / max(0.001, now.timeIntervalSince($0.time)) } ?? 0
                 last = (now, progress.videoFrames)
-                let dropped = sinks.reduce(0) { $0 + $1.1.status.droppedPackets }
+                let dropped = self.sinks.reduce(0) { $0 + $1.1.status.droppedPackets }
                 report(.progress(JobProgress(
                     mediaTime: progress.mediaTime, fps: fps,
                     bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
@@ -125,10 +126,47 @@ public final class JobRun {
             failure = error
         }
         let seconds = pipeline.outputMediaTime
+        removals.wait()
         let outputs = sinks.map { output, sink in
             OutputResult(output: output, name: sink.name, failure: sink.status.failure.map { "\($0)" })
         }
         return Outcome(outputs: outputs, seconds: seconds, limit: reached, failure: failure)
+    }
+
+    /// Makes an output's sink and puts it behind the pipeline.
+    private func add(_ output: OutputSpec, to pipeline: RecordingPipeline, captions: Bool) throws {
+        let report = self.report
+        let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: captions,
+                                       onPlayable: { report(.playable) })
+        sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
+        sinks.append((output, sink))
+        pipeline.add(sink: sink)
+    }
+
+    /// A livestream's destinations as a control wants them (issue 26 item 3): a new one gets an
+    /// RTMP output from the next keyframe (`RTMPOutput` starts each connection there, at time
+    /// 0); one no longer wanted leaves the pipeline at once and finishes on a thread of its own,
+    /// so a server that is slow to close holds up nothing. The others go on untouched.
+    private func follow(destinations wanted: [String], pipeline: RecordingPipeline) {
+        let logger = Logger(label: "pipeline")
+        let streaming = sinks.compactMap { output, sink -> (String, QueuedSink)? in
+            guard case .rtmp(let destination) = output, pipeline.has(sink: sink) else { return nil }
+            return (destination.publishURL, sink)
+        }
+        for (url, sink) in streaming where !wanted.contains(url) {
+            pipeline.remove(sink: sink)
+            DispatchQueue.global().async(group: removals) { try? sink.finish() }
+            logger.info("a destination removed", ["output": .string(sink.name)])
+        }
+        for url in wanted where !streaming.contains(where: { $0.0 == url }) {
+            do {
+                try add(.rtmp(LivestreamOutput(url: url, streamKey: nil)), to: pipeline, captions: false)
+                logger.info("a destination added", ["output": .string(sinks.last?.1.name ?? "")])
+            } catch {
+                logger.error("a destination could not be added", ["error": .string("\(error)")])
+                report(.outputFailed(output: RTMPOutput.redacted(url), error: "\(error)"))
+            }
+        }
     }
 
     /// Carries out what a control changes: a pause or a resume, a new layout or theme, captures
@@ -147,6 +185,7 @@ public final class JobRun {
             report(.resumed(at: pipeline.outputMediaTime, pausedFor: length))
         }
         if let requests = control.captures { captures.ask(requests) }
+        if let destinations = control.destinations, spec.job?.kind == .livestream { follow(destinations: destinations, pipeline: pipeline) }
         let config = pipeline.composer.config
         if control.layout != config.layout || control.theme != config.theme {
             do {

@@ -137,6 +137,17 @@ public final class RecordingPipeline {
         sinks.append(sink)
     }
 
+    /// Takes a sink out (a livestream destination a control removed): it gets nothing more. Its
+    /// owner finishes it.
+    public func remove(sink: any PacketSink & AnyObject) {
+        sinks.removeAll { ($0 as AnyObject) === sink }
+    }
+
+    /// Whether the sink is one the pipeline writes to.
+    public func has(sink: any PacketSink & AnyObject) -> Bool {
+        sinks.contains { ($0 as AnyObject) === sink }
+    }
+
     private func encodeAudio(_ samples: [Float]) throws {
         let start = outputSamples
         outputSamples += Int64(samples.count / 2)
