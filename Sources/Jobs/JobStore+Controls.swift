@@ -138,6 +138,22 @@ extension JobStore {
         }
     }
 
+    /// The run paused or resumed (not the request: the moment it took effect, `detail` saying
+    /// where in the recording): a line in the job's events and the `recording-paused` or
+    /// `recording-resumed` webhook, if `workerID` still holds the job.
+    public func notePause(_ paused: Bool, detail: String, jobID: UUID, workerID: String) throws {
+        try pool.transaction { connection in
+            let rows = try connection.query("SELECT \(JobStore.columns) FROM jobs WHERE id = $1 AND worker_id = $2 FOR UPDATE", [jobID, workerID])
+            guard let row = rows.first else { return }
+            let job = try JobStore.job(from: row)
+            try connection.query(
+                "INSERT INTO job_events (job_id, from_state, to_state, attempt, worker_id, detail) VALUES ($1, $2::job_state, $2::job_state, $3, $4, $5)",
+                [job.id, job.state.rawValue, job.attempts, workerID, detail])
+            try connection.notify(JobStore.eventsChannel, payload: job.id.uuidString)
+            _ = try enqueueWebhooks(connection, job: job, event: "\(job.kind.clientStatePrefix.lowercased())-\(paused ? "paused" : "resumed")")
+        }
+    }
+
     /// The control versions of these jobs, as the database has them (a worker's heartbeat
     /// catches a control whose NOTIFY it missed).
     public func controlVersions(_ ids: [UUID]) throws -> [UUID: Int] {

@@ -242,7 +242,7 @@ public final class JobStore: Sendable {
     /// Queues a webhook to the job's `webhookUrl` and to the room's endpoint when it asked for
     /// this event; the payload's data, which the room's participants are told as well.
     @discardableResult
-    private func enqueueWebhooks(_ connection: PostgresConnection, job: Job, event: String) throws -> WebhookPayload.Data {
+    func enqueueWebhooks(_ connection: PostgresConnection, job: Job, event: String) throws -> WebhookPayload.Data {
         var destinations: [String] = []
         if let url = job.webhookURL, !url.isEmpty { destinations.append(url) }
         if let row = try connection.query("SELECT webhook::text AS webhook FROM rooms WHERE id = $1", [job.roomID]).first,

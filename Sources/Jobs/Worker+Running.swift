@@ -86,11 +86,12 @@ extension Worker {
             _ = try? store.note(detail, jobID: id, workerID: configuration.workerID)
         case .paused(let at):
             logger.info("the run paused", ["at": .double(at)])
-            _ = try? store.note("attempt \(entry.job.attempts): paused at \(String(format: "%.2f s", at)) of the recording", jobID: id, workerID: configuration.workerID)
+            try? store.notePause(true, detail: "attempt \(entry.job.attempts): paused at \(String(format: "%.2f s", at)) of the recording", jobID: id,
+                                 workerID: configuration.workerID)
         case .resumed(let at, let pausedFor):
             logger.info("the run resumed", ["at": .double(at), "pausedFor": .double(pausedFor)])
-            _ = try? store.note("attempt \(entry.job.attempts): resumed at \(String(format: "%.2f s", at)) of the recording after \(String(format: "%.2f s", pausedFor)) paused",
-                                jobID: id, workerID: configuration.workerID)
+            try? store.notePause(false, detail: "attempt \(entry.job.attempts): resumed at \(String(format: "%.2f s", at)) of the recording after "
+                                 + "\(String(format: "%.2f s", pausedFor)) paused", jobID: id, workerID: configuration.workerID)
         case .layoutChanged(let layout, let theme, let at):
             _ = try? store.note("attempt \(entry.job.attempts): layout \(layout.type.rawValue) (\(layout.priority.rawValue), gridSize \(layout.gridSize)), "
                                 + "theme \(theme.rawValue) from \(String(format: "%.2f s", at))", jobID: id, workerID: configuration.workerID)

@@ -19,6 +19,7 @@ extension LivePipelineSuites {
         @Test func aRecordingIsRelaidOutPausedAndResumedWhileItRuns() throws {
             let server = try RoomServerHarness()
             server.startWorker()
+            try server.startWebhooks()
             defer { server.stopWorker() }
             let room = try server.makeRoom()
             let logs = try TemporaryDirectory(prefix: "controls")
@@ -27,7 +28,8 @@ extension LivePipelineSuites {
             let red = try server.whipPublisher(room: room, name: "Red", colour: "D02020", tone: 440, log: logs.file("red"))
             defer { server.end(red) }
 
-            let job = try server.startJob(.recording, room: room)
+            let webhooks = try WebhookReceiver()
+            let job = try server.startJob(.recording, room: room, webhookURL: webhooks.url)
             defer { print("recorder log:\n" + server.attemptLog(job)) }
             // Both on screen, side by side (GRID).
             let bothShown = Poll.until(30) { (try? server.layouts(of: job).last?.tiles.count) == 2 }
@@ -87,6 +89,14 @@ extension LivePipelineSuites {
             Thread.sleep(forTimeInterval: 4)
             let finished = try server.stopJob(job)
             let recordedAfter = Date().timeIntervalSince(unpaused)
+            // The backend heard when the pause took effect, and when it ended.
+            var types: [String] = []
+            _ = Poll.until(20) {
+                types = webhooks.deliveries.compactMap(\.type)
+                return types.contains("recording-paused") && types.contains("recording-resumed")
+            }
+            #expect(types.contains("recording-paused") && types.contains("recording-resumed"), "\(types)")
+            #expect(types.firstIndex(of: "recording-paused") ?? 99 < types.firstIndex(of: "recording-resumed") ?? 0, "\(types)")
             let noJob = try server.call("POST", "/v2/recordings/resume", .object(["roomId": .string(room)]))
             #expect(noJob.status == 409 && noJob.json["error"]?.stringValue == "JOB_NOT_RUNNING", "\(noJob.json.text)")
 

@@ -50,10 +50,11 @@ extension RoomServerHarness {
 
     /// Starts a job of `room` as a backend does (`POST /v2/recordings/start`, `/v2/hls/start`,
     /// `/v2/livestreams/start`) and waits until the worker has it in `state`; the job then.
-    public func startJob(_ kind: JobKind, room: String, config: [String: JSONValue] = [:], until state: JobState = .started,
+    public func startJob(_ kind: JobKind, room: String, config: [String: JSONValue] = [:], webhookURL: String? = nil, until state: JobState = .started,
                   timeout: Double = 40) throws -> Job
     {
         var body: [String: JSONValue] = ["roomId": .string(room)]
+        if let webhookURL { body["webhookUrl"] = .string(webhookURL) }
         if !config.isEmpty { body["config"] = .object(config) }
         let started = try call("POST", "/v2/\(Self.resource(kind))/start", .object(body))
         guard started.status == 200 else { throw ToolError("starting the \(kind) answered \(started.status): \(started.json.text)") }
