@@ -391,7 +391,10 @@ public final class APIService: @unchecked Sendable {
                   "# TYPE revue_encode_lag_seconds gauge",
                   "revue_encode_lag_seconds \(totals.encodeLag)",
                   "# HELP revue_output_bytes Bytes written by the jobs running now.", "# TYPE revue_output_bytes gauge",
-                  "revue_output_bytes \(totals.bytes)"]
+                  "revue_output_bytes \(totals.bytes)",
+                  "# HELP revue_recorded_seconds Seconds of media written by the jobs running now (paused time is not in it).",
+                  "# TYPE revue_recorded_seconds gauge", "revue_recorded_seconds \(totals.mediaSeconds)",
+                  "# HELP revue_jobs_paused Recordings paused now.", "# TYPE revue_jobs_paused gauge", "revue_jobs_paused \(totals.paused)"]
         try store.pool.with { connection in
             let live = try connection.query(
                 """

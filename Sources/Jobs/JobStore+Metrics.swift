@@ -11,6 +11,10 @@ extension JobStore {
         /// The slowest job's lag behind real time.
         public var encodeLag: Double
         public var bytes: Int64
+        /// Seconds of media the running jobs have written: what a pause leaves out is not in it.
+        public var mediaSeconds: Double = 0
+        /// Recordings paused now.
+        public var paused: Int = 0
     }
 
     /// Jobs by kind and state (deleted ones left out).
@@ -33,7 +37,9 @@ extension JobStore {
         let sql = "SELECT coalesce(sum((progress ->> '\(JobStore.progressKey(.framesEncoded))')::bigint), 0) AS encoded, "
             + "coalesce(sum((progress ->> '\(JobStore.progressKey(.framesDropped))')::bigint), 0) AS dropped, "
             + "coalesce(max((progress ->> '\(JobStore.progressKey(.encodeLag))')::double precision), 0) AS lag, "
-            + "coalesce(sum((progress ->> '\(JobStore.progressKey(.bytes))')::bigint), 0) AS bytes "
+            + "coalesce(sum((progress ->> '\(JobStore.progressKey(.bytes))')::bigint), 0) AS bytes, "
+            + "coalesce(sum((progress ->> '\(JobStore.progressKey(.mediaTime))')::double precision), 0) AS media, "
+            + "count(*) FILTER (WHERE paused) AS paused "
             + "FROM jobs WHERE state IN \(JobStore.activeStates)"
         return try pool.with { (connection: PostgresConnection) throws -> RunningTotals in
             let row = try connection.query(sql)[0]
@@ -41,7 +47,8 @@ extension JobStore {
             let dropped: Int64 = try row.decode("dropped", as: Int64.self)
             let lag: Double = try row.decode("lag", as: Double.self)
             let bytes: Int64 = try row.decode("bytes", as: Int64.self)
-            return RunningTotals(framesEncoded: encoded, framesDropped: dropped, encodeLag: lag, bytes: bytes)
+            return RunningTotals(framesEncoded: encoded, framesDropped: dropped, encodeLag: lag, bytes: bytes,
+                                 mediaSeconds: try row.decode("media", as: Double.self), paused: Int(try row.decode("paused", as: Int64.self)))
         }
     }
 

@@ -243,5 +243,6 @@ import Testing
         #expect(metrics.contains("# TYPE revue_webhook_backlog gauge"))
         #expect(metrics.contains("revue_encode_lag_seconds"))
         #expect(metrics.contains("revue_frames_encoded"))
+        #expect(metrics.contains("revue_recorded_seconds 0") && metrics.contains("revue_jobs_paused 0"), "\(metrics)")
     }
 }

@@ -78,7 +78,18 @@ extension LivePipelineSuites {
             let green = try server.whipPublisher(room: room, name: "Green", colour: "20C040", tone: 600, log: logs.file("green"))
             let greenIn = Poll.until(30) { (try? String(contentsOfFile: logs.file("green"), encoding: .utf8))?.contains("connected") == true }
             #expect(greenIn, "Green did not publish: \((try? String(contentsOfFile: logs.file("green"), encoding: .utf8)) ?? "")")
-            Thread.sleep(forTimeInterval: 4)
+            // Paused time is not counted: the recorded seconds /metrics reports stand still.
+            let recorded = { () -> String in
+                let text = String(decoding: (try? TCP.http("GET", server.base + "/metrics").body) ?? [], as: UTF8.self)
+                return text.split(separator: "\n").first { $0.hasPrefix("revue_recorded_seconds ") }
+                    .map(String.init) ?? "none"
+            }
+            Thread.sleep(forTimeInterval: 2)
+            let pausedMetrics = String(decoding: (try? TCP.http("GET", server.base + "/metrics").body) ?? [], as: UTF8.self)
+            #expect(pausedMetrics.contains("revue_jobs_paused 1"), "\(pausedMetrics)")
+            let early = recorded()
+            Thread.sleep(forTimeInterval: 2)
+            #expect(recorded() == early && early != "none", "recorded seconds while paused: \(early), then \(recorded())")
             server.end(green)
             Thread.sleep(forTimeInterval: 2)
             let resumed = try server.call("POST", "/v2/recordings/resume", .object(["roomId": .string(room)]))
