@@ -11,7 +11,7 @@ import Testing
 /// B, both SDK participants are told and come back in on B (RECONNECTING, then CONNECTED), and
 /// see each other's cameras again; node A exits on its own and its row is gone.
 extension RevueSDKTests {
-    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct ClusterDrainTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(10)), .oneRoomAtATime) struct ClusterDrainTests {
         @Test func aDrainedNodesRoomMovesWithEveryoneInItAndTheNodeExits() async throws {
             let a = try RevueServe(arguments: ["--node-id", "node-a"], host: "127.0.0.2")
             let b = try RevueServe(arguments: ["--node-id", "node-b"], host: "127.0.0.3", databaseURL: a.databaseURL)

@@ -17,7 +17,7 @@ import Testing
 /// recording never leaves STARTED and carries on (one part, a gap of silence where the room was
 /// away), and nothing in PostgreSQL still points at node 2.
 extension RevueSDKTests {
-    @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct ClusterNodeDeathTests {
+    @MainActor @Suite(.browser, .timeLimit(.minutes(10)), .oneRoomAtATime) struct ClusterNodeDeathTests {
         @Test func aNodeKilledMidRecordingLosesNeitherItsRoomNorTheRecording() async throws {
             let (nodes, local) = try await RevueSDKTests.offMain {
                 try ClusterNetwork.shared().startNodes(3, arguments: { $0 == 3 ? ["--worker-id", "worker-3"] : [] }, worker: { $0 == 3 })

@@ -14,7 +14,7 @@ import Testing
 /// translation on, the listener gets each utterance in Spanish, then, from the server's
 /// confirmation of `changeTranslationLanguage("ca")` on, in Catalan.
 extension RevueSDKTests {
-    @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct LiveTranscriptionTests {
+    @MainActor @Suite(.browser, .timeLimit(.minutes(10)), .oneRoomAtATime) struct LiveTranscriptionTests {
         static let names = ["Alice", "Bob"]
 
         @Test func everyoneGetsEachUtteranceAttributedToItsSpeaker() async throws {

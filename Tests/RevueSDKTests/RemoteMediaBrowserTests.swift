@@ -13,7 +13,7 @@ import Testing
 /// remote `Stream`s count Chromium's decoded pictures (at the y4m's size) and sound, and hand
 /// the pictures to a frame handler. A few seconds of media, every wait a condition.
 extension RevueSDKTests {
-    @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct RemoteMediaBrowserTests {
+    @MainActor @Suite(.browser, .timeLimit(.minutes(10)), .oneRoomAtATime) struct RemoteMediaBrowserTests {
         /// What the frame handler saw, on the SDK's receive thread.
         final class Pictures: Sendable {
             let seen = Mutex((count: 0, size: ""))

@@ -12,7 +12,7 @@ import Testing
 /// transcribed recording of the same room runs: the cases the two-speaker tests
 /// (LiveTranscriptionTests, RoomServerTests.LiveRecordingTranscriptTests) do not reach.
 extension RevueSDKTests {
-    @MainActor @Suite(.browser, .timeLimit(.minutes(10))) struct ThreeSpeakerTranscriptionTests {
+    @MainActor @Suite(.browser, .timeLimit(.minutes(10)), .oneRoomAtATime) struct ThreeSpeakerTranscriptionTests {
         static let names = ["Alice", "Bob", "Carol"]
 
         /// Three `revue publish --mic FILE` participants say the 32 sentences: the first 16 taking
