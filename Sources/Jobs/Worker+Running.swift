@@ -34,6 +34,8 @@ extension Worker {
             }
             entry.stopSentAt = current.stopSentAt
             entry.handingBack = current.handingBack
+            // `sendControls` may have handed the run a newer version meanwhile.
+            entry.controlsSent = current.controlsSent
             running[id] = entry
             lock.unlock()
             guard let termination = entry.process.poll() else { continue }

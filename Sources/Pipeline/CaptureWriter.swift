@@ -50,11 +50,7 @@ final class CaptureWriter {
                 let bytes = try encoder.encode(image)
                 try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                         withIntermediateDirectories: true)
-                let temporary = path + ".tmp"
-                try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-                guard rename(temporary, path) == 0 else {
-                    throw OutputError(fault: .destination, output: path, message: "rename failed: \(String(cString: strerror(errno)))")
-                }
+                try StillFile.write(bytes, to: path)
                 written += 1
                 logger.info("capture written", ["captureId": .string(request.id), "bytes": .of(bytes.count)])
             } catch {

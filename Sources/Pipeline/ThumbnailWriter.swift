@@ -33,20 +33,12 @@ final class ThumbnailWriter {
         next = (mediaTime / settings.intervalSeconds).rounded(.down) * settings.intervalSeconds + settings.intervalSeconds
         do {
             let jpeg = try encoder.encode(image)
-            try Self.write(jpeg, to: directory + "/" + String(format: "%06d.jpg", Int(mediaTime.rounded(.down))))
-            try Self.write(jpeg, to: directory + "/latest.jpg")
+            try StillFile.write(jpeg, to: directory + "/" + String(format: "%06d.jpg", Int(mediaTime.rounded(.down))))
+            try StillFile.write(jpeg, to: directory + "/latest.jpg")
             written += 1
         } catch {
             failed = true
             logger.error("thumbnails stop: one could not be written (the recording goes on)", ["error": .string("\(error)")])
-        }
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".tmp"
-        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else {
-            throw OutputError(fault: .destination, output: path, message: "rename failed: \(String(cString: strerror(errno)))")
         }
     }
 }
