@@ -165,6 +165,9 @@ public final class RoomPublisher: @unchecked Sendable {
         if configuration.offers.contains(.audio) {
             audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate)
             statistics.audioBitrate = configuration.audioBitrate
+            // The copy readers see starts with the target too: the media thread publishes its
+            // first copy only after the link is up, and a caller may ask before that.
+            snapshot.audioBitrate = configuration.audioBitrate
         }
         link = try ClientLink(logger: logger)
         signaling = try RoomSignaling(url: configuration.signalingURL,
