@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestKit"]),
-        .testTarget(name: "FrameCryptoTests", dependencies: ["FrameCrypto", "Crypto", "JobSpec", "TestKit"]),
+        .testTarget(name: "FrameCryptoTests", dependencies: ["FrameCrypto", "Crypto", "JobSpec", "TestKit", "Media"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "MigrationsTests", dependencies: ["Migrations", "Postgres", "TestSupport"]),
         .testTarget(name: "JobSpecTests", dependencies: ["APIModels", "JobSpec", "TestKit"]),
@@ -256,7 +256,7 @@ let package = Package(
                                                                 "RoomReceiver", "Platform", "Net", "Jobs", "Signaling", "MediaSource"]),
         // Live recordings, HLS and transcripts through the worker and the pipeline.
         .testTarget(name: "LivePipelineTests", dependencies: ["TestSupport", "TestKit", "Jobs", "JobSpec", "Platform", "Media", "Speech", "Publisher",
-                                                              "Capture", "RoomReceiver", "Net", "MediaSource"]),
+                                                              "Capture", "RoomReceiver", "Net", "MediaSource", "Outputs"]),
         // The seeds' own Swift examples, compiled against RevueSDK's public API only (issue 12).
         // Verbatim examples leave values unused, as documentation does (three "never used"
         // warnings): those are the seeds', not Revue's, and the test build allows no warning.

@@ -65,6 +65,9 @@ struct FileServer {
     static func contentType(_ path: String) -> String {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "mp4": "video/mp4"
+        // A per-participant recording's tracks (config.mode "tracks").
+        case "webm": "video/webm"
+        case "mkv": "video/x-matroska"
         case "m4s": "video/iso.segment"
         case "m3u8": "application/vnd.apple.mpegurl"
         case "json": "application/json"

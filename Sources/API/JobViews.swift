@@ -17,7 +17,7 @@ struct JobViews {
             let (path, url) = urls.location(of: part)
             return FileView(part: part, filePath: path, fileURL: url)
         }
-        var view = RecordingView(common: common(job), file: JobURLs.latestRecording(job).map(file), files: job.parts.filter { $0.kind == .mp4 }.map(file))
+        var view = RecordingView(common: common(job), file: JobURLs.latestRecording(job).map(file), files: job.parts.filter { $0.kind == JobURLs.recordingPartKind(job) }.map(file))
         view.transcription = urls.transcription(job)
         return view
     }

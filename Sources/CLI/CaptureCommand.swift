@@ -42,8 +42,7 @@ enum CaptureCommand: RevueCommand {
         guard let roomID = arguments.positional(0) else { throw UsageError("ROOM is required", command: spec.name) }
         guard let directory = arguments.value("out") else { throw UsageError("--out DIR is required", command: spec.name) }
         let seconds = try arguments.seconds("seconds")
-        let outputs = try RecordCommand.outputs(arguments)
-        let config = try RecordCommand.config(arguments)
+        let (config, outputs) = try RecordCommand.configAndOutputs(arguments)
         let signalingURL = try signalingURL(arguments.value("server") ?? "http://127.0.0.1:8080")
         let token = try arguments.value("token") ?? recorderToken(roomID: roomID, home: ServiceSetup.home(arguments))
         let room = MediaSourceSpec.room(RoomSourceSpec(signalingURL: signalingURL, roomID: roomID, token: token))

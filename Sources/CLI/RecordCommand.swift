@@ -42,7 +42,8 @@ enum RecordCommand: RevueCommand {
     /// The outputs' flags, which `revue capture` shares.
     static let outputOptions = [
         OptionSpec("output", value: "OUTPUT",
-                   help: "FILE.mp4 (or mp4:FILE), hls:DIR (fMP4 HLS), or rtmp://host/app/key / rtmps://… (FLV).", repeatable: true),
+                   help: "FILE.mp4 (or mp4:FILE), hls:DIR (fMP4 HLS), rtmp://host/app/key / rtmps://… (FLV), or tracks:DIR (each participant's tracks as they arrived, alone).",
+                   repeatable: true),
         OptionSpec("stream-key", value: "KEY", help: "A stream key appended to rtmp:// outputs.", environment: "REVUE_STREAM_KEY"),
         OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
         OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
@@ -58,7 +59,8 @@ enum RecordCommand: RevueCommand {
                    allowed: Quality.allowedValues),
         OptionSpec("orientation", value: "ORIENTATION", help: "Portrait swaps width and height.", default: "landscape",
                    allowed: Orientation.allowedValues),
-        OptionSpec("mode", value: "MODE", help: "audio writes an audio-only file.", default: "video-and-audio",
+        OptionSpec("mode", value: "MODE", help: "audio writes an audio-only file; tracks each participant's tracks (--output tracks:DIR).",
+                   default: "video-and-audio",
                    allowed: RecordingMode.allowedValues),
     ]
 
@@ -84,7 +86,7 @@ enum RecordCommand: RevueCommand {
         guard let fixturePath = arguments.value("fixture") else {
             throw UsageError("--fixture DIR is required (or --spec FILE)", command: spec.name)
         }
-        let outputs = try self.outputs(arguments)
+        let (config, outputs) = try configAndOutputs(arguments)
         guard !outputs.isEmpty else { throw UsageError("at least one --output is required", command: spec.name) }
         let loops = try arguments.integer("loop", in: 0...100_000) ?? 1
         let loopGapText = arguments.value("loop-gap") ?? "0.5"
@@ -94,7 +96,7 @@ enum RecordCommand: RevueCommand {
         let parent = try arguments.integer("parent-pid", in: 1...Int(Int32.max)).map { Int32($0) }
         return PipelineSpec(source: .fixture(FixtureSourceSpec(directory: fixturePath, passes: loops == 0 ? nil : loops,
                                                                realtime: arguments.flag("realtime"), loopGap: loopGap)),
-                            config: try config(arguments), outputs: outputs, eventsPath: arguments.value("events"), parentPID: parent)
+                            config: config, outputs: outputs, eventsPath: arguments.value("events"), parentPID: parent)
     }
 
     /// The `--output` flags (`outputOptions`), in order.
@@ -109,6 +111,23 @@ enum RecordCommand: RevueCommand {
                 throw UsageError("\(error)", command: arguments.spec.name)
             }
         }
+    }
+
+    /// The config and the outputs together: a `tracks:DIR` output is a per-participant
+    /// recording (`--mode tracks`), which writes nothing else.
+    static func configAndOutputs(_ arguments: ParsedArguments) throws(UsageError) -> (RecordingConfig, [OutputSpec]) {
+        var config = try config(arguments)
+        let outputs = try outputs(arguments)
+        let tracks = outputs.contains { $0.partKind == .tracks }
+        if tracks && outputs.count > 1 {
+            throw UsageError("tracks:DIR writes each participant's tracks and goes alone: record the composite in another run",
+                             command: arguments.spec.name)
+        }
+        if config.mode == .tracks && !tracks && !outputs.isEmpty {
+            throw UsageError("--mode tracks writes into --output tracks:DIR", command: arguments.spec.name)
+        }
+        if tracks { config.mode = .tracks }
+        return (config, outputs)
     }
 
     /// The recording config the `configOptions` flags make.
@@ -160,6 +179,9 @@ enum RecordCommand: RevueCommand {
                 Console.print("wrote \(directory)/index.m3u8 and live.m3u8 (\(seconds) s)")
             case .rtmp:
                 Console.print("streamed \(result.name) (\(seconds) s)")
+            case .tracks(let directory):
+                let files = TrackManifest.read(directory: directory)?.tracks.count ?? 0
+                Console.print("wrote \(files) track files and \(directory)/\(TrackManifest.fileName) (\(seconds) s)")
             }
         }
         if let failure = outcome.failure { throw failure }

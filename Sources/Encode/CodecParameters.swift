@@ -18,6 +18,35 @@ public final class CodecParameters: @unchecked Sendable {
         try check(avcodec_parameters_from_context(parameters, context.pointer), "avcodec_parameters_from_context")
     }
 
+    /// Parameters for a stream muxed as it arrived, with no encoder in between (a participant's
+    /// own track, issue 26 item 5): the codec, the picture size or the channels and rate, and
+    /// the codec's private data (H.264's parameter sets, Opus's identification header).
+    public init(streamOf codec: AVCodecID, type: AVMediaType, width: Int = 0, height: Int = 0, channels: Int = 0, sampleRate: Int = 0,
+                extradata: [UInt8] = [], timeBase: AVRational) throws(AVError)
+    {
+        guard let parameters = avcodec_parameters_alloc() else {
+            throw AVError(code: revue_averror(ENOMEM), function: "avcodec_parameters_alloc")
+        }
+        pointer = parameters
+        self.timeBase = timeBase
+        parameters.pointee.codec_type = type
+        parameters.pointee.codec_id = codec
+        parameters.pointee.width = Int32(clamping: width)
+        parameters.pointee.height = Int32(clamping: height)
+        parameters.pointee.sample_rate = Int32(clamping: sampleRate)
+        if channels > 0 { av_channel_layout_default(&parameters.pointee.ch_layout, Int32(clamping: channels)) }
+        guard !extradata.isEmpty else { return }
+        // Muxers may read past the end: the private data is allocated with padding, zeroed.
+        let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let memory = av_mallocz(extradata.count + padding) else { throw AVError(code: revue_averror(ENOMEM), function: "av_mallocz") }
+        let bytes = memory.bindMemory(to: UInt8.self, capacity: extradata.count + padding)
+        extradata.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { bytes.update(from: base, count: extradata.count) }
+        }
+        parameters.pointee.extradata = bytes
+        parameters.pointee.extradata_size = Int32(clamping: extradata.count)
+    }
+
     deinit {
         var parameters: UnsafeMutablePointer<AVCodecParameters>? = pointer
         avcodec_parameters_free(&parameters)

@@ -8,33 +8,6 @@
 enum AnnexB {
     static let startCode: [UInt8] = [0, 0, 0, 1]
 
-    /// The NAL units of `stream`, without their start codes or trailing zero bytes (§B.2). Bytes
-    /// before the first start code are a unit too, so nothing is dropped.
-    static func units(of stream: [UInt8]) -> [ArraySlice<UInt8>] {
-        var units: [ArraySlice<UInt8>] = []
-        var start = 0
-        var index = 0
-        var zeros = 0
-        func close(at end: Int) {
-            var last = end
-            while last > start, stream[last - 1] == 0 { last -= 1 }
-            if last > start { units.append(stream[start..<last]) }
-        }
-        while index < stream.count {
-            let byte = stream[index]
-            if byte == 1, zeros >= 2 {
-                close(at: index - 2)
-                start = index + 1
-                zeros = 0
-            } else {
-                zeros = byte == 0 ? zeros + 1 : 0
-            }
-            index += 1
-        }
-        close(at: stream.count)
-        return units
-    }
-
     /// Slice NAL units (types 1 to 5: coded slices and their data partitions) carry the
     /// pictures; the others (SPS, PPS, SEI, delimiters) are parameters and stay in the clear.
     static func isSlice(_ header: UInt8) -> Bool { (1...5).contains(header & 0x1F) }

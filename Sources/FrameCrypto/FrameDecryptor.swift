@@ -32,7 +32,7 @@ public final class FrameDecryptor {
         guard codec == .h264 else { return try decrypt(frame, from: participantID) }
         var clear: [UInt8] = []
         clear.reserveCapacity(frame.count)
-        for unit in AnnexB.units(of: frame) {
+        for unit in AnnexBStream.units(of: frame) {
             clear += AnnexB.startCode
             guard let header = unit.first, AnnexB.isSlice(header) else {
                 clear += unit

@@ -29,7 +29,7 @@ public final class FrameEncryptor {
         guard codec == .h264 else { return try seal(frame, prefixLength: E2EEFrame.clearPrefixLength(of: frame, codec: codec)) }
         var sealed: [UInt8] = []
         sealed.reserveCapacity(frame.count + 64)
-        for unit in AnnexB.units(of: frame) {
+        for unit in AnnexBStream.units(of: frame) {
             sealed += AnnexB.startCode
             guard let header = unit.first, AnnexB.isSlice(header) else {
                 sealed += unit

@@ -6,6 +6,9 @@ public enum OutputSpec: Sendable, Equatable {
     case hls(directory: String, segmentDuration: Double, window: Int)
     /// RTMP or RTMPS, with its stream key (a secret).
     case rtmp(LivestreamOutput)
+    /// Each participant's tracks as they arrived, a file each, and `manifest.json`, in a
+    /// directory (`config.mode: "tracks"`; no composite, no encode).
+    case tracks(directory: String)
 
     /// The kind of part it writes, or nil for a stream that leaves no file.
     public var partKind: PartKind? {
@@ -13,6 +16,7 @@ public enum OutputSpec: Sendable, Equatable {
         case .mp4: .mp4
         case .hls: .hls
         case .rtmp: nil
+        case .tracks: .tracks
         }
     }
 
@@ -29,6 +33,7 @@ public enum OutputSpec: Sendable, Equatable {
         case .mp4(let path): path
         case .hls(let directory, _, _): "hls:" + directory
         case .rtmp(let output): output.url
+        case .tracks(let directory): "tracks:" + directory
         }
     }
 
@@ -39,6 +44,10 @@ public enum OutputSpec: Sendable, Equatable {
             let directory = String(text.dropFirst(4))
             guard !directory.isEmpty else { throw SpecError("hls: needs a directory, as in hls:out/hls") }
             self = .hls(directory: directory, segmentDuration: segmentDuration, window: window)
+        } else if lower.hasPrefix("tracks:") {
+            let directory = String(text.dropFirst(7))
+            guard !directory.isEmpty else { throw SpecError("tracks: needs a directory, as in tracks:out/tracks") }
+            self = .tracks(directory: directory)
         } else if lower.hasPrefix("mp4:") {
             // The same form as hls:DIR, for a file whose name does not end in .mp4.
             let path = String(text.dropFirst(4))
@@ -49,14 +58,14 @@ public enum OutputSpec: Sendable, Equatable {
         } else if lower.hasSuffix(".mp4") {
             self = .mp4(path: text)
         } else {
-            throw SpecError("output '\(text)' is not FILE.mp4, mp4:FILE, hls:DIR, rtmp://… or rtmps://…")
+            throw SpecError("output '\(text)' is not FILE.mp4, mp4:FILE, hls:DIR, tracks:DIR, rtmp://… or rtmps://…")
         }
     }
 }
 
 extension OutputSpec: Codable {
     private enum CodingKeys: String, CodingKey { case type, path, directory, segmentDuration, window, url, streamKey }
-    private enum Tag: String, Codable { case mp4, hls, rtmp }
+    private enum Tag: String, Codable { case mp4, hls, rtmp, tracks }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -70,6 +79,8 @@ extension OutputSpec: Codable {
         case .rtmp:
             self = .rtmp(LivestreamOutput(url: try container.decode(String.self, forKey: .url),
                                           streamKey: try container.decodeIfPresent(String.self, forKey: .streamKey)))
+        case .tracks:
+            self = .tracks(directory: try container.decode(String.self, forKey: .directory))
         }
     }
 
@@ -88,6 +99,9 @@ extension OutputSpec: Codable {
             try container.encode(Tag.rtmp, forKey: .type)
             try container.encode(output.url, forKey: .url)
             try container.encodeIfPresent(output.streamKey, forKey: .streamKey)
+        case .tracks(let directory):
+            try container.encode(Tag.tracks, forKey: .type)
+            try container.encode(directory, forKey: .directory)
         }
     }
 }

@@ -8,4 +8,7 @@ public enum PartKind: String, Sendable, Codable, CaseIterable {
     /// A transcript of a part's speech: a directory with `transcript.json`, `.vtt`, `.srt` and
     /// `.txt` (`recordings/<job>/part-N.transcript`, `hls/<job>/part-N.transcript`).
     case transcript
+    /// Each participant's tracks as they arrived (`config.mode: "tracks"`): a directory with a
+    /// WebM or Matroska file per track and `manifest.json` (`recordings/<job>/part-N.tracks`).
+    case tracks
 }

@@ -10,11 +10,14 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
         public var id: String
         public var kind: JobKind
         public var attempt: Int
+        /// The job's room (a fixture room's too, whose source does not name it).
+        public var roomID: String?
 
-        public init(id: String, kind: JobKind, attempt: Int) {
+        public init(id: String, kind: JobKind, attempt: Int, roomID: String? = nil) {
             self.id = id
             self.kind = kind
             self.attempt = attempt
+            self.roomID = roomID
         }
     }
 

@@ -116,5 +116,12 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
             guard kind.writesMedia else { throw SpecError("config.thumbnails is for recordings, HLS and livestreams") }
             thumbnails = try ThumbnailSettings(validating: settings)
         }
+        if mode == .tracks {
+            guard kind == .recording else { throw SpecError("config.mode \"tracks\" is for recordings: \(kind.rawValue) is one composite stream") }
+            // Each track is written as it arrives: nothing is laid out, coloured or encoded.
+            for field in ["layout", "theme", "quality", "orientation", "thumbnails"] where value[field].map({ !$0.isNull }) ?? false {
+                throw SpecError("config.\(field) does not apply to config.mode \"tracks\": each participant's tracks are written as they arrive")
+            }
+        }
     }
 }

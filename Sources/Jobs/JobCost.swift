@@ -10,6 +10,9 @@ public enum JobCost {
     static let audioOnly = 0.1
     /// A composite at each quality (854x480, 1280x720, 1920x1080).
     static let low = 0.3, medium = 0.5, high = 1.0
+    /// Each participant's tracks as they arrived: no decode and no encode, only receiving
+    /// and copying frames into files (`bench/track-record`).
+    static let tracks = 0.05
     /// A live transcription: the speech engine's helper bursts a core per utterance.
     static let transcription = 0.5
 
@@ -20,6 +23,7 @@ public enum JobCost {
 
     public static func of(kind: JobKind, config: RecordingConfig) -> Double {
         if kind == .transcription { return transcription }
+        if config.mode == .tracks { return tracks }
         if config.mode == .audio { return audioOnly }
         switch config.quality {
         case .low: return low

@@ -28,6 +28,11 @@ struct JobPlan {
             parts.append(JobPart(attempt: job.attempts, kind: .mp4, path: path, status: .writing))
         }
         switch job.kind {
+        case .recording where job.config.mode == .tracks:
+            // Each participant's tracks as they arrived, beside where the MP4 would be.
+            let path = "recordings/\(id)/part-\(job.attempts).tracks"
+            outputs.append(.tracks(directory: storage + "/" + path))
+            parts.append(JobPart(attempt: job.attempts, kind: .tracks, path: path, status: .writing))
         case .recording:
             recording()
         case .hls:
@@ -51,7 +56,7 @@ struct JobPlan {
         self.parts = parts
         // A room's fixture plays live and loops until the job is stopped.
         spec = PipelineSpec(source: source, config: job.config,
-                            outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts),
+                            outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts, roomID: job.roomID),
                             parentPID: parentPID, bucketMirror: mirror,
                             speakerAudio: job.transcription == nil || job.kind == .transcription
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
@@ -77,10 +82,11 @@ struct JobPlan {
     static let shortestLimit = 0.04
 
     /// The media seconds earlier attempts recorded in the job's main output (the MP4s of a
-    /// recording or of a livestream that records, the HLS parts of a stream); a livestream that
+    /// recording or of a livestream that records, the HLS parts of a stream, the tracks of a
+    /// per-participant recording); a livestream that
     /// writes no file has no record of them, so each of its attempts has the whole limit.
     static func recordedSeconds(_ parts: [JobPart], of job: Job) -> Double {
-        let kind: PartKind = job.kind == .hls ? .hls : .mp4
+        let kind: PartKind = job.kind == .hls ? .hls : job.config.mode == .tracks ? .tracks : .mp4
         return parts.filter { $0.kind == kind && $0.attempt < job.attempts }.reduce(0) { $0 + ($1.duration ?? 0) }
     }
 

@@ -25,6 +25,9 @@ extension JobStore {
             guard job.stopRequestedAt == nil else {
                 throw ServiceError.jobNotRunning("the recording of room \(roomID) is stopping; it cannot be \(paused ? "paused" : "resumed")")
             }
+            guard job.config.mode.composites else {
+                throw ServiceError.invalidParameter("the recording of room \(roomID) writes each participant's tracks (config.mode \"tracks\"): it has no pause")
+            }
             guard job.paused != paused else { return job }
             try connection.query("UPDATE jobs SET paused = $2, control_version = control_version + 1, updated_at = now() WHERE id = $1",
                                  [job.id, paused])
@@ -44,6 +47,9 @@ extension JobStore {
             let job = try JobStore.job(from: row)
             guard job.state.isActive, job.stopRequestedAt == nil else {
                 throw ServiceError.jobNotRunning("\(kind.rawValue) \(job.idText) is \(job.clientState); only a running job's layout changes")
+            }
+            guard job.config.mode.composites else {
+                throw ServiceError.invalidParameter("\(kind.rawValue) \(job.idText) writes each participant's tracks (config.mode \"tracks\"): it has no layout")
             }
             var config = job.config
             config.layout = layout
@@ -124,6 +130,9 @@ extension JobStore {
             // A job no worker runs yet has no picture to give.
             guard job.state == .started || job.state == .playable else {
                 throw ServiceError.jobNotRunning("the \(name) of room \(roomID) has not started yet (\(job.clientState))")
+            }
+            guard job.config.mode.composites else {
+                throw ServiceError.invalidParameter("the \(name) of room \(roomID) writes each participant's tracks (config.mode \"tracks\"): no composite picture")
             }
             guard job.config.mode == .videoAndAudio else { throw ServiceError.jobNotRunning("the \(name) of room \(roomID) is audio only: no picture") }
             guard !job.paused else { throw ServiceError.jobNotRunning("the \(name) of room \(roomID) is paused: resume it to capture") }

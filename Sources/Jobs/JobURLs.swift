@@ -40,7 +40,9 @@ public struct JobURLs: Sendable {
         file(JobPlan.captures(job: job.idText) + "/" + request.fileName)
     }
 
-    /// `filePath` and `fileUrl` of an MP4 part: the object once it is uploaded, else the local file.
+    /// `filePath` and `fileUrl` of a recording's part: the object once an MP4 is uploaded, else
+    /// the local file (a per-participant recording's `manifest.json`, whose file names resolve
+    /// under the same signed directory).
     public func location(of part: JobPart) -> (path: String, url: String) {
         if part.kind == .mp4, let key = part.objectKey, let storage {
             return (key, storage.downloadURL(key, now: now()))
@@ -48,8 +50,11 @@ public struct JobURLs: Sendable {
         return (part.path, file(OutputPart.mediaFile(part.kind, at: part.path)))
     }
 
-    /// The latest recording that is not lost.
-    public static func latestRecording(_ job: Job) -> JobPart? { job.latestPart(.mp4) }
+    /// The latest recording that is not lost: an MP4, or a per-participant recording's tracks.
+    public static func latestRecording(_ job: Job) -> JobPart? { job.latestPart(recordingPartKind(job)) }
+
+    /// The kind of part a job's recording is.
+    public static func recordingPartKind(_ job: Job) -> PartKind { job.config.mode == .tracks ? .tracks : .mp4 }
 
     /// The HLS URLs of the latest HLS part: the whole event and the live window, and both again
     /// with the room's captions (the multivariant playlists; every HLS job of a room has them).

@@ -25,6 +25,7 @@ public enum OutputPart {
         case .mp4: path
         case .hls: path + "/" + HLSOutput.indexName
         case .transcript: path + "/transcript.vtt"
+        case .tracks: path + "/" + TrackManifest.fileName
         }
     }
 
@@ -54,6 +55,14 @@ public enum OutputPart {
         case .transcript:
             // Written whole or not listed: a transcript part is only listed once its files are.
             return .complete
+        case .tracks:
+            // Each file plays to its last whole cluster, and the manifest (written whole) says
+            // where each falls on the room's clock up to its last rewrite.
+            guard TrackManifest.read(directory: path)?.tracks.isEmpty == false else {
+                try? FileManager.default.removeItem(atPath: path)
+                return .nothingRecorded
+            }
+            return .complete
         }
     }
 
@@ -61,6 +70,13 @@ public enum OutputPart {
     /// picture size, or nil if there is nothing to probe.
     public static func describe(_ kind: PartKind, at path: String) -> MediaInfo? {
         guard kind != .transcript else { return nil }
+        if kind == .tracks {
+            guard let manifest = TrackManifest.read(directory: path) else { return nil }
+            var info = MediaInfo(size: directorySize(path))
+            info.duration = manifest.duration
+            info.codecs = Array(Set(manifest.tracks.map { $0.codec.lowercased() })).sorted()
+            return info
+        }
         guard var info = MediaInfo.probe(mediaFile(kind, at: path)) else { return nil }
         if kind == .hls { info.size = directorySize(path) }
         return info

@@ -50,7 +50,7 @@ final class CaptureWriter {
                 let bytes = try encoder.encode(image)
                 try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                         withIntermediateDirectories: true)
-                try StillFile.write(bytes, to: path)
+                try WholeFile.write(bytes, to: path)
                 written += 1
                 logger.info("capture written", ["captureId": .string(request.id), "bytes": .of(bytes.count)])
             } catch {

@@ -28,7 +28,7 @@ public final class JobRun {
     }
 
     public let spec: PipelineSpec
-    private let report: @Sendable (JobRunEvent) -> Void
+    let report: @Sendable (JobRunEvent) -> Void
     /// The still pictures the controls ask for.
     private let captures = CaptureWriter(logger: Logger(label: "pipeline"))
     /// Every output the run has had, in the order they were made (destinations a control added
@@ -56,6 +56,9 @@ public final class JobRun {
         let made = try JobSource(spec.source)
         defer { made.room?.leave() }
         for warning in made.warnings { Logger(label: "pipeline").warning(warning) }
+        if spec.config.mode == .tracks {
+            return try runTracks(source: made, through: wrap, onProgress: onProgress, controls: controls, shouldStop: shouldStop)
+        }
         let source = try wrap(made.source)
         let pipeline = try RecordingPipeline(config: spec.config)
         if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }

@@ -24,6 +24,9 @@ extension OutputSpec {
         case .rtmp(let destination):
             return QueuedSink(try RTMPOutput(url: destination.url, streamKey: destination.streamKey, streams: streams),
                               policy: .dropToKeyframe, capacity: 240)
+        case .tracks(let directory):
+            // A per-participant recording encodes nothing: `TrackRecorder` writes its files.
+            throw SpecError("tracks:\(directory) is a per-participant recording (config.mode \"tracks\"): it takes no encoded composite and goes with no other output")
         }
     }
 }

@@ -33,8 +33,8 @@ final class ThumbnailWriter {
         next = (mediaTime / settings.intervalSeconds).rounded(.down) * settings.intervalSeconds + settings.intervalSeconds
         do {
             let jpeg = try encoder.encode(image)
-            try StillFile.write(jpeg, to: directory + "/" + String(format: "%06d.jpg", Int(mediaTime.rounded(.down))))
-            try StillFile.write(jpeg, to: directory + "/latest.jpg")
+            try WholeFile.write(jpeg, to: directory + "/" + String(format: "%06d.jpg", Int(mediaTime.rounded(.down))))
+            try WholeFile.write(jpeg, to: directory + "/latest.jpg")
             written += 1
         } catch {
             failed = true

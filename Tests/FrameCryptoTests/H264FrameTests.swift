@@ -1,5 +1,6 @@
 @testable import FrameCrypto
 import JobSpec
+import Media
 import TestKit
 import Testing
 
@@ -30,8 +31,8 @@ import Testing
         let frame = Self.accessUnit()
         let encryptor = try FrameEncryptor(baseKey: "room key", codec: .h264, keyID: 0x1234)
         let sealed = try encryptor.encrypt(frame)
-        let before = AnnexB.units(of: frame)
-        let after = AnnexB.units(of: sealed)
+        let before = AnnexBStream.units(of: frame)
+        let after = AnnexBStream.units(of: sealed)
         // Still four NAL units, of the same types: no start code appeared inside the sealed one.
         #expect(after.count == 4, "\(after.map(\.count))")
         #expect(after.map { $0.first.map { $0 & 0x1F } } == [7, 8, 6, 5])
@@ -47,7 +48,7 @@ import Testing
 
         let decryptor = FrameDecryptor(keys: E2EEKeys(sharedKey: "room key"))
         let opened = try decryptor.decrypt(sealed, from: "ann", codec: .h264)
-        #expect(AnnexB.units(of: opened).map(Array.init) == before.map(Array.init), "the same NAL units, each after a 4-byte start code")
+        #expect(AnnexBStream.units(of: opened).map(Array.init) == before.map(Array.init), "the same NAL units, each after a 4-byte start code")
         #expect(opened.starts(with: AnnexB.startCode))
     }
 
@@ -84,9 +85,9 @@ import Testing
     @Test func randomAndDamagedFramesNeverCrashTheDecryptor() throws {
         var generator = SeededGenerator(seed: 264)
         let original = Self.accessUnit(sliceBytes: 200, seed: 3)
-        let originalSlices = AnnexB.units(of: original).filter { $0.first.map(AnnexB.isSlice) == true }.map(Array.init)
+        let originalSlices = AnnexBStream.units(of: original).filter { $0.first.map(AnnexB.isSlice) == true }.map(Array.init)
         let sealed = try FrameEncryptor(baseKey: "k", codec: .h264).encrypt(original)
-        let sliceStart = try #require(AnnexB.units(of: sealed).last.map { $0.startIndex })
+        let sliceStart = try #require(AnnexBStream.units(of: sealed).last.map { $0.startIndex })
         var openedWithASlice = 0
         var damagedSlicesOpened = 0
         for round in 0..<5000 {
@@ -110,7 +111,7 @@ import Testing
                 // A damaged slice either fails, or (its NAL header made another type, so it is no
                 // slice any more) is passed on as a unit a decoder ignores: never another picture.
                 if damagedSlice, let opened = try? decryptor.decrypt(bytes, from: "ann", codec: .h264) {
-                    let slices = AnnexB.units(of: opened).filter { $0.first.map(AnnexB.isSlice) == true }.map(Array.init)
+                    let slices = AnnexBStream.units(of: opened).filter { $0.first.map(AnnexB.isSlice) == true }.map(Array.init)
                     if !slices.isEmpty && slices != originalSlices { damagedSlicesOpened += 1 }
                 }
                 continue
@@ -118,7 +119,7 @@ import Testing
             let opened = (try? decryptor.decrypt(bytes, from: "ann", codec: .h264)) != nil
             // Random bytes with a slice unit never authenticate (a frame of SPS, PPS or other
             // clear units alone passes as it is).
-            if round % 2 == 0, opened, AnnexB.units(of: bytes).contains(where: { $0.first.map(AnnexB.isSlice) == true }) {
+            if round % 2 == 0, opened, AnnexBStream.units(of: bytes).contains(where: { $0.first.map(AnnexB.isSlice) == true }) {
                 openedWithASlice += 1
             }
         }

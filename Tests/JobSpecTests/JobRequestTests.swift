@@ -9,6 +9,21 @@ import Testing
         try JobRequest(validating: try JSONValue(parsing: Array(json.utf8)), kind: kind)
     }
 
+    /// A per-participant recording refuses what it cannot do yet (a transcript, an upload)
+    /// instead of ignoring it; an empty `awsDirPath` is none.
+    @Test func aTracksRecordingRefusesWhatItHasNot() throws {
+        let plain = try Self.request(#"{"roomId": "r1", "config": {"mode": "tracks"}, "awsDirPath": ""}"#, kind: .recording)
+        #expect(plain.config.mode == .tracks)
+        for (extra, message) in [(#""transcription": {"enabled": true}"#, "transcription"), (#""awsDirPath": "calls/1""#, "awsDirPath"),
+                                 (#""preSignedUrl": "https://b.example/put""#, "preSignedUrl")]
+        {
+            let error = #expect(throws: SpecError.self) {
+                try Self.request(#"{"roomId": "r1", "config": {"mode": "tracks"}, \#(extra)}"#, kind: .recording)
+            }
+            #expect(error?.message.contains(message) == true && error?.message.contains("tracks") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func aLivestreamWithEveryField() throws {
         let request = try Self.request("""
             {"roomId": "r1", "outputs": [{"url": "rtmp://a.example/live", "streamKey": "k1"}, {"url": "rtmps://b.example/app/"}],

@@ -34,6 +34,18 @@ import Testing
         #expect(Self.spec.outputs.map(\.partKind) == [.mp4, .hls, nil])
     }
 
+    /// A per-participant recording's spec: its `tracks` output and the job's room survive the file.
+    @Test func aTracksSpecReadsBackTheSame() throws {
+        let directory = try TemporaryDirectory(prefix: "spec")
+        var config = RecordingConfig()
+        config.mode = .tracks
+        let spec = PipelineSpec(source: .fixture(FixtureSourceSpec(directory: "/rooms/r1", passes: nil, realtime: true)), config: config,
+                                outputs: [.tracks(directory: "/s/recordings/j1/part-1.tracks")], job: .init(id: "j1", kind: .recording, attempt: 1, roomID: "r1"))
+        try spec.write(to: directory.file("spec.json"))
+        let read = try PipelineSpec(contentsOf: directory.file("spec.json"))
+        #expect(read == spec && read.job?.roomID == "r1" && read.outputs.map(\.partKind) == [.tracks])
+    }
+
     @Test func aDamagedSpecFileIsAClearError() throws {
         let directory = try TemporaryDirectory(prefix: "spec")
         try "{\"source\": 1}".write(toFile: directory.file("bad.json"), atomically: true, encoding: .utf8)
@@ -48,12 +60,13 @@ import Testing
         ("MP4:take-1", .mp4(path: "take-1")),
         ("hls:dir", .hls(directory: "dir", segmentDuration: 2, window: 6)),
         ("rtmp://h/app", .rtmp(LivestreamOutput(url: "rtmp://h/app", streamKey: "k"))),
+        ("tracks:out/room", .tracks(directory: "out/room")),
     ])
     func commandLineOutputs(text: String, output: OutputSpec) throws {
         #expect(try OutputSpec(commandLine: text, streamKey: "k", segmentDuration: 2, window: 6) == output)
     }
 
-    @Test(arguments: ["mp4:", "hls:", "out.mkv", ""])
+    @Test(arguments: ["mp4:", "hls:", "tracks:", "out.mkv", ""])
     func commandLineOutputsThatAreNotOutputsAreRefused(text: String) {
         #expect(throws: SpecError.self) { try OutputSpec(commandLine: text, streamKey: nil, segmentDuration: 2, window: 6) }
     }

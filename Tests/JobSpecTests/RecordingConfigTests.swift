@@ -10,6 +10,30 @@ import Testing
         try RecordingConfig(validating: try JSONValue(parsing: Array(json.utf8)), kind: kind)
     }
 
+    /// `config.mode: "tracks"` (issue 26 item 5): a recording's, with its limits and keys; what
+    /// only a composite has, or another kind, is refused naming the field.
+    @Test func tracksModeIsARecordingsWithNothingToLayOut() throws {
+        let tracks = try Self.config(#"{"mode": "tracks", "maxDuration": 60, "idleTimeout": 30}"#)
+        #expect(tracks.mode == .tracks && !tracks.mode.composites && tracks.maxDuration == 60)
+        #expect(try JSONDecoder().decode(RecordingConfig.self, from: JSONEncoder().encode(tracks)) == tracks)
+        #expect(try Self.config(#"{"mode": "TRACKS"}"#).mode == .tracks)
+        for field in [#""layout": {"type": "GRID"}"#, #""theme": "DARK""#, #""quality": "high""#, #""orientation": "portrait""#,
+                      #""thumbnails": {"intervalSeconds": 5}"#]
+        {
+            #expect(throws: SpecError.self) { try Self.config(#"{"mode": "tracks", \#(field)}"#) }
+        }
+        do {
+            _ = try Self.config(#"{"mode": "tracks", "theme": "DARK"}"#)
+        } catch {
+            #expect(error.description.contains("config.theme does not apply to config.mode \"tracks\""), "\(error)")
+        }
+        for kind in [JobKind.hls, .livestream] {
+            #expect(throws: SpecError.self) { try Self.config(#"{"mode": "tracks"}"#, kind: kind) }
+        }
+        // A null field is no field.
+        #expect(try Self.config(#"{"mode": "tracks", "layout": null}"#).mode == .tracks)
+    }
+
     @Test func absentOrNullIsEveryDefault() throws {
         #expect(try RecordingConfig(validating: nil, kind: .recording) == RecordingConfig())
         #expect(try Self.config("null") == RecordingConfig())
@@ -95,7 +119,7 @@ import Testing
         (#"{"layout": {"priority": 1}}"#, "config.layout.priority must be one of SPEAKER, PIN"),
         (#"{"layout": []}"#, "config.layout must be an object"),
         (#"{"theme": "NEON"}"#, "config.theme must be one of DARK, LIGHT, DEFAULT"),
-        (#"{"mode": "video"}"#, "config.mode must be one of video-and-audio, audio"),
+        (#"{"mode": "video"}"#, "config.mode must be one of video-and-audio, audio, tracks"),
         (#"{"quality": "ultra"}"#, "config.quality must be one of low, med, high"),
         (#"{"orientation": "square"}"#, "config.orientation must be one of landscape, portrait"),
         (#"{"recording": {"enabled": "yes"}}"#, "config.recording.enabled must be true or false"),

@@ -6,6 +6,7 @@ import HTTP
 import Jobs
 import JobSpec
 import Net
+import Outputs
 import Platform
 import Postgres
 import Capture
@@ -23,6 +24,10 @@ import TestSupport
 /// the children's rusage; the ratio is live over fixture. N doubles until a live batch falls
 /// behind real time by density's rules (lag over 1.5 s or under 28 fps over 2 s, after 3 s).
 ///
+/// With `tracks`, each batch is N per-participant recordings (`config.mode: "tracks"`: the
+/// received frames into a file per track, no decode or encode) and the reference beside it is N
+/// live composite recordings of the same room for as long: tracks over composite.
+///
 /// The publishers' encoding runs in this process and is not counted, but it shares the machine
 /// with both batches alike.
 enum LiveRecordBench {
@@ -30,7 +35,7 @@ enum LiveRecordBench {
         ("Ada Red", 0xD02020, 440), ("Ben Blue", 0x2040D0, 550), ("Cy Green", 0x30A050, 660), ("Di Amber", 0xE08020, 770),
     ]
 
-    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double) throws {
+    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double, tracks: Bool = false) throws {
         try LoopbackNamespace.require()
         let work = try TemporaryDirectory(prefix: "revue-live-record")
         let room = try BenchRoomServer(storage: work.file("storage"))
@@ -50,13 +55,35 @@ enum LiveRecordBench {
         let fixture = try Fixture(directory: fixtureDirectory).captureDuration
         let passes = max(1, Int((seconds / (fixture + 0.5)).rounded(.up)))
         let fixtureLength = Double(passes) * (fixture + 0.5) - 0.5
-        print(String(format: "live-record: a room of %d RoomPublishers (640x360 30 fps VP8 + Opus), N live 720p30 recordings for %.0f s; beside them N of %@ looped to %.0f s; "
-                     + "a batch holds with lag ≤ %.1f s and ≥ %.0f fps after %.0f s",
-                     publishers.count, seconds, fixtureDirectory, fixtureLength, DensityBench.maximumLag, DensityBench.minimumFPS, DensityBench.warmUp))
+        if tracks {
+            print(String(format: "live-record --tracks: a room of %d RoomPublishers (640x360 30 fps VP8 + Opus), N live per-participant recordings for %.0f s; "
+                         + "beside them N live 720p30 composite recordings of the room for as long; a batch holds with lag ≤ %.1f s after %.0f s",
+                         publishers.count, seconds, DensityBench.maximumLag, DensityBench.warmUp))
+        } else {
+            print(String(format: "live-record: a room of %d RoomPublishers (640x360 30 fps VP8 + Opus), N live 720p30 recordings for %.0f s; beside them N of %@ looped to %.0f s; "
+                         + "a batch holds with lag ≤ %.1f s and ≥ %.0f fps after %.0f s",
+                         publishers.count, seconds, fixtureDirectory, fixtureLength, DensityBench.maximumLag, DensityBench.minimumFPS, DensityBench.warmUp))
+        }
         var largest = 0
         var count = 1
         while count <= maximum {
             let load = RecordBench.loadAverage()
+            if tracks {
+                let perTrack = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work, mode: .tracks)
+                let composite = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work)
+                let files = (0..<count).map { TrackManifest.read(directory: work.file("live-\(count)-\($0).tracks"))?.tracks.count ?? 0 }
+                print(String(format: "  N=%2d tracks %@ CPU %.4f cores per recording (%.4f per participant), worst lag %.2f s, peak RSS %.1f MiB, PSS %.1f MiB; files %@%@",
+                             count, perTrack.held ? "held:" : "FELL BEHIND:", perTrack.cpuPerJob, perTrack.cpuPerJob / Double(publishers.count),
+                             perTrack.worstLag, perTrack.peakRSS, perTrack.peakPSS, files.map(String.init).joined(separator: ","),
+                             perTrack.reason.isEmpty ? "" : " (\(perTrack.reason))"))
+                print(String(format: "       composite %@ CPU %.3f cores per recording, peak RSS %.1f MiB; tracks/composite CPU %.3f×; 1-minute load before %.2f",
+                             composite.held ? "held:" : "fell behind:", composite.cpuPerJob, composite.peakRSS,
+                             perTrack.cpuPerJob / max(composite.cpuPerJob, 1e-9), load))
+                guard perTrack.held else { break }
+                largest = count
+                count *= 2
+                continue
+            }
             let live = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work)
             let reference = try DensityBench.runBatch(count, fixtureDirectory: fixtureDirectory, revue: revue, passes: passes, mediaLength: fixtureLength,
                                                       work: work)
@@ -78,7 +105,7 @@ enum LiveRecordBench {
     /// N live recordings of the room at once for `seconds`, then stopped as a worker stops a job
     /// (SIGTERM: the pipeline finishes its file).
     static func liveBatch(_ count: Int, room: BenchRoomServer, roomID: String, revue: String, seconds: Double,
-                          work: TemporaryDirectory) throws -> DensityBench.Result
+                          work: TemporaryDirectory, mode: RecordingMode = .videoAndAudio) throws -> DensityBench.Result
     {
         let cpuBefore = CPUTime.ofChildren()
         var jobs: [DensityBench.Job] = []
@@ -86,8 +113,11 @@ enum LiveRecordBench {
             let name = "live-\(count)-\(index)"
             let token = try room.auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: roomID, participantID: "recorder-\(name)",
                                             expiresIn: 3600, recorder: true)
+            var config = RecordingConfig()
+            config.mode = mode
+            let output: OutputSpec = mode == .tracks ? .tracks(directory: work.file("\(name).tracks")) : .mp4(path: work.file("\(name).mp4"))
             let spec = PipelineSpec(source: .room(RoomSourceSpec(signalingURL: room.signalingURL, roomID: roomID, token: token)),
-                                    config: RecordingConfig(), outputs: [.mp4(path: work.file("\(name).mp4"))], eventsPath: work.file("\(name).events"))
+                                    config: config, outputs: [output], eventsPath: work.file("\(name).events"))
             try spec.write(to: work.file("\(name).json"))
             let process = try Subprocess(revue, ["record", "--spec", work.file("\(name).json"), "--log-level", "warning"],
                                          standardOutput: .discard, standardError: .file(work.file("\(name).log")))

@@ -1,0 +1,83 @@
+import Foundation
+import JobSpec
+import Postgres
+import TestSupport
+import Testing
+
+/// A per-participant recording as a job (`config.mode: "tracks"`, issue 26 item 5), through the
+/// REST API, a worker and PostgreSQL on the example fixture room: the recording's file is the
+/// manifest at a signed URL, each track file opens under the same signature, and what the mode
+/// has not (a layout, a pause, a capture, a transcript, an upload) is refused with a clear error.
+@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct TrackRecordingJobTests {
+    @Test func aTracksRecordingServesItsManifestAndFiles() throws {
+        let cluster = try ServiceCluster(rooms: ["tracks-room"])
+        try cluster.startAPI()
+        _ = try cluster.startWorker("worker-tracks", maxJobs: 1)
+
+        // What this mode refuses at the start: each names the field.
+        let refusals: [([String: Any], String)] = [
+            (["roomId": "tracks-room", "config": ["mode": "tracks", "layout": ["type": "GRID"]]], "config.layout does not apply"),
+            (["roomId": "tracks-room", "config": ["mode": "tracks"], "transcription": ["enabled": true]], "transcription of a per-participant"),
+            (["roomId": "tracks-room", "config": ["mode": "tracks"], "awsDirPath": "calls"], "awsDirPath with config.mode"),
+            (["roomId": "tracks-room", "config": ["mode": "tracks"], "preSignedUrl": "https://bucket.example/put"], "preSignedUrl takes one file"),
+        ]
+        for (body, message) in refusals {
+            let refused = try cluster.call("POST", "/v2/recordings/start", body)
+            #expect(refused.0 == 400 && "\(refused.1 ?? [:])".contains(message), "\(body): \(refused)")
+        }
+        let hls = try cluster.call("POST", "/v2/hls/start", ["roomId": "tracks-room", "config": ["mode": "tracks"]])
+        #expect(hls.0 == 400 && "\(hls.1 ?? [:])".contains("is for recordings"), "\(hls)")
+
+        let started = try cluster.call("POST", "/v2/recordings/start", ["roomId": "tracks-room", "config": ["mode": "tracks"]])
+        #expect(started.0 == 200, "\(started)")
+        let id = try #require(try cluster.jobs().first.map { try $0.decode("id", as: UUID.self) })
+        let recording = Poll.until(60) { (try? cluster.get("recordings", id.uuidString.lowercased()))?["status"] as? String == "RECORDING_STARTED" }
+        #expect(recording)
+
+        // No pause, layout or capture: there is no composite.
+        let pause = try cluster.call("POST", "/v2/recordings/pause", ["roomId": "tracks-room"])
+        #expect(pause.0 == 400 && "\(pause.1 ?? [:])".contains("it has no pause"), "\(pause)")
+        let layout = try cluster.call("POST", "/v2/recordings/\(id.uuidString.lowercased())/layout", ["layout": ["type": "SPOTLIGHT"]])
+        #expect(layout.0 == 400 && "\(layout.1 ?? [:])".contains("it has no layout"), "\(layout)")
+        let capture = try cluster.call("POST", "/v2/recordings/capture", ["roomId": "tracks-room"])
+        #expect(capture.0 == 400 && "\(capture.1 ?? [:])".contains("no composite picture"), "\(capture)")
+
+        // Several seconds of the looping room, then the stop.
+        // The manifest is rewritten as the files grow: several seconds of the looping room.
+        let growing = cluster.storage + "/recordings/\(id.uuidString.lowercased())/part-1.tracks/manifest.json"
+        let recorded = Poll.until(60) {
+            guard let data = FileManager.default.contents(atPath: growing),
+                  let tracks = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["tracks"] as? [[String: Any]]
+            else { return false }
+            return tracks.contains { ($0["end"] as? Double ?? 0) >= 4 }
+        }
+        #expect(recorded)
+        _ = try cluster.call("POST", "/v2/recordings/stop", ["roomId": "tracks-room"])
+        #expect(try cluster.waitForEnd(id, timeout: 60) == "STOPPED")
+
+        let view = try cluster.get("recordings", id.uuidString.lowercased())
+        let file = try #require(view["file"] as? [String: Any], "\(view)")
+        let meta = try #require(file["meta"] as? [String: Any])
+        #expect(meta["format"] as? String == "tracks" && (meta["duration"] as? Double ?? 0) >= 4, "\(file)")
+        #expect((file["filePath"] as? String)?.hasSuffix("part-1.tracks") == true, "\(file)")
+        let manifestURL = try #require(file["fileUrl"] as? String)
+        #expect(manifestURL.hasSuffix("/part-1.tracks/manifest.json"), "\(manifestURL)")
+        let fetched = try TCP.http("GET", manifestURL)
+        #expect(fetched.status == 200 && fetched.headers["content-type"] == "application/json")
+        let manifest = try JSONSerialization.jsonObject(with: Data(fetched.body)) as? [String: Any]
+        let tracks = try #require(manifest?["tracks"] as? [[String: Any]], "\(String(describing: manifest))")
+        #expect(manifest?["complete"] as? Bool == true && manifest?["roomId"] as? String == "tracks-room")
+        #expect(Set(tracks.compactMap { $0["participantId"] as? String }) == ["erin", "frank"], "\(tracks)")
+        #expect(tracks.count >= 4 && tracks.allSatisfy { $0["complete"] as? Bool == true }, "\(tracks)")
+        // A track's file opens under the manifest's signature, by its name.
+        let base = String(manifestURL.dropLast("manifest.json".count))
+        let erin = try #require(tracks.first { $0["file"] as? String == "erin-video-1.webm" }, "\(tracks)")
+        let video = try TCP.http("GET", base + "erin-video-1.webm")
+        let local = cluster.storage + "/" + (file["filePath"] as? String ?? "") + "/erin-video-1.webm"
+        let size = try FileManager.default.attributesOfItem(atPath: local)[.size] as? Int
+        #expect(video.status == 200 && video.headers["content-type"] == "video/webm" && video.body.count == size)
+        #expect(video.body.starts(with: [0x1A, 0x45, 0xDF, 0xA3]), "an EBML header")
+        #expect((erin["frames"] as? Int ?? 0) > 60 && (erin["width"] as? Int) == 640, "\(erin)")
+        #expect(try MediaProbe.probe(local).video?.codecName == "vp8")
+    }
+}
