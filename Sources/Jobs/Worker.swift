@@ -315,9 +315,10 @@ public final class Worker: @unchecked Sendable {
             case .nothingRecorded:
                 logger.info("an attempt ended before it recorded anything", ["part": .string(part.path)])
                 return nil
-            case .repaired(let fragments):
+            case .repaired(let kept):
                 fixed.status = .repaired
-                logger.info("repaired the part an earlier attempt left", ["part": .string(part.path), "fragments": .of(fragments)])
+                // Kept: an MP4's whole fragments, or a per-participant recording's files.
+                logger.info("repaired the part an earlier attempt left", ["part": .string(part.path), "kept": .of(kept)])
             case .complete:
                 fixed.status = .complete
             case .lost(let why):

@@ -10,8 +10,9 @@ public enum OutputPart {
         /// It is whole now (an HLS playlist ended), or was already (an MP4 finished by a
         /// writer whose worker died before it listed the part).
         case complete
-        /// A killed MP4 was made a faststart MP4 from its whole fragments.
-        case repaired(fragmentsKept: Int)
+        /// A killed MP4 was made a faststart MP4 from its whole fragments (`kept`: fragments), or
+        /// a killed per-participant recording's files were finished (`kept`: files).
+        case repaired(kept: Int)
         /// It holds nothing: the attempt ended before it wrote media. It is removed.
         case nothingRecorded
         /// It could not be repaired; it is left as it is.
@@ -40,7 +41,7 @@ public enum OutputPart {
         case .mp4:
             do {
                 let report = try MP4Repair.repair(path, to: path)
-                return .repaired(fragmentsKept: report.fragmentsKept)
+                return .repaired(kept: report.fragmentsKept)
             } catch is MP4Repair.AlreadyWhole {
                 return .complete
             } catch is MP4Repair.NothingRecorded {
@@ -56,14 +57,45 @@ public enum OutputPart {
             // Written whole or not listed: a transcript part is only listed once its files are.
             return .complete
         case .tracks:
-            // Each file plays to its last whole cluster, and the manifest (written whole) says
-            // where each falls on the room's clock up to its last rewrite.
-            guard TrackManifest.read(directory: path)?.tracks.isEmpty == false else {
+            guard let manifest = TrackManifest.read(directory: path), !manifest.tracks.isEmpty else {
                 try? FileManager.default.removeItem(atPath: path)
                 return .nothingRecorded
             }
-            return .complete
+            return finishTracks(manifest, at: path)
         }
+    }
+
+    /// Finishes each file a killed per-participant recording left growing: rewritten up to its
+    /// last whole cluster with its length and index, and its manifest entry made to match.
+    static func finishTracks(_ manifest: TrackManifest, at path: String) -> Outcome {
+        var manifest = manifest
+        var finished = 0
+        var unreadable: [String] = []
+        for index in manifest.tracks.indices where !manifest.tracks[index].complete {
+            let file = path + "/" + manifest.tracks[index].file
+            let format = file.hasSuffix(".mkv") ? "matroska" : "webm"
+            do {
+                try Remuxer.finishedMatroska(from: file, to: file + ".finishing", format: format)
+                guard rename(file + ".finishing", file) == 0 else { throw OutputError(fault: .destination, output: file, message: "rename failed") }
+                if let info = MediaInfo.probe(file), let duration = info.duration {
+                    manifest.tracks[index].end = manifest.tracks[index].start + duration
+                    manifest.tracks[index].bytes = info.size
+                }
+                manifest.tracks[index].complete = true
+                finished += 1
+            } catch {
+                unlink(file + ".finishing")
+                unreadable.append(manifest.tracks[index].file)
+            }
+        }
+        if let bytes = try? manifest.encoded() {
+            let temporary = path + "/" + TrackManifest.fileName + ".tmp"
+            if FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) { rename(temporary, path + "/" + TrackManifest.fileName) }
+        }
+        // A file that cannot be read stays listed, `complete: false`; the part is lost only when
+        // none of what needed finishing could be.
+        if finished == 0 && !unreadable.isEmpty { return .lost("files that could not be read: \(unreadable.joined(separator: ", "))") }
+        return finished > 0 ? .repaired(kept: finished) : .complete
     }
 
     /// What a finished part holds: its size on disk (all of an HLS directory), duration and

@@ -9,8 +9,11 @@ import Media
 /// starts at the track's first frame (a video track's must be a keyframe: its picture size and,
 /// for H.264, its parameter sets come from it), so its time 0 is `start` on the room's clock.
 ///
-/// Matroska is written cluster by cluster, a cluster at least every second, so a writer that is
-/// killed leaves a file that plays up to its last whole cluster.
+/// Matroska is written cluster by cluster: every `flushInterval` of the file the open cluster is
+/// closed and everything written is handed to the file system (av_write_frame(NULL), then
+/// avio_flush), so a writer that is killed leaves a file that plays up to its last whole
+/// cluster. Without it the muxer holds a cluster in memory and the I/O layer 32 KB more, and a
+/// killed recording of a quiet track left empty files.
 // @unchecked Sendable: owns its muxer, used by one thread at a time (the recorder's)
 public final class TrackFile: @unchecked Sendable {
     public let path: String
@@ -28,6 +31,10 @@ public final class TrackFile: @unchecked Sendable {
     private let muxer: OutputFormatContext
     private let parameters: CodecParameters
     private var lastTimestamp: Int64 = -1
+    private var flushedAt: Int64 = 0
+
+    /// The most of a file a kill may lose, in milliseconds.
+    public static let flushInterval: Int64 = 1000
     private var finished = false
 
     /// Milliseconds: Matroska's own time base.
@@ -69,8 +76,9 @@ public final class TrackFile: @unchecked Sendable {
             }
             muxer = try OutputFormatContext(format: codec == .h264 ? "matroska" : "webm", url: path)
             try muxer.addStream(parameters: parameters.pointer, timeBase: Self.timeBase)
-            // A cluster a second: what a kill can lose (the muxer's default is five).
-            try muxer.open(url: path, options: ["cluster_time_limit": "1000"])
+            // A cluster a second at most (the muxer's default is five); the header on disk at once.
+            try muxer.open(url: path, options: ["cluster_time_limit": "\(Self.flushInterval)"])
+            try muxer.flush()
         } catch let error as AVError {
             throw OutputError(fault: .destination, output: path, message: "\(error)")
         } catch let error as OutputError {
@@ -93,6 +101,10 @@ public final class TrackFile: @unchecked Sendable {
             packet.dts = timestamp
             packet.isKeyframe = keyframe || codec == .opus
             try muxer.write(packet, streamIndex: 0, from: Self.timeBase, interleaved: false)
+            if timestamp - flushedAt >= Self.flushInterval {
+                flushedAt = timestamp
+                try muxer.flush()
+            }
         } catch {
             throw OutputError(fault: .destination, output: path, message: "\(error)")
         }

@@ -8,6 +8,7 @@ import Testing
 /// REST API, a worker and PostgreSQL on the example fixture room: the recording's file is the
 /// manifest at a signed URL, each track file opens under the same signature, and what the mode
 /// has not (a layout, a pause, a capture, a transcript, an upload) is refused with a clear error.
+/// A worker killed mid-recording leaves files another worker finishes before it goes on.
 @Suite(.serialized, .live, .timeLimit(.minutes(10))) struct TrackRecordingJobTests {
     @Test func aTracksRecordingServesItsManifestAndFiles() throws {
         let cluster = try ServiceCluster(rooms: ["tracks-room"])
@@ -79,5 +80,45 @@ import Testing
         #expect(video.body.starts(with: [0x1A, 0x45, 0xDF, 0xA3]), "an EBML header")
         #expect((erin["frames"] as? Int ?? 0) > 60 && (erin["width"] as? Int) == 640, "\(erin)")
         #expect(try MediaProbe.probe(local).video?.codecName == "vp8")
+    }
+
+    /// SIGKILL to the worker while its files grow: the next worker takes the job over, finishes
+    /// the killed part's files (each decodes, its manifest entry `complete` and its `end` what
+    /// the file holds) and records on into part 2.
+    @Test func aKilledWorkersTracksAreFinishedAndTheRecordingGoesOn() throws {
+        let cluster = try ServiceCluster(rooms: ["killed-tracks"])
+        try cluster.startAPI()
+        let first = try cluster.startWorker("worker-a", maxJobs: 1)
+        #expect(try cluster.call("POST", "/v2/recordings/start", ["roomId": "killed-tracks", "config": ["mode": "tracks"]]).0 == 200)
+        let id = try #require(try cluster.jobs().first.map { try $0.decode("id", as: UUID.self) }).uuidString.lowercased()
+        let manifestPath = { (part: Int) in cluster.storage + "/recordings/\(id)/part-\(part).tracks/manifest.json" }
+        func tracks(_ part: Int) -> [[String: Any]] {
+            guard let data = FileManager.default.contents(atPath: manifestPath(part)) else { return [] }
+            return (try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
+        }
+        #expect(Poll.until(60) { tracks(1).count == 4 && tracks(1).allSatisfy { ($0["end"] as? Double ?? 0) >= 3 } }, "\(tracks(1))")
+        try cluster.startWorker("worker-b", maxJobs: 1)
+        first.signal(SIGKILL)
+        first.wait()
+        // Taken over once the lease ends, and recording into part 2.
+        #expect(Poll.until(60) { tracks(2).count == 4 && tracks(2).allSatisfy { ($0["end"] as? Double ?? 0) >= 1 } }, "\(tracks(2))")
+        _ = try cluster.call("POST", "/v2/recordings/stop", ["roomId": "killed-tracks"])
+        #expect(try cluster.waitForEnd(try #require(UUID(uuidString: id)), timeout: 60) == "STOPPED")
+
+        let view = try cluster.get("recordings", id)
+        let files = try #require(view["files"] as? [[String: Any]], "\(view)")
+        #expect(files.map { $0["status"] as? String } == ["repaired", "complete"], "\(files)")
+        #expect(files.map { $0["attempt"] as? Int } == [1, 2])
+        let killed = tracks(1)
+        #expect(killed.count == 4 && killed.allSatisfy { $0["complete"] as? Bool == true }, "\(killed)")
+        for track in killed {
+            let path = cluster.storage + "/recordings/\(id)/part-1.tracks/" + (track["file"] as? String ?? "")
+            let decode = try Tool.decodeFully(path)
+            #expect(decode.status == 0 && decode.standardError.isEmpty, "\(path): \(decode.standardError)")
+            // Finished: a length in the file, the same as the manifest's, at least what was seen before the kill.
+            let duration = try #require(try MediaProbe.probe(path).format.durationSeconds, "\(path) has no duration")
+            let listed = (track["end"] as? Double ?? 0) - (track["start"] as? Double ?? 0)
+            #expect(abs(duration - listed) < 0.05 && duration >= 2.5, "\(path): \(duration) s, listed \(listed) s")
+        }
     }
 }
