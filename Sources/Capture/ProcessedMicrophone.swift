@@ -59,11 +59,12 @@ public final class ProcessedMicrophone: MicrophoneSource, @unchecked Sendable {
             kept.removeAll(keepingCapacity: true)
         }
         while next < start + count {
-            var samples = source.samples(from: next, count: frame)
+            // The processing runs on mono: a stereo source is averaged down first.
+            var samples = source.samples(from: next, count: frame, channels: 1)
             if samples.count < frame { samples += [Float](repeating: 0, count: frame - samples.count) }
             do {
                 if let farEnd {
-                    var played = farEnd.samples(from: next, count: frame)
+                    var played = farEnd.samples(from: next, count: frame, channels: 1)
                     if played.count < frame { played += [Float](repeating: 0, count: frame - played.count) }
                     try processor.analyzeFarEnd(played)
                 }

@@ -93,6 +93,10 @@ extension RoomPublisher {
         /// camera's or a sound card's crystal does: capture, media timestamps and sender reports
         /// all follow it. For tests and benchmarks of a receiver's clock recovery; 0 in use.
         public var clockSkew: Double = 0
+        /// 1, or 2 to send stereo Opus (the SDK's `standard_stereo`, `high_quality_stereo`): a
+        /// mono microphone is sent in both channels, and the offer says `stereo=1;sprop-stereo=1`
+        /// (RFC 7587 §6.1).
+        public var audioChannels = 1
 
         public init(signalingURL: String, roomID: String, token: String, participantName: String, participantID: String? = nil,
                     camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, videoCodec: PublishedVideoCodec = .vp8,

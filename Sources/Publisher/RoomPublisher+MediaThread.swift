@@ -125,12 +125,20 @@ extension RoomPublisher {
     /// keyframe (the subscribers' decoders have nothing of it) and at the current frame number,
     /// so it does not send the frames it missed; one of another size gets a new encoder.
     func takeSources(now: Double) {
-        let (changed, wanted, wantedSound, askedBitrate, askedLayers, askedAudioBitrate) = lock.withLock {
+        let (changed, wanted, wantedSound, askedBitrate, askedLayers, askedAudioBitrate, askedChannels) = lock.withLock {
             defer { sourcesChanged = false }
-            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast, wantedAudioBitrate)
+            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast, wantedAudioBitrate, wantedAudioChannels)
         }
         guard changed else { return }
         microphone = configuration.offers.contains(.audio) ? wantedSound : nil
+        if let askedChannels, let current = audioEncoder, current.channels != askedChannels {
+            do {
+                audioEncoder = try OpusEncoder(channels: askedChannels, bitrate: askedAudioBitrate ?? current.bitrate)
+                logger.info("the microphone sends \(askedChannels == 2 ? "stereo" : "mono") from its next frame")
+            } catch {
+                logger.error("the microphone's channels were not changed", ["error": .string("\(error)")])
+            }
+        }
         if let askedAudioBitrate, let audioEncoder, audioEncoder.bitrate != askedAudioBitrate {
             do {
                 try audioEncoder.setBitrate(askedAudioBitrate)
@@ -249,7 +257,7 @@ extension RoomPublisher {
             while nextAudioFrame <= due {
                 let index = nextAudioFrame
                 nextAudioFrame += 1
-                let samples = microphone.samples(from: index * OpusEncoder.frameSamples, count: OpusEncoder.frameSamples)
+                let samples = microphone.samples(from: index * OpusEncoder.frameSamples, count: OpusEncoder.frameSamples, channels: encoder.channels)
                 do {
                     guard let packet = sealed(try encoder.encode(samples), ssrc: track.ssrc, codec: .opus) else { continue }
                     sender.send(frame: packet, ssrc: track.ssrc, mediaTime: Double(index) * 0.02, audioLevel: AudioLevel.of(samples))

@@ -69,6 +69,8 @@ public final class RoomPublisher: @unchecked Sendable {
     var wantedMicrophone: (any MicrophoneSource)?
     /// The Opus target the microphone asked for (its profile's); nil keeps the current one.
     var wantedAudioBitrate: Int?
+    /// The channels the microphone's profile sends (1 or 2); nil keeps the current ones.
+    var wantedAudioChannels: Int?
     var wantedBitrate: Int?
     var sourcesChanged = false
     /// Data-channel messages the owner sent, for the media thread, under `lock`.
@@ -163,7 +165,7 @@ public final class RoomPublisher: @unchecked Sendable {
             videoLayers = try Self.videoLayers(for: camera.format, bitrate: bitrate, simulcast: simulcast, streams: videoStreams, configuration)
         }
         if configuration.offers.contains(.audio) {
-            audioEncoder = try OpusEncoder(channels: 1, bitrate: configuration.audioBitrate)
+            audioEncoder = try OpusEncoder(channels: configuration.audioChannels == 2 ? 2 : 1, bitrate: configuration.audioBitrate)
             statistics.audioBitrate = configuration.audioBitrate
             // The copy readers see starts with the target too: the media thread publishes its
             // first copy only after the link is up, and a caller may ask before that.
@@ -180,7 +182,8 @@ public final class RoomPublisher: @unchecked Sendable {
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID
         cname = "revue-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec, simulcast: !simulcast.isEmpty),
+        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec, simulcast: !simulcast.isEmpty,
+                                                                                   stereo: configuration.audioChannels == 2),
                                           transport: link.transport,
                                           sessionID: .random(in: 1...UInt64(Int64.max)))
         do {
@@ -217,12 +220,15 @@ public final class RoomPublisher: @unchecked Sendable {
     /// own estimate from the TWCC feedback), and the MID, audio-level, abs-send-time (which feeds
     /// the server's REMB estimate) and transport-wide sequence number extensions, and with
     /// simulcast the RID extensions that name the layers (RFC 8852 §3).
-    static func capabilities(video: PublishedVideoCodec, simulcast: Bool = false) -> Capabilities {
+    static func capabilities(video: PublishedVideoCodec, simulcast: Bool = false, stereo: Bool = false) -> Capabilities {
         let revue = Capabilities.revue
         var uris = [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime, HeaderExtension.transportWideCC]
         if simulcast { uris += [HeaderExtension.rtpStreamID, HeaderExtension.repairedRTPStreamID] }
         let extensions = revue.headerExtensions.filter { uris.contains($0.uri) }
-        return Capabilities(codecs: [.opus, video.capability], headerExtensions: extensions)
+        var opus = CodecCapability.opus
+        // RFC 7587 §6.1: sprop-stereo, this side may send stereo; stereo, it would receive it.
+        if stereo { opus.formatParameters = (opus.formatParameters.map { $0 + ";" } ?? "") + "stereo=1;sprop-stereo=1" }
+        return Capabilities(codecs: [opus, video.capability], headerExtensions: extensions)
     }
 
     /// A copy of the counters.
@@ -280,11 +286,15 @@ public final class RoomPublisher: @unchecked Sendable {
 
     /// Sends sound from `microphone` from the next 20 ms on, or none when nil.
     /// `bitrate`: the Opus target for this microphone (a profile's), from its next frame on;
-    /// nil keeps the current one (`Configuration.audioBitrate` at first).
-    public func setMicrophone(_ microphone: (any MicrophoneSource)?, bitrate: Int? = nil) {
+    /// nil keeps the current one (`Configuration.audioBitrate` at first). `channels`: 1 or 2
+    /// (a stereo profile's), nil keeps the current ones; a change starts a new Opus encoder,
+    /// which a receiver decodes with no new offer (each Opus packet says whether it is stereo,
+    /// RFC 6716 §3.1).
+    public func setMicrophone(_ microphone: (any MicrophoneSource)?, bitrate: Int? = nil, channels: Int? = nil) {
         lock.withLock {
             wantedMicrophone = microphone
             if let bitrate { wantedAudioBitrate = bitrate }
+            if let channels { wantedAudioChannels = channels == 2 ? 2 : 1 }
             sourcesChanged = true
         }
         signaling.wakeUp()

@@ -24,7 +24,9 @@ struct MicrophoneDevice: Sendable {
     /// Opens the microphone. - Throws: 3022 for the speaker (it is an output), 3024 when the
     /// file cannot be read or the device opened (busy, gone, or no mono 48 kHz: the nearest the
     /// seeds have to a microphone that will not open).
-    func open() throws(VideoSDKError) -> any MicrophoneSource {
+    /// `stereo`: a stereo profile's track; a stereo wav is then played as stereo (the others
+    /// are mono, and the publisher sends them in both channels).
+    func open(stereo: Bool = false) throws(VideoSDKError) -> any MicrophoneSource {
         switch backing {
         case .speaker:
             throw VideoSDKError.ERROR_MICROPHONE_NOT_FOUND.with("Speaker is an output, not a microphone")
@@ -32,7 +34,7 @@ struct MicrophoneDevice: Sendable {
             return ToneMicrophone(frequency: frequency)
         case .file(let path):
             do {
-                if path.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: path) { return wav }
+                if path.lowercased().hasSuffix(".wav"), let wav = try? WAVFileMicrophone(path: path, stereo: stereo) { return wav }
                 return try MediaFileMicrophone(path: path)
             } catch {
                 throw VideoSDKError.ERROR_MICROPHONE_IN_USE.with("\(info.label) could not be opened: \(error)")

@@ -29,6 +29,8 @@ extension Room {
             participantID: settings.participantId, camera: nil, microphone: nil,
             audioBitrate: settings.customMicrophoneTrack?.microphoneConfig?.bitrate ?? CustomMicrophoneTrackConfig.speech_standard.bitrate,
             mode: settings.mode.signaling, offeredKinds: sends ? [.audio, .video] : [])
+        // A stereo profile (`standard_stereo`, `high_quality_stereo`) sends stereo Opus.
+        configuration.audioChannels = settings.customMicrophoneTrack?.microphoneConfig?.channels ?? 1
         // E2EE: the provider's keys, read before each frame, so a key set while in the room
         // applies at once. Sending with a participant key needs the id createRoom was given
         // (`participantId`): a server-made id is known only after the join has said whether
@@ -277,7 +279,9 @@ extension Room {
     /// or a reconnection).
     func resendLocalMedia(on made: RoomPublisher) {
         if camOn, let track = cameraTrack, let source = track.videoTrack?.source { sendCamera(track, source: source) }
-        if micOn { made.setMicrophone(sentMicrophone, bitrate: microphoneTrack?.microphoneConfig?.bitrate) }
+        if micOn {
+            made.setMicrophone(sentMicrophone, bitrate: microphoneTrack?.microphoneConfig?.bitrate, channels: microphoneTrack?.microphoneConfig?.channels)
+        }
     }
 
     /// Points a publisher's callbacks at `continuation`, the room's stream of what it hands over.

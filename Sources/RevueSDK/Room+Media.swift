@@ -177,7 +177,7 @@ extension Room {
         microphoneSettings = chosen
         chosen.publishing(true)
         sentMicrophone = source
-        publisher?.setMicrophone(source, bitrate: chosen.microphoneConfig?.bitrate)
+        publisher?.setMicrophone(source, bitrate: chosen.microphoneConfig?.bitrate, channels: chosen.microphoneConfig?.channels ?? 1)
         micOn = true
         try await reportMedia()
     }

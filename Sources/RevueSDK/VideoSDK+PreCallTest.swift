@@ -88,7 +88,7 @@ extension VideoSDK {
             guard !track.isEnded, let source = track.audioTrack?.source else {
                 return PreCallTestResult.Device(passed: false, track: given, error: .ERROR_CUSTOM_AUDIO_TRACK_ENDED)
             }
-            return PreCallTestResult.Device(passed: source.samples(from: 0, count: 960).count == 960, track: track, error: nil)
+            return PreCallTestResult.Device(passed: source.samples(from: 0, count: 960, channels: 1).count == 960, track: track, error: nil)
         } catch {
             return PreCallTestResult.Device(passed: false, track: nil, error: error)
         }

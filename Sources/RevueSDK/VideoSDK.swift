@@ -243,7 +243,7 @@ public final class VideoSDK: Sendable {
         guard getAudioPermissionStatus() == .authorized else {
             throw VideoSDKError.ERROR_MICROPHONE_ACCESS_DENIED_OR_DISMISSED.with("microphone access is \(getAudioPermissionStatus().rawValue)")
         }
-        let source = try device.open()
+        let source = try device.open(stereo: encoderConfig.channels == 2)
         let track = CustomStreamTrack(kind: .microphone, audioTrack: LocalAudioTrack(source: source), microphoneConfig: encoderConfig,
                                       noiseConfig: noiseConfig, microphoneId: device.info.deviceId, deviceID: device.info.deviceId)
         if let alsa = source as? ALSAMicrophone {

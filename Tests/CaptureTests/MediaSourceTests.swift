@@ -7,6 +7,35 @@ import Testing
 /// The publisher's cameras and microphones: the synthetic ones, y4m and wav files as ffmpeg
 /// writes them, and any video file libavformat reads.
 @Suite struct MediaSourceTests {
+    /// A stereo wav opened `stereo` gives interleaved frames (left, right) and says 2 channels;
+    /// opened plainly, the same file is its mono mix. `samples(from:count:channels:)` doubles a
+    /// mono source and averages a stereo one, so a publisher gets what its encoder takes.
+    @Test func aStereoWAVIsReadAsStereoOrMixedToMono() throws {
+        let directory = try TemporaryDirectory(prefix: "stereo-wav")
+        let path = directory.file("lr.wav")
+        // 16-bit PCM, four frames: (0.5, -0.5), (0.25, 0.75), …
+        var bytes = [UInt8]()
+        func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        let frames: [(Float, Float)] = [(0.5, -0.5), (0.25, 0.75), (0, 0), (-1, 1)]
+        bytes += Array("RIFF".utf8); append32(UInt32(36 + frames.count * 4)); bytes += Array("WAVEfmt ".utf8)
+        append32(16); append16(1); append16(2); append32(48_000); append32(48_000 * 4); append16(4); append16(16)
+        bytes += Array("data".utf8); append32(UInt32(frames.count * 4))
+        for (left, right) in frames {
+            for value in [left, right] { append16(UInt16(bitPattern: Int16(max(-32_768, min(32_767, (value * 32_768).rounded()))))) }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let stereo = try WAVFileMicrophone(path: path, stereo: true)
+        #expect(stereo.channels == 2)
+        let read = stereo.samples(from: 1, count: 4)
+        #expect(read.count == 8 && abs(read[0] - 0.25) < 0.001 && abs(read[1] - 0.75) < 0.001 && abs(read[6] - 0.5) < 0.001, "\(read)")
+        #expect(stereo.samples(from: 0, count: 1, channels: 1).map { abs($0) < 0.001 } == [true])
+        let mono = try WAVFileMicrophone(path: path)
+        #expect(mono.channels == 1 && abs(mono.samples(from: 1, count: 1)[0] - 0.5) < 0.001)
+        #expect(mono.samples(from: 1, count: 2, channels: 2).count == 4)
+        #expect(mono.samples(from: 1, count: 1, channels: 2) == [mono.samples(from: 1, count: 1)[0], mono.samples(from: 1, count: 1)[0]])
+    }
+
     @Test func theTestPatternIsItsColourWithAMovingSquareAndTheName() throws {
         let camera = try TestPatternCamera(name: "Ada Lovelace", rgb: 0xD02020, format: .h360p_w640p)
         let first = camera.frame(0), later = camera.frame(30)
