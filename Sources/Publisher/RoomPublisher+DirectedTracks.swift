@@ -26,7 +26,7 @@ extension RoomPublisher {
             case .publish(let id, let to, let source, let settings, let completion):
                 if let problem = settings.problem {
                     completion(.failure(DirectedVideoError("\(problem.field) \(problem.reason)")))
-                } else if configuration.mode != .sendAndReceive || (source == nil && !configuration.offers.contains(.video)) {
+                } else if !sendsMedia || (source == nil && !offeredNow.contains(.video)) {
                     completion(.failure(DirectedVideoError("this participant offers no camera (mode \(configuration.mode.rawValue))")))
                 } else {
                     let section = newSection(kind: source == nil ? .video : .share, for: to, codec: settings.codec.published)
@@ -64,8 +64,35 @@ extension RoomPublisher {
     }
 
     /// `publishAgain`, on the media thread.
+    /// A participant that joined sending nothing offers `kinds` from its next offer: its
+    /// microphone and camera as `setMicrophone`/`setCamera` give them, with an Opus encoder made
+    /// now if it had none (the camera's is made when a camera comes, as always).
+    func promote(offering kinds: Set<StreamKind>) {
+        promotedOffers = kinds
+        if kinds.contains(.audio) && audioEncoder == nil {
+            let (bitrate, channels) = lock.withLock { (wantedAudioBitrate ?? configuration.audioBitrate, wantedAudioChannels ?? configuration.audioChannels) }
+            do {
+                audioEncoder = try OpusEncoder(channels: channels == 2 ? 2 : 1, bitrate: bitrate)
+                statistics.audioBitrate = bitrate
+            } catch {
+                logger.error("no microphone after the promotion: its encoder did not start", ["error": .string("\(error)")])
+            }
+        }
+        // The sources asked for before are taken again under the new sections.
+        lock.withLock { sourcesChanged = true }
+        logger.info("promoted: the next offer has \(kinds.map(\.rawValue).sorted().joined(separator: " and "))")
+    }
+
     func publishAgainIfAsked() {
-        guard let newConnection = lock.withLock({ defer { publishAgainRequest = nil }; return publishAgainRequest }) else { return }
+        let (asked, promotion) = lock.withLock {
+            defer {
+                publishAgainRequest = nil
+                promotionRequest = nil
+            }
+            return (publishAgainRequest, promotionRequest)
+        }
+        guard let newConnection = asked else { return }
+        if let promotion { promote(offering: promotion) }
         guard newConnection else {
             renegotiationNeeded = true
             return
@@ -117,6 +144,13 @@ extension RoomPublisher {
         do {
             let answer = try SessionDescription(parsing: sdp)
             let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
+            // A promoted participant's microphone and camera, sent from now on.
+            for track in mainTracks(answer: answer, negotiation: negotiation) where !tracks.contains(where: { $0.ssrc == track.ssrc }) {
+                tracks.append(track)
+                sender?.add(track)
+                if !track.codec.isAudio { for layer in videoLayers { layer.keyframeWanted = true } }
+                logger.info("publishing after the promotion", ["codec": .string(track.codec.rawValue), "ssrc": .of(Int(track.ssrc))])
+            }
             for (section, completion) in offered {
                 guard section.isActive else {
                     completion(.failure(DirectedVideoError("the publication ended before the server answered")))
@@ -172,7 +206,7 @@ extension RoomPublisher {
     /// table has (2.7 Mbps), so a later camera is not held back.
     var pacingRate: Double {
         let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
-        let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (configuration.offers.contains(.video) ? 2_700_000 : 0)
+        let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (offeredNow.contains(.video) ? 2_700_000 : 0)
         let directedRate = directed.values.filter { $0.section.track != nil }.reduce(0) { $0 + $1.settings.codec.bitrate }
         return max(500_000, 2.5 * Double(video + directedRate + (audioEncoder?.bitrate ?? 0)))
     }

@@ -130,7 +130,7 @@ extension RoomPublisher {
             return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast, wantedAudioBitrate, wantedAudioChannels)
         }
         guard changed else { return }
-        microphone = configuration.offers.contains(.audio) ? wantedSound : nil
+        microphone = offeredNow.contains(.audio) ? wantedSound : nil
         if let askedChannels, let current = audioEncoder, current.channels != askedChannels {
             do {
                 audioEncoder = try OpusEncoder(channels: askedChannels, bitrate: askedAudioBitrate ?? current.bitrate)
@@ -147,7 +147,7 @@ extension RoomPublisher {
                 logger.error("the microphone's bitrate was not applied", ["error": .string("\(error)")])
             }
         }
-        guard configuration.offers.contains(.video) else { return }
+        guard offeredNow.contains(.video) else { return }
         let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
         // Simulcast stays simulcast: the offer named its layers.
         let layers = layerSettings.isEmpty ? [] : Array((askedLayers ?? configuration.simulcast).suffix(videoStreams.count))
@@ -180,7 +180,8 @@ extension RoomPublisher {
                                                                 maximum: RoomPublisher.maximumEstimate)
         if let answeredAt { statistics.secondsToConnect = now - answeredAt }
         statistics.videoBitrate = videoLayers.reduce(0) { $0 + $1.encoder.bitrate }
-        if dataAccepted {
+        // Data channels that are open already (a sender started again) go on as they are.
+        if dataAccepted && dataChannels == nil {
             do {
                 let channels = try ClientDataChannels()
                 dataChannels = channels

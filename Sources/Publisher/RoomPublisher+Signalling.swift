@@ -27,7 +27,7 @@ extension RoomPublisher {
     /// then each section for one participant (`inactive` once ended). Nil when there is nothing
     /// to offer.
     func makeOffer() throws -> (SessionDescription, [PublishedTrack])? {
-        let offers = configuration.offers
+        let offers = offeredNow
         var transceivers: [ClientTransceiver] = []
         var published: [PublishedTrack] = []
         if offers.contains(.audio) {
@@ -116,36 +116,11 @@ extension RoomPublisher {
         do {
             let answer = try SessionDescription(parsing: sdp)
             let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
-            tracks = []
-            if let media = negotiation.media(mid: "0"), media.isAccepted, let opus = media.codec(named: "opus") {
-                tracks.append(SendTrack(codec: .opus, ssrc: audioSSRC, payloadType: opus.payloadType, mid: "0",
-                                        midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                        audioLevelExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.audioLevel)),
-                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
-                                        transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC))))
-            }
+            tracks = mainTracks(answer: answer, negotiation: negotiation)
             let video = configuration.videoCodec
-            if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
-                // The layers the answer receives (RFC 8853 §5.1: its `a=simulcast:recv`), with
-                // the RID extension to name them by; an answer without simulcast gets the top
-                // layer alone, as a single stream.
-                let section = answer.media.first { $0.mid == "1" }
-                let accepted = Set(section?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
-                let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
-                let simulcast = videoStreams.count > 1 && ridID != nil && !accepted.isEmpty
-                for stream in videoStreams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == videoStreams.last?.ssrc {
-                    tracks.append(SendTrack(codec: video.trackCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
-                                            rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
-                                            midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                            absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
-                                            transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
-                                            rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
-                                            repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil))
-                }
-            }
             dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
             guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
-            if configuration.offers.contains(.video) {
+            if offeredNow.contains(.video) {
                 guard tracks.contains(where: { !$0.codec.isAudio }) else {
                     return stop(because: "the server did not accept the camera as \(video.encodingName)")
                 }
@@ -156,6 +131,39 @@ extension RoomPublisher {
         } catch {
             stop(because: "the publish answer cannot be used: \(error)")
         }
+    }
+
+    /// The microphone's and the camera's tracks an answer accepted (mids 0 and 1): what the
+    /// first answer starts sending, and what a promoted participant's later answer adds.
+    func mainTracks(answer: SessionDescription, negotiation: Negotiation) -> [SendTrack] {
+        var made: [SendTrack] = []
+        if let media = negotiation.media(mid: "0"), media.isAccepted, let opus = media.codec(named: "opus") {
+            made.append(SendTrack(codec: .opus, ssrc: audioSSRC, payloadType: opus.payloadType, mid: "0",
+                                  midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                    audioLevelExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.audioLevel)),
+                                    absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                    transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC))))
+        }
+        let video = configuration.videoCodec
+        if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
+            // The layers the answer receives (RFC 8853 §5.1: its `a=simulcast:recv`), with
+            // the RID extension to name them by; an answer without simulcast gets the top
+            // layer alone, as a single stream.
+            let section = answer.media.first { $0.mid == "1" }
+            let accepted = Set(section?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
+            let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
+            let simulcast = videoStreams.count > 1 && ridID != nil && !accepted.isEmpty
+            for stream in videoStreams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == videoStreams.last?.ssrc {
+                made.append(SendTrack(codec: video.trackCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
+                                        rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
+                                        midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                        transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
+                                        rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
+                                        repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil))
+            }
+        }
+        return made
     }
 
     /// The data channel section's mid, after the microphone's (0) and the camera's (1).

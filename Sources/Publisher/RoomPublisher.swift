@@ -78,6 +78,11 @@ public final class RoomPublisher: @unchecked Sendable {
     /// What the owner asked of the tracks for one participant, in order, under `lock`.
     var directedRequests: [DirectedRequest] = []
     var publishAgainRequest: Bool?
+    /// The sections a participant that joined sending nothing offers once promoted
+    /// (`publishAgain(newConnection:offering:)`), under `lock` until the media thread takes them.
+    var promotionRequest: Set<StreamKind>?
+    /// The sections offered since a promotion (media thread); nil: the configuration's.
+    var promotedOffers: Set<StreamKind>?
     /// The media thread has returned: requests are answered at once, not queued.
     var mediaThreadEnded = false
     var nextDirectedID = 1
@@ -384,11 +389,22 @@ public final class RoomPublisher: @unchecked Sendable {
     /// Offers the microphone and camera sections again, after a mode change back to
     /// SEND_AND_RECV: the server took their tracks away when the participant stopped sending.
     /// `newConnection`: the server closed this participant's media too (SIGNALLING_ONLY), so
-    /// the offer goes on a new connection, with fresh ICE credentials.
-    public func publishAgain(newConnection: Bool) {
-        lock.withLock { publishAgainRequest = newConnection || publishAgainRequest == true }
+    /// the offer goes on a new connection, with fresh ICE credentials. `offering`: a participant
+    /// that joined sending nothing (RECV_ONLY, SIGNALLING_ONLY) offers these sections from now
+    /// on (a viewer promoted to SEND_AND_RECV), its Opus encoder made if it had none.
+    public func publishAgain(newConnection: Bool, offering: Set<StreamKind>? = nil) {
+        lock.withLock {
+            publishAgainRequest = newConnection || publishAgainRequest == true
+            if let offering { promotionRequest = offering.subtracting([.share]) }
+        }
         signaling.wakeUp()
     }
+
+    /// The sections offered now: the configuration's, or a promotion's.
+    var offeredNow: Set<StreamKind> { promotedOffers ?? configuration.offers }
+
+    /// Whether this participant sends media: it joined SEND_AND_RECV, or was promoted since.
+    var sendsMedia: Bool { promotedOffers != nil || configuration.mode == .sendAndReceive }
 
     /// Encodes the publication's next picture as a keyframe.
     public func requestKeyframe(publication id: Int) {

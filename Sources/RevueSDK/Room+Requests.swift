@@ -188,7 +188,8 @@ extension Room {
     /// hears `streamDisabled`); coming back turns on those that were on when it left, or, the
     /// first time, those `createRoom` asked for (`micEnabled`, `camEnabled`), each with its
     /// `onStreamEnabled` (a failure to `onError`). A room joined without media (RECV_ONLY or
-    /// SIGNALLING_ONLY) offered no microphone or camera, so it turns nothing on.
+    /// SIGNALLING_ONLY) offers the microphone and camera sections from then on (a viewer
+    /// promoted); joined SIGNALLING_ONLY, it still receives nothing (no subscriber connection).
     /// - Throws: 3065, 3035 (also to `onError`), 3054 for the same mode, the server's refusal
     ///   (also to `onError`).
     public func changeMode(_ mode: Mode) async throws(VideoSDKError) {
@@ -203,12 +204,14 @@ extension Room {
         }
         modeBusy = true
         defer { modeBusy = false }
+        // Read before the request: the room's `participantModeChanged` for this participant may
+        // come before the reply and set the local mode to the new one already.
+        let from = local.mode
         if case .error(let code, let message) = try await request(.changeMode(mode.signaling)) {
             let error = VideoSDKError(code, message)
             report(error)
             throw error
         }
-        let from = local.mode
         if from == .SEND_AND_RECV {
             sentBeforeModeChange = (mic: micOn, cam: camOn)
             releaseScreenShare()
@@ -217,9 +220,16 @@ extension Room {
             releaseMicrophone()
         }
         local.mode = mode
-        guard mode == .SEND_AND_RECV, let publisher, publisher.configuration.offeredKinds?.isEmpty == false else { return }
-        // The server took the tracks away (and with SIGNALLING_ONLY the media connection).
-        publisher.publishAgain(newConnection: from == .SIGNALLING_ONLY)
+        guard mode == .SEND_AND_RECV, let publisher else { return }
+        if publisher.configuration.offeredKinds?.isEmpty == false {
+            // The server took the tracks away (and with SIGNALLING_ONLY the media connection).
+            publisher.publishAgain(newConnection: from == .SIGNALLING_ONLY)
+        } else {
+            // Joined sending nothing (a viewer promoted): the microphone and camera sections are
+            // offered from now on, on the connection its data channels use (the server keeps it
+            // for a RECV_ONLY participant), or a new one after SIGNALLING_ONLY.
+            publisher.publishAgain(newConnection: from == .SIGNALLING_ONLY, offering: [.audio, .video])
+        }
         let wanted = sentBeforeModeChange ?? (mic: settings.micEnabled, cam: settings.camEnabled)
         sentBeforeModeChange = nil
         if wanted.mic {

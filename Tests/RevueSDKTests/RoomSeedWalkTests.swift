@@ -773,6 +773,38 @@ extension RevueSDKTests {
             try await bob.leave()
         }
 
+        /// Viewer promotion (issue 25 item 9): a participant that joined RECV_ONLY with
+        /// `micEnabled` and `camEnabled` sends nothing, and `changeMode(.SEND_AND_RECV)` turns on
+        /// the devices createRoom set, as the seed says; the others receive and decode them.
+        @Test func aViewerPromotedToSendAndReceiveTurnsItsDevicesOn() async throws {
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            let (viewer, viewerLog) = try self.room("Viewer", mic: true, cam: true, mode: .RECV_ONLY, camera: try await Self.smallCamera())
+            try await viewer.join()
+            #expect(await bobLog.wait(for: "participantJoined Viewer"), "\(bobLog.events)")
+            #expect(viewer.localParticipant?.streams.isEmpty == true && !viewerLog.events.contains { $0.hasPrefix("streamEnabled local") })
+            let mark = viewerLog.events.count
+            try await viewer.changeMode(.SEND_AND_RECV)
+            #expect(await viewerLog.wait { $0.dropFirst(mark).contains("streamEnabled local VIDEO") && $0.dropFirst(mark).contains("streamEnabled local AUDIO") },
+                    "\(viewerLog.since(mark))")
+            #expect(viewerLog.since(mark).contains("modeChanged SEND_AND_RECV"), "\(viewerLog.since(mark))")
+            #expect(await bobLog.wait { $0.contains("streamEnabled Viewer VIDEO") && $0.contains("streamEnabled Viewer AUDIO") }, "\(bobLog.events)")
+            func decodedByBob() -> (video: Int, audio: Int) {
+                let viewerSeen = bob.participants.values.first { $0.displayName == "Viewer" }
+                return (viewerSeen?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0,
+                        viewerSeen?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0)
+            }
+            let deadline = Date().addingTimeInterval(20)
+            while (decodedByBob().video <= 5 || decodedByBob().audio <= 48_000) && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(decodedByBob().video > 5 && decodedByBob().audio > 48_000, "Bob decodes the promoted viewer: \(decodedByBob())")
+            #expect(viewer.localParticipant?.mode == .SEND_AND_RECV)
+            #expect(viewerLog.errors.isEmpty && bobLog.errors.isEmpty, "\(viewerLog.errors) \(bobLog.errors)")
+            try await viewer.leave()
+            try await bob.leave()
+        }
+
         // MARK: end
 
         /// end(): everyone leaves with 1006 ROOM_CLOSE, this client too.
