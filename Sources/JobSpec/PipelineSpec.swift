@@ -48,6 +48,9 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     /// Where the composite's thumbnails go (`config.thumbnails`): a JPEG each interval and
     /// `latest.jpg`.
     public var thumbnailDirectory: String?
+    /// Receive every camera at its top simulcast layer instead of the layer its tile needs
+    /// (`LayerChooser`): the reference `bench/live-record --simulcast` measures against.
+    public var topCameraLayers: Bool?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
                 eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil, speakerAudio: String? = nil)

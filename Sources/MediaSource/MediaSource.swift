@@ -29,4 +29,11 @@ public protocol MediaSource: AnyObject {
     func next(until deadline: Double) -> SourceItem
     /// Feedback for the senders.
     func send(_ feedback: Feedback)
+    /// Asks for a layer of a participant's camera (`LayerChooser`): a room forwards it from its
+    /// next keyframe; a fixture has one layer and ignores it.
+    func requestCameraLayer(_ level: SimulcastLevel, participantID: String)
+}
+
+extension MediaSource {
+    public func requestCameraLayer(_ level: SimulcastLevel, participantID: String) {}
 }

@@ -61,6 +61,8 @@ public final class JobRun {
         }
         let source = try wrap(made.source)
         let pipeline = try RecordingPipeline(config: spec.config)
+        // A live room's cameras may send simulcast layers: each is received at what its tile needs.
+        pipeline.choosesLayers = made.room != nil && spec.topCameraLayers != true
         if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
         let report = self.report
         for output in spec.outputs {

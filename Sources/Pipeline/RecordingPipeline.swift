@@ -80,6 +80,12 @@ public final class RecordingPipeline {
     /// The next picture is encoded as a keyframe (the first after a resume, so an HLS segment
     /// and a player seeking there start clean).
     private var keyframeNext = false
+    /// Asks a live room for the simulcast layer of each camera that fills its tile, no more
+    /// (`LayerChooser`); off for a fixture, which has one layer.
+    public var choosesLayers = false
+    public private(set) var layers = LayerChooser()
+    /// Whose camera each video SSRC is.
+    private var cameraOwners: [UInt32: String] = [:]
 
     /// How far ahead of the output video is decoded (seconds of media time): a picture is
     /// decoded just before the output frame that shows it is composited, and the margin only
@@ -270,6 +276,17 @@ public final class RecordingPipeline {
         composer.extend(to: time - playoutDelay)
         decodeVideo(until: time - playoutDelay + RecordingPipeline.decodeAhead)
         try composer.advance(until: time - playoutDelay)
+        if choosesLayers { chooseLayers(at: time) }
+    }
+
+    /// Steps each camera towards the layer its tile needs (`LayerChooser`).
+    private func chooseLayers(at time: Double) {
+        if let layout = composer.currentLayout { layers.show(layout, participants: Array(Set(cameraOwners.values))) }
+        for step in layers.poll(now: time) {
+            source?.requestCameraLayer(step.level, participantID: step.participantID)
+            logger.info("asked for a camera layer", ["participantId": .string(step.participantID), "level": .string("\(step.level)"),
+                                                     "cameras": .string(layers.summary.joined(separator: "; "))])
+        }
     }
 
     /// A room event: receive paths are made or torn down now; the layout follows on the frame
@@ -308,6 +325,7 @@ public final class RecordingPipeline {
         }
         try composer.finish()
         speakerTracks?.finish()
+        if choosesLayers { logger.info("camera layers at the end", ["cameras": .string(layers.summary.joined(separator: "; "))]) }
         if composer.latePictures > 0 {
             logger.warning("pictures came after their output frame and were shown late",
                            ["pictures": .of(composer.latePictures), "worstMilliseconds": .double((composer.worstPictureLateness * 1000).rounded())])
@@ -340,6 +358,7 @@ public final class RecordingPipeline {
             if track.kind.isVideo {
                 guard config.mode == .videoAndAudio else { return }
                 endingVideo.remove(track.ssrc)
+                if track.kind == .video { cameraOwners[track.ssrc] = participantID }
                 if videoDecoders[track.ssrc] == nil { videoDecoders[track.ssrc] = try VideoTrackDecoder(codec: track.codec) }
             } else if audioDecoders[track.ssrc] == nil {
                 audioDecoders[track.ssrc] = try AudioTrackDecoder(channels: track.channels)
@@ -355,6 +374,7 @@ public final class RecordingPipeline {
 
     private func stopReceiving(_ ssrc: UInt32) {
         handle(receiver.remove(ssrc: ssrc, at: now))
+        cameraOwners[ssrc] = nil
         // What arrived before the end is still shown until the end applies: decoded as it falls
         // due, like the rest.
         if undecoded[ssrc]?.isEmpty == false { endingVideo.insert(ssrc) } else { videoDecoders[ssrc] = nil }
@@ -392,6 +412,9 @@ public final class RecordingPipeline {
                 for frame in frames[...last] {
                     let pictures = decoder.decode(frame)
                     if !pictures.isEmpty { receiver.pictureDecoded(ssrc: ssrc) }
+                    if let owner = cameraOwners[ssrc], let last = pictures.last {
+                        layers.decoded(participantID: owner, width: last.width, height: last.height)
+                    }
                     for picture in pictures { composer.add(picture: picture, ssrc: ssrc) }
                     if decoder.needsKeyframe && !endingVideo.contains(ssrc) { handle(receiver.keyframeNeeded(ssrc: ssrc, at: now)) }
                 }

@@ -134,6 +134,17 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
         feedbackSent += 1
     }
 
+    /// `setQuality` for the recorder's own subscription: the SFU forwards that layer of the
+    /// participant's camera from its next keyframe.
+    public func requestCameraLayer(_ level: SimulcastLevel, participantID: String) {
+        let quality: VideoQuality = switch level {
+        case .low: .low
+        case .medium: .med
+        case .high: .high
+        }
+        signaling.send(.setQuality(participantID: participantID, quality: quality))
+    }
+
     // MARK: - Media
 
     private func clock() -> Double { EventLoop.now() - origin }

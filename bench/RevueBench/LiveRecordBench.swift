@@ -31,11 +31,15 @@ import TestSupport
 /// The publishers' encoding runs in this process and is not counted, but it shares the machine
 /// with both batches alike.
 enum LiveRecordBench {
+    /// Chromium's three layers for a 720p camera: a quarter, a half and the whole.
+    static let simulcastLayers = [SimulcastEncoding(rid: "q", scaleDown: 4, bitrate: 150_000), SimulcastEncoding(rid: "h", scaleDown: 2, bitrate: 500_000),
+                                  SimulcastEncoding(rid: "f", scaleDown: 1, bitrate: 1_500_000)]
+
     static let publishers: [(name: String, rgb: UInt32, tone: Double)] = [
         ("Ada Red", 0xD02020, 440), ("Ben Blue", 0x2040D0, 550), ("Cy Green", 0x30A050, 660), ("Di Amber", 0xE08020, 770),
     ]
 
-    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double, tracks: Bool = false) throws {
+    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double, tracks: Bool = false, simulcast: Bool = false) throws {
         try LoopbackNamespace.require()
         let work = try TemporaryDirectory(prefix: "revue-live-record")
         let room = try BenchRoomServer(storage: work.file("storage"))
@@ -44,9 +48,15 @@ enum LiveRecordBench {
         var participants: [RoomPublisher] = []
         defer { for publisher in participants { publisher.leave() } }
         for (name, rgb, tone) in publishers {
-            let publisher = try RoomPublisher(configuration: .init(signalingURL: room.signalingURL, roomID: roomID, token: try room.token(roomID: roomID),
-                                                                   participantName: name, camera: try TestPatternCamera(name: name, rgb: rgb),
-                                                                   microphone: ToneMicrophone(frequency: tone)))
+            // With `simulcast`, each camera is 1280x720 in three layers (a quarter, a half and
+            // the whole, as Chromium sends), at 15 fps so that four publishers' encoders leave
+            // the recordings room on two cores.
+            let format = simulcast ? CameraFormat(width: 1280, height: 720, framesPerSecond: 15) : .h360p_w640p
+            var configuration = RoomPublisher.Configuration(signalingURL: room.signalingURL, roomID: roomID, token: try room.token(roomID: roomID),
+                                                            participantName: name, camera: try TestPatternCamera(name: name, rgb: rgb, format: format),
+                                                            microphone: ToneMicrophone(frequency: tone))
+            if simulcast { configuration.simulcast = simulcastLayers }
+            let publisher = try RoomPublisher(configuration: configuration)
             participants.append(publisher)
             guard publisher.waitUntilPublishing(timeout: 20) else {
                 throw BenchError("\(name) did not start publishing: \(publisher.failure ?? "")")
@@ -55,7 +65,11 @@ enum LiveRecordBench {
         let fixture = try Fixture(directory: fixtureDirectory).captureDuration
         let passes = max(1, Int((seconds / (fixture + 0.5)).rounded(.up)))
         let fixtureLength = Double(passes) * (fixture + 0.5) - 0.5
-        if tracks {
+        if simulcast {
+            print(String(format: "live-record --simulcast: a room of %d RoomPublishers (1280x720 15 fps VP8 in three simulcast layers + Opus), "
+                         + "N live 720p30 recordings that take each camera's layer its tile needs for %.0f s; beside them N that take every top layer, as long",
+                         publishers.count, seconds))
+        } else if tracks {
             print(String(format: "live-record --tracks: a room of %d RoomPublishers (640x360 30 fps VP8 + Opus), N live per-participant recordings for %.0f s; "
                          + "beside them N live 720p30 composite recordings of the room for as long; a batch holds with lag ≤ %.1f s after %.0f s",
                          publishers.count, seconds, DensityBench.maximumLag, DensityBench.warmUp))
@@ -68,6 +82,25 @@ enum LiveRecordBench {
         var count = 1
         while count <= maximum {
             let load = RecordBench.loadAverage()
+            if simulcast {
+                let fitted = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work, logLevel: "info")
+                let layers = (0..<count).compactMap { index -> String? in
+                    let log = (try? String(contentsOfFile: work.file("live-\(count)-\(index).log"), encoding: .utf8)) ?? ""
+                    return log.split(separator: "\n").last { $0.contains("camera layers at the end") }
+                        .flatMap { line in line.range(of: "\"cameras\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) } }
+                }
+                let top = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work, topLayers: true)
+                print(String(format: "  N=%2d fitted layers %@ CPU %.3f cores per recording, worst lag %.2f s, lowest fps %.1f, peak RSS %.1f MiB%@",
+                             count, fitted.held ? "held:" : "FELL BEHIND:", fitted.cpuPerJob, fitted.worstLag, fitted.lowestFPS.isFinite ? fitted.lowestFPS : 0,
+                             fitted.peakRSS, fitted.reason.isEmpty ? "" : " (\(fitted.reason))"))
+                print(String(format: "       top layers %@ CPU %.3f cores per recording, peak RSS %.1f MiB; fitted/top CPU %.2f×; 1-minute load before %.2f",
+                             top.held ? "held:" : "fell behind:", top.cpuPerJob, top.peakRSS, fitted.cpuPerJob / max(top.cpuPerJob, 1e-9), load))
+                print("       layers chosen: " + (layers.first ?? "none logged"))
+                guard fitted.held else { break }
+                largest = count
+                count *= 2
+                continue
+            }
             if tracks {
                 let perTrack = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work, mode: .tracks)
                 let composite = try liveBatch(count, room: room, roomID: roomID, revue: revue, seconds: seconds, work: work)
@@ -105,7 +138,8 @@ enum LiveRecordBench {
     /// N live recordings of the room at once for `seconds`, then stopped as a worker stops a job
     /// (SIGTERM: the pipeline finishes its file).
     static func liveBatch(_ count: Int, room: BenchRoomServer, roomID: String, revue: String, seconds: Double,
-                          work: TemporaryDirectory, mode: RecordingMode = .videoAndAudio) throws -> DensityBench.Result
+                          work: TemporaryDirectory, mode: RecordingMode = .videoAndAudio, topLayers: Bool = false,
+                          logLevel: String = "warning") throws -> DensityBench.Result
     {
         let cpuBefore = CPUTime.ofChildren()
         var jobs: [DensityBench.Job] = []
@@ -116,10 +150,11 @@ enum LiveRecordBench {
             var config = RecordingConfig()
             config.mode = mode
             let output: OutputSpec = mode == .tracks ? .tracks(directory: work.file("\(name).tracks")) : .mp4(path: work.file("\(name).mp4"))
-            let spec = PipelineSpec(source: .room(RoomSourceSpec(signalingURL: room.signalingURL, roomID: roomID, token: token)),
+            var spec = PipelineSpec(source: .room(RoomSourceSpec(signalingURL: room.signalingURL, roomID: roomID, token: token)),
                                     config: config, outputs: [output], eventsPath: work.file("\(name).events"))
+            if topLayers { spec.topCameraLayers = true }
             try spec.write(to: work.file("\(name).json"))
-            let process = try Subprocess(revue, ["record", "--spec", work.file("\(name).json"), "--log-level", "warning"],
+            let process = try Subprocess(revue, ["record", "--spec", work.file("\(name).json"), "--log-level", logLevel],
                                          standardOutput: .discard, standardError: .file(work.file("\(name).log")))
             jobs.append(DensityBench.Job(process: process, events: JobRunEventsFile(path: work.file("\(name).events")), started: Date()))
         }

@@ -46,7 +46,8 @@ do {
         // live-record FIXTURE REVUE [MAXIMUM] [SECONDS] [--tracks]
         guard arguments.count >= 3 else { throw BenchError("usage: live-record FIXTURE REVUE [MAXIMUM] [SECONDS] [--tracks]") }
         try LiveRecordBench.run(fixtureDirectory: arguments[1], revue: arguments[2], maximum: arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8,
-                                seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30, tracks: arguments.contains("--tracks"))
+                                seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30, tracks: arguments.contains("--tracks"),
+                                simulcast: arguments.contains("--simulcast"))
     case "hours":
         // hours FIXTURE REVUE [HOURS] [QUALITY]
         guard arguments.count >= 3 else { throw BenchError("usage: hours FIXTURE REVUE [HOURS] [QUALITY]") }
