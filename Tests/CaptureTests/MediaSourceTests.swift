@@ -14,17 +14,7 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "stereo-wav")
         let path = directory.file("lr.wav")
         // 16-bit PCM, four frames: (0.5, -0.5), (0.25, 0.75), …
-        var bytes = [UInt8]()
-        func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        let frames: [(Float, Float)] = [(0.5, -0.5), (0.25, 0.75), (0, 0), (-1, 1)]
-        bytes += Array("RIFF".utf8); append32(UInt32(36 + frames.count * 4)); bytes += Array("WAVEfmt ".utf8)
-        append32(16); append16(1); append16(2); append32(48_000); append32(48_000 * 4); append16(4); append16(16)
-        bytes += Array("data".utf8); append32(UInt32(frames.count * 4))
-        for (left, right) in frames {
-            for value in [left, right] { append16(UInt16(bitPattern: Int16(max(-32_768, min(32_767, (value * 32_768).rounded()))))) }
-        }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try WAVFile.write([0.5, -0.5, 0.25, 0.75, 0, 0, -1, 1], channels: 2, float: false, to: path)
         let stereo = try WAVFileMicrophone(path: path, stereo: true)
         #expect(stereo.channels == 2)
         let read = stereo.samples(from: 1, count: 4)

@@ -19,27 +19,13 @@ extension RevueSDKTests {
 
         /// Two seconds of 48 kHz stereo, 32-bit float: `left` Hz on the left, `right` Hz on the right.
         static func writeStereoWAV(_ path: String, left: Double, right: Double) throws {
-            let frames = 96_000
-            var bytes = [UInt8]()
-            func append32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-            func append16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-            bytes += Array("RIFF".utf8)
-            append32(UInt32(36 + frames * 8))
-            bytes += Array("WAVEfmt ".utf8)
-            append32(16)
-            append16(3)
-            append16(2)
-            append32(48_000)
-            append32(48_000 * 8)
-            append16(8)
-            append16(32)
-            bytes += Array("data".utf8)
-            append32(UInt32(frames * 8))
-            for frame in 0..<frames {
+            var samples: [Float] = []
+            for frame in 0..<96_000 {
                 let time = Double(frame) / 48_000
-                for frequency in [left, right] { append32(Float(0.3 * sin(2 * .pi * frequency * time)).bitPattern) }
+                samples.append(Float(0.3 * sin(2 * Double.pi * left * time)))
+                samples.append(Float(0.3 * sin(2 * Double.pi * right * time)))
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            try WAVFile.write(samples, channels: 2, float: true, to: path)
         }
 
         func listen(profile: CustomMicrophoneTrackConfig, file: String, server: RoomServerHarness) async throws -> Heard {
