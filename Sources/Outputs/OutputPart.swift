@@ -33,6 +33,7 @@ public enum OutputPart {
     /// Finishes a part whose writer was killed: an MP4 is repaired in place, an HLS playlist gets
     /// its end tag.
     public static func finishAbandoned(_ kind: PartKind, at path: String) -> Outcome {
+        if kind == .tracks { return finishAbandonedTracks(at: path) }
         guard FileManager.default.fileExists(atPath: mediaFile(kind, at: path)) else {
             try? FileManager.default.removeItem(atPath: path)
             return .nothingRecorded
@@ -57,22 +58,44 @@ public enum OutputPart {
             // Written whole or not listed: a transcript part is only listed once its files are.
             return .complete
         case .tracks:
-            guard let manifest = TrackManifest.read(directory: path), !manifest.tracks.isEmpty else {
-                try? FileManager.default.removeItem(atPath: path)
-                return .nothingRecorded
-            }
-            return finishTracks(manifest, at: path)
+            return finishAbandonedTracks(at: path)
         }
     }
 
     /// Finishes each file a killed per-participant recording left growing: rewritten up to its
     /// last whole cluster with its length and index, and its manifest entry made to match.
+    static func finishAbandonedTracks(at path: String) -> Outcome {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let media = names.filter { $0.hasSuffix(".webm") || $0.hasSuffix(".mkv") }
+        guard let manifest = TrackManifest.read(directory: path) else {
+            // Removed only when it holds no media: a manifest this version cannot read (a
+            // newer writer's) must not cost the files it lists.
+            if media.isEmpty {
+                try? FileManager.default.removeItem(atPath: path)
+                return .nothingRecorded
+            }
+            return .lost("its \(TrackManifest.fileName) is missing or unreadable; \(media.count) track files are left as they are")
+        }
+        guard !manifest.tracks.isEmpty else {
+            if media.isEmpty { try? FileManager.default.removeItem(atPath: path) }
+            return media.isEmpty ? .nothingRecorded : .lost("\(media.count) track files that its manifest does not list")
+        }
+        return finishTracks(manifest, at: path)
+    }
+
     static func finishTracks(_ manifest: TrackManifest, at path: String) -> Outcome {
         var manifest = manifest
         var finished = 0
         var unreadable: [String] = []
         for index in manifest.tracks.indices where !manifest.tracks[index].complete {
-            let file = path + "/" + manifest.tracks[index].file
+            // The recorder names files with letters, digits, `_`, `-` and one `.`: nothing else
+            // in a manifest is opened.
+            let name = manifest.tracks[index].file
+            guard !name.contains("/"), !name.hasPrefix("."), name.unicodeScalars.allSatisfy(\.isASCII) else {
+                unreadable.append(name)
+                continue
+            }
+            let file = path + "/" + name
             let format = file.hasSuffix(".mkv") ? "matroska" : "webm"
             do {
                 try Remuxer.finishedMatroska(from: file, to: file + ".finishing", format: format)
@@ -88,6 +111,8 @@ public enum OutputPart {
                 unreadable.append(manifest.tracks[index].file)
             }
         }
+        // Every file finished: the part is whole now, as a recording that ended would be.
+        if unreadable.isEmpty { manifest.complete = true }
         if let bytes = try? manifest.encoded() {
             let temporary = path + "/" + TrackManifest.fileName + ".tmp"
             if FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) { rename(temporary, path + "/" + TrackManifest.fileName) }

@@ -90,6 +90,22 @@ public struct LayerChooser {
                 if step.decoded == decoded {
                     if camera.level < step.from && camera.level == .low { camera.noLower = true }
                     if camera.level > step.from && camera.level == .high { camera.noHigher = true }
+                } else if let tile = camera.tile {
+                    // Layers further apart than twice (a quarter and the whole): a step down
+                    // that leaves the tile short goes back and stays, and a step up that gives
+                    // twice what is needed stays too. Either way down is not asked again until
+                    // the tile changes, so a camera never swings between two layers.
+                    let scale = Self.scale(decoded, tile)
+                    if camera.level < step.from && scale > 1.1 {
+                        camera.noLower = true
+                        camera.lastStep = nil
+                        camera.level = step.from
+                        camera.changedAt = now
+                        steps.append((id, step.from))
+                        cameras[id] = camera
+                        continue
+                    }
+                    if camera.level > step.from && scale <= 0.55 { camera.noLower = true }
                 }
             }
             var wanted: SimulcastLevel?

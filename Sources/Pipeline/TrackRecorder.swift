@@ -201,13 +201,29 @@ public final class TrackRecorder {
                 return
             }
             recording.needsKeyframe = false
-            // The session's start is over: it stops asking for the first keyframe.
-            receiver.pictureDecoded(ssrc: ssrc)
         }
         do {
             if recording.file == nil {
-                let file = try TrackFile(path: directory + "/" + fileName(for: recording.info), codec: recording.info.codec,
-                                         channels: recording.info.channels, firstFrame: frame.data, start: frame.mediaTime)
+                let name = fileName(for: recording.info)
+                let file: TrackFile
+                do {
+                    file = try TrackFile(path: directory + "/" + name, codec: recording.info.codec, channels: recording.info.channels,
+                                         firstFrame: frame.data, start: frame.mediaTime)
+                } catch where error.fault == .input {
+                    // A keyframe that cannot start a file (an H.264 IDR without its parameter
+                    // sets, which some senders repeat only now and then): the next one may.
+                    logger.warning("a keyframe could not start a track's file; waiting for the next",
+                                   ["participantId": .string(recording.info.participantID), "error": .string(error.message)])
+                    if video {
+                        recording.needsKeyframe = true
+                        tracks[ssrc] = recording
+                        handle(receiver.keyframeNeeded(ssrc: ssrc, at: now))
+                    }
+                    return
+                }
+                usedFileNames.insert(name)
+                // The session's start is over: it stops asking for the first keyframe.
+                if video { receiver.pictureDecoded(ssrc: ssrc) }
                 recording.file = file
                 recording.entry = manifest.tracks.count
                 manifest.tracks.append(entry(for: recording.info, file: file))
@@ -218,7 +234,7 @@ public final class TrackRecorder {
                 try? writeManifest()
             }
             if let file = recording.file {
-                try file.write(frame.data, at: fileTime(of: frame, in: &recording, start: file.start), keyframe: frame.isKeyframe)
+                try file.write(frame.data, at: fileTime(of: frame, in: &recording, file: file), keyframe: frame.isKeyframe)
                 framesWritten += 1
                 bytesWritten += Int64(frame.data.count)
             }
@@ -238,8 +254,8 @@ public final class TrackRecorder {
     /// timestamps squeezed by a slew would put the sound late against the picture. The start
     /// (`TrackFile.start`) is where the room's clock placed the first frame, which lines the
     /// files of a participant and of the room up.
-    private func fileTime(of frame: EncodedFrame, in recording: inout Recording, start: Double) -> Double {
-        let roomTime = frame.mediaTime - start
+    private func fileTime(of frame: EncodedFrame, in recording: inout Recording, file: TrackFile) -> Double {
+        let roomTime = frame.mediaTime - file.start
         let clockRate = Double(max(1, recording.info.clockRate))
         if let anchor = recording.anchor {
             let time = anchor.fileTime + Double(frame.rtpTimestamp - anchor.rtpTimestamp) / clockRate
@@ -248,21 +264,27 @@ public final class TrackRecorder {
                            ["participantId": .string(recording.info.participantID), "kind": .string(recording.info.kind.rawValue),
                             "jumpSeconds": .double(time - roomTime)])
         }
-        recording.anchor = (frame.rtpTimestamp, roomTime)
-        return roomTime
+        // Never back before what the file holds: frames squeezed a millisecond apart would
+        // follow (`TrackFile.write`).
+        let time = recording.anchor == nil ? roomTime : max(roomTime, file.duration + 0.001)
+        recording.anchor = (frame.rtpTimestamp, time)
+        return time
     }
 
     /// Finishes a track's file and notes its end in the manifest.
     private func close(_ ssrc: UInt32) {
         guard var recording = tracks[ssrc], let file = recording.file else { return }
+        var finished = true
         do {
             try file.finish()
         } catch {
+            finished = false
             logger.error("a track's file could not be finished", ["file": .string(file.path), "error": .string("\(error)")])
         }
         if let index = recording.entry {
             manifest.tracks[index] = entry(for: recording.info, file: file)
-            manifest.tracks[index].complete = true
+            // One that could not be finished is left for the repair a takeover runs.
+            manifest.tracks[index].complete = finished
         }
         recording.file = nil
         recording.entry = nil
@@ -287,8 +309,8 @@ public final class TrackRecorder {
         })
         let stem = (safe.isEmpty ? "participant" : safe) + "-" + info.kind.rawValue
         var number = 1
-        while usedFileNames.contains("\(stem)-\(number)") { number += 1 }
-        usedFileNames.insert("\(stem)-\(number)")
+        while usedFileNames.contains("\(stem)-\(number).\(TrackFile.fileExtension(for: info.codec))") { number += 1 }
+        // Taken once the file opens (`usedFileNames`).
         return "\(stem)-\(number).\(TrackFile.fileExtension(for: info.codec))"
     }
 

@@ -92,14 +92,28 @@ extension RoomPublisher {
             return (publishAgainRequest, promotionRequest)
         }
         guard let newConnection = asked else { return }
-        if let promotion { promote(offering: promotion) }
+        if let promotion {
+            promote(offering: promotion)
+            mainSectionsAfterData = !newConnection && (answeredAt != nil || offerOutstanding)
+        }
         guard newConnection else {
-            renegotiationNeeded = true
+            // A publisher that has offered nothing yet (a RECV_ONLY one without data channels)
+            // makes its first offer now; the others renegotiate.
+            if answeredAt == nil && !offerOutstanding {
+                do {
+                    try sendOffer()
+                } catch {
+                    stop(because: "the offer to publish could not be made: \(error)")
+                }
+            } else {
+                renegotiationNeeded = true
+            }
             return
         }
         // Everything of the old connection goes; the first offer on the new one starts it all
         // again, as the join's did.
         link.reset(reason: "the media starts again")
+        mainSectionsAfterData = false
         offerBuilder.transport = link.transport
         sender = nil
         dataChannels = nil

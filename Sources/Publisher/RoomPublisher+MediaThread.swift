@@ -134,6 +134,7 @@ extension RoomPublisher {
         if let askedChannels, let current = audioEncoder, current.channels != askedChannels {
             do {
                 audioEncoder = try OpusEncoder(channels: askedChannels, bitrate: askedAudioBitrate ?? current.bitrate)
+                statistics.audioBitrate = askedAudioBitrate ?? current.bitrate
                 logger.info("the microphone sends \(askedChannels == 2 ? "stereo" : "mono") from its next frame")
             } catch {
                 logger.error("the microphone's channels were not changed", ["error": .string("\(error)")])

@@ -46,6 +46,10 @@ extension RoomPublisher {
         }
         let data = configuration.dataChannel && configuration.mode != .signallingOnly
         var later: [ClientTransceiver] = []
+        if mainSectionsAfterData {
+            later = transceivers
+            transceivers = []
+        }
         for section in directedSections {
             if section.isActive {
                 later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .sendonly,

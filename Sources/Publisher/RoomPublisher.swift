@@ -83,6 +83,9 @@ public final class RoomPublisher: @unchecked Sendable {
     var promotionRequest: Set<StreamKind>?
     /// The sections offered since a promotion (media thread); nil: the configuration's.
     var promotedOffers: Set<StreamKind>?
+    /// A promotion on a connection whose offers had only the data channel: the microphone's
+    /// and the camera's sections go after it (RFC 3264 §8: earlier m-lines keep their places).
+    var mainSectionsAfterData = false
     /// The media thread has returned: requests are answered at once, not queued.
     var mediaThreadEnded = false
     var nextDirectedID = 1

@@ -76,4 +76,21 @@ import Testing
         chooser.decoded(participantID: "di", width: 640, height: 360)
         #expect(chooser.poll(now: 0).map(\.level) == [.medium])
     }
+
+    /// Two layers a quarter and the whole apart: for a tile that needs half, the quarter falls
+    /// short, so the camera goes back to the whole and stays there, instead of swinging between
+    /// them every `settle`.
+    @Test func layersFarApartDoNotSwing() {
+        var chooser = LayerChooser(settle: 3)
+        chooser.show(Self.layout([("eve", 640, 360)]), participants: ["eve"])
+        chooser.decoded(participantID: "eve", width: 1280, height: 720)
+        #expect(chooser.poll(now: 0).map(\.level) == [.medium])
+        // Medium is the whole too (two layers): nothing changes, so on to low.
+        #expect(chooser.poll(now: 3).map(\.level) == [.low])
+        chooser.decoded(participantID: "eve", width: 320, height: 180)
+        #expect(chooser.poll(now: 6).map(\.level) == [.medium], "the quarter is too small: back")
+        chooser.decoded(participantID: "eve", width: 1280, height: 720)
+        #expect(chooser.poll(now: 9).isEmpty && chooser.poll(now: 12).isEmpty && chooser.poll(now: 30).isEmpty)
+        #expect(chooser.summary == ["eve medium 1280x720 for 640x360"])
+    }
 }
