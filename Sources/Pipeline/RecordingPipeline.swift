@@ -86,6 +86,9 @@ public final class RecordingPipeline {
     public private(set) var layers = LayerChooser()
     /// Whose camera each video SSRC is.
     private var cameraOwners: [UInt32: String] = [:]
+    /// When the layers were last looked at: ten times a second is plenty for steps `settle`
+    /// apart, and `tick` runs for every datagram.
+    private var layersCheckedAt = -Double.infinity
 
     /// How far ahead of the output video is decoded (seconds of media time): a picture is
     /// decoded just before the output frame that shows it is composited, and the margin only
@@ -276,7 +279,10 @@ public final class RecordingPipeline {
         composer.extend(to: time - playoutDelay)
         decodeVideo(until: time - playoutDelay + RecordingPipeline.decodeAhead)
         try composer.advance(until: time - playoutDelay)
-        if choosesLayers { chooseLayers(at: time) }
+        if choosesLayers && time - layersCheckedAt >= 0.1 {
+            layersCheckedAt = time
+            chooseLayers(at: time)
+        }
     }
 
     /// Steps each camera towards the layer its tile needs (`LayerChooser`).
