@@ -120,13 +120,16 @@ let package = Package(
         .target(name: "Encode", dependencies: ["CFFmpeg", "CVPX", "COpus", "LibAV", "JobSpec", "Media", "Layout"]),
 
         // MARK: Outputs: one encode, many outputs
-        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Media", "Log"]),
+        // HLS playlists as text, written and read back: the outputs write them, the origin
+        // answers low-latency players' delivery directives from them.
+        .target(name: "HLS"),
+        .target(name: "Outputs", dependencies: ["CFFmpeg", "LibAV", "JobSpec", "Encode", "Media", "Log", "HLS"]),
 
         // MARK: The pipeline, assembled in one place
         // A job's run (`JobRun`): its source (a fixture, or a room through RoomReceiver) and its
         // sinks made from the spec, its events reported to the worker.
         .target(name: "Pipeline", dependencies: ["JobSpec", "MediaSource", "Subscriber", "Fixture", "Ingest", "Decode", "Media", "Layout", "Composite",
-                                                "Mix", "Encode", "Outputs", "Log", "Platform", "Transcription", "RoomReceiver", "Storage"]),
+                                                "Mix", "Encode", "Outputs", "HLS", "Log", "Platform", "Transcription", "RoomReceiver", "Storage"]),
 
         // MARK: Object storage: S3 over libcurl (SigV4, multipart, presigned URLs, HLS mirrored live)
         // The one outbound HTTP client: libcurl (TLS verified, deadlines, SigV4 by curl), for
@@ -167,7 +170,7 @@ let package = Package(
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
         .target(name: "API", dependencies: ["OutboundHTTP", "APIModels", "JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
-                                            "Storage", "Speech"],
+                                            "Storage", "Speech", "HLS"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool
@@ -222,7 +225,8 @@ let package = Package(
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),
         .testTarget(name: "EncodeTests", dependencies: ["JobSpec", "Encode", "Decode", "Media", "Layout", "RTP", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Encode", "Media", "TestSupport"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestKit"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "HLS", "Encode", "Media", "TestSupport"]),
         .testTarget(name: "SubscriberTests", dependencies: ["Subscriber", "Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec",
                                                             "RTP", "Log"]),
         .testTarget(name: "PipelineTests", dependencies: ["JobSpec", "MediaSource", "Pipeline", "Fixture", "Ingest", "Decode", "RTP",
@@ -239,7 +243,7 @@ let package = Package(
         .testTarget(name: "RoomsTests", dependencies: ["APIModels", "Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
                                                        "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["APIModels", "JobSpec", "Fixture", "API", "Jobs", "Rooms", "Signaling", "HTTP", "Crypto",
-                                                     "Postgres", "RoomServer", "TestSupport", "Platform"]),
+                                                     "Postgres", "RoomServer", "TestSupport", "Platform", "HLS", "Outputs", "OutboundHTTP"]),
         // Issue 29's hostile clients against a real `revue serve`, with a legitimate room beside them.
         .testTarget(name: "HardeningTests", dependencies: ["Publisher", "Capture", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport",
                                                            "Platform"]),

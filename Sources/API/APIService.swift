@@ -92,7 +92,15 @@ public final class APIService: @unchecked Sendable {
 
     /// The HTTP handler.
     public var handler: HTTPHandler {
-        { [self] request, _ in .response(self.respond(request)) }
+        { [self] request, _ in
+            // Low-latency HLS: a blocking playlist reload or a hinted part may wait for the writer.
+            if request.path.hasPrefix("/files/"),
+               let held = files.heldResult(request, relativePath: request.path.split(separator: "/").dropFirst().joined(separator: "/"))
+            {
+                return held
+            }
+            return .response(self.respond(request))
+        }
     }
 
     func respond(_ request: HTTPRequest) -> HTTPResponse {

@@ -1,33 +1,80 @@
 import APIModels
 import Foundation
+import HLS
 import HTTP
 import Jobs
 
 /// Serves recordings, HLS files and thumbnails from the storage directory under `/files/`, with byte
 /// ranges (RFC 9110 §14) so players can seek in an MP4. Only through a signed URL
 /// (`FileURLSigner`): without a signature, with a wrong one or an expired one the answer is 403.
+///
+/// A live HLS playlist asked for with low-latency delivery directives, and a hinted part not
+/// written yet, are answered by `HLSHeldRequests` (`heldResult`).
 struct FileServer {
     let root: String
     let signer: FileURLSigner
+    var held = HLSHeldRequests()
     static let servedFolders: Set<String> = ["recordings", "hls", "thumbnails", "transcriptions", "captures"]
 
     func serve(_ request: HTTPRequest, relativePath: String, now: Date = Date()) -> HTTPResponse {
+        switch resolve(relativePath, now: now) {
+        case .failure(let refusal): refusal.response
+        case .success(let path): serveFile(request, path: path)
+        }
+    }
+
+    /// The answer of a request low-latency HLS may hold: a playlist request with `_HLS_`
+    /// directives, or one for a part that is not on disk yet. Nil for any other request (served
+    /// by `serve` as usual).
+    func heldResult(_ request: HTTPRequest, relativePath: String, now: Date = Date()) -> HTTPResult? {
+        guard request.method == "GET" else { return nil }
+        let isPlaylist = relativePath.hasSuffix(".m3u8")
+        if isPlaylist {
+            guard request.query.keys.contains(where: { $0.hasPrefix("_HLS_") }) else { return nil }
+        } else {
+            guard let name = relativePath.split(separator: "/").last, HLSPart.isPartFile(String(name)) else { return nil }
+        }
+        let path: String
+        switch resolve(relativePath, now: now) {
+        case .failure(let refusal): return .response(refusal.response)
+        case .success(let resolved): path = resolved
+        }
+        if isPlaylist {
+            do {
+                return held.playlist(at: path, directives: try HLSDeliveryDirectives(query: request.query))
+            } catch {
+                return .response(HLSHeldRequests.refusal(error.description))
+            }
+        }
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        return held.part(at: path) { serveFile(request, path: path) }
+    }
+
+    struct Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    /// The file a signed relative path names, or the answer that refuses it.
+    private func resolve(_ relativePath: String, now: Date) -> Result<String, Refusal> {
         let granted: String
         do {
             granted = try signer.verify(relativePath.split(separator: "/").map(String.init), now: now)
         } catch {
             var response = JSON.error(ServiceError(status: 403, code: 4000, name: "FORBIDDEN", message: error.description))
             response.headers.append(("Access-Control-Allow-Origin", "*"))
-            return response
+            return .failure(Refusal(response: response))
         }
         let components = granted.split(separator: "/")
         // Only outputs are served; a job's events and logs under jobs/ stay private.
         guard let top = components.first, FileServer.servedFolders.contains(String(top)),
               !components.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") })
         else {
-            return JSON.error(.notFound("no such file"))
+            return .failure(Refusal(response: JSON.error(.notFound("no such file"))))
         }
-        let path = root + "/" + components.joined(separator: "/")
+        return .success(root + "/" + components.joined(separator: "/"))
+    }
+
+    private func serveFile(_ request: HTTPRequest, path: String) -> HTTPResponse {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value

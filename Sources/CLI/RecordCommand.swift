@@ -47,6 +47,8 @@ enum RecordCommand: RevueCommand {
         OptionSpec("stream-key", value: "KEY", help: "A stream key appended to rtmp:// outputs.", environment: "REVUE_STREAM_KEY"),
         OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
         OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
+        OptionSpec("hls-part-duration", value: "SECONDS", help: "Low-latency HLS parts in live.m3u8, 0.1 to 0.5 s; 0 for ordinary HLS.",
+                   default: "0.5"),
     ]
 
     /// The recording config's flags, which `revue capture` shares.
@@ -103,10 +105,12 @@ enum RecordCommand: RevueCommand {
     static func outputs(_ arguments: ParsedArguments) throws(UsageError) -> [OutputSpec] {
         let segmentDuration = try arguments.seconds("hls-segment-duration") ?? 2
         let window = try arguments.integer("hls-window", in: 3...1000) ?? 6
+        // 0 turns parts off; any other value is checked by the HLS output (0.1 to 0.5 s).
+        let partDuration = arguments.value("hls-part-duration") == "0" ? 0 : try arguments.seconds("hls-part-duration") ?? OutputSpec.defaultPartDuration
         return try arguments.values("output").map { (text) throws(UsageError) -> OutputSpec in
             do {
                 return try OutputSpec(commandLine: text, streamKey: arguments.value("stream-key"), segmentDuration: segmentDuration,
-                                      window: window)
+                                      window: window, partDuration: partDuration > 0 ? partDuration : nil)
             } catch {
                 throw UsageError("\(error)", command: arguments.spec.name)
             }
@@ -175,7 +179,7 @@ enum RecordCommand: RevueCommand {
             switch result.output {
             case .mp4(let path):
                 Console.print("wrote \(path) (\(FileManager.default.sizeOfItem(atPath: path)) bytes, \(seconds) s)")
-            case .hls(let directory, _, _):
+            case .hls(let directory, _, _, _):
                 Console.print("wrote \(directory)/index.m3u8 and live.m3u8 (\(seconds) s)")
             case .rtmp:
                 Console.print("streamed \(result.name) (\(seconds) s)")

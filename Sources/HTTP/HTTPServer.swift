@@ -3,17 +3,6 @@ import Foundation
 import Log
 import Synchronization
 
-/// What a handler returns: a response, or a protocol switch (WebSocket) that takes the
-/// connection over after the 101 response is sent.
-public enum HTTPResult: Sendable {
-    case response(HTTPResponse)
-    case upgrade(HTTPResponse, @Sendable (HTTPConnection) -> Void)
-}
-
-/// Serves one request. Called on a worker thread; it may block. The connection is the client's,
-/// for its address; a handler does no I/O on it.
-public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPConnection) -> HTTPResult
-
 /// An HTTP/1.1 server on one epoll loop (RFC 9112), as nginx is built: the loop accepts, reads
 /// each request incrementally (`HTTPRequestReader`), enforces the deadlines and writes answers
 /// (files with sendfile(2)); only a request that has fully arrived goes to a handler, on a fixed
@@ -324,6 +313,16 @@ public final class HTTPServer: @unchecked Sendable {
         switch completion.result {
         case .response(let response):
             answer(client, response, keepAlive: completion.keepAlive, head: completion.head, epoll, now: now)
+        case .deferred(let park):
+            // The connection waits, read by no one and holding no thread, until the responder
+            // is called (from any thread) or dropped.
+            let pending = completion
+            park(HTTPResponder { [self] response in
+                var done = pending
+                done.result = .response(response)
+                completions.withLock { $0.append(done) }
+                epoll.wake()
+            })
         case .upgrade(let response, let takeOver):
             client.after = .upgrade(takeOver)
             client.phase = .writing

@@ -2,13 +2,17 @@
 public enum OutputSpec: Sendable, Equatable {
     /// A crash-safe MP4 file, made faststart when it finishes.
     case mp4(path: String)
-    /// fMP4 HLS in a directory: `index.m3u8` (the whole event), `live.m3u8` (a window).
-    case hls(directory: String, segmentDuration: Double, window: Int)
+    /// fMP4 HLS in a directory: `index.m3u8` (the whole event), `live.m3u8` (a window), with
+    /// parts of `partDuration` seconds for low-latency players (nil: ordinary HLS only).
+    case hls(directory: String, segmentDuration: Double, window: Int, partDuration: Double?)
     /// RTMP or RTMPS, with its stream key (a secret).
     case rtmp(LivestreamOutput)
     /// Each participant's tracks as they arrived, a file each, and `manifest.json`, in a
     /// directory (`config.mode: "tracks"`; no composite, no encode).
     case tracks(directory: String)
+
+    /// HLS parts of half a second: players 1.5 s behind the live edge (docs/OUTPUTS.md).
+    public static let defaultPartDuration = 0.5
 
     /// The kind of part it writes, or nil for a stream that leaves no file.
     public var partKind: PartKind? {
@@ -31,19 +35,21 @@ public enum OutputSpec: Sendable, Equatable {
     public var commandLineForm: String {
         switch self {
         case .mp4(let path): path
-        case .hls(let directory, _, _): "hls:" + directory
+        case .hls(let directory, _, _, _): "hls:" + directory
         case .rtmp(let output): output.url
         case .tracks(let directory): "tracks:" + directory
         }
     }
 
     /// Reads an `--output` value. The stream key of an `rtmp://` output is given separately.
-    public init(commandLine text: String, streamKey: String?, segmentDuration: Double, window: Int) throws(SpecError) {
+    public init(commandLine text: String, streamKey: String?, segmentDuration: Double, window: Int,
+                partDuration: Double? = OutputSpec.defaultPartDuration) throws(SpecError)
+    {
         let lower = text.lowercased()
         if lower.hasPrefix("hls:") {
             let directory = String(text.dropFirst(4))
             guard !directory.isEmpty else { throw SpecError("hls: needs a directory, as in hls:out/hls") }
-            self = .hls(directory: directory, segmentDuration: segmentDuration, window: window)
+            self = .hls(directory: directory, segmentDuration: segmentDuration, window: window, partDuration: partDuration)
         } else if lower.hasPrefix("tracks:") {
             let directory = String(text.dropFirst(7))
             guard !directory.isEmpty else { throw SpecError("tracks: needs a directory, as in tracks:out/tracks") }
@@ -64,7 +70,7 @@ public enum OutputSpec: Sendable, Equatable {
 }
 
 extension OutputSpec: Codable {
-    private enum CodingKeys: String, CodingKey { case type, path, directory, segmentDuration, window, url, streamKey }
+    private enum CodingKeys: String, CodingKey { case type, path, directory, segmentDuration, window, partDuration, url, streamKey }
     private enum Tag: String, Codable { case mp4, hls, rtmp, tracks }
 
     public init(from decoder: any Decoder) throws {
@@ -75,7 +81,9 @@ extension OutputSpec: Codable {
         case .hls:
             self = .hls(directory: try container.decode(String.self, forKey: .directory),
                         segmentDuration: try container.decode(Double.self, forKey: .segmentDuration),
-                        window: try container.decode(Int.self, forKey: .window))
+                        window: try container.decode(Int.self, forKey: .window),
+                        // Absent in specs written before low-latency HLS: ordinary HLS, as they were.
+                        partDuration: try container.decodeIfPresent(Double.self, forKey: .partDuration))
         case .rtmp:
             self = .rtmp(LivestreamOutput(url: try container.decode(String.self, forKey: .url),
                                           streamKey: try container.decodeIfPresent(String.self, forKey: .streamKey)))
@@ -90,11 +98,12 @@ extension OutputSpec: Codable {
         case .mp4(let path):
             try container.encode(Tag.mp4, forKey: .type)
             try container.encode(path, forKey: .path)
-        case .hls(let directory, let segmentDuration, let window):
+        case .hls(let directory, let segmentDuration, let window, let partDuration):
             try container.encode(Tag.hls, forKey: .type)
             try container.encode(directory, forKey: .directory)
             try container.encode(segmentDuration, forKey: .segmentDuration)
             try container.encode(window, forKey: .window)
+            try container.encodeIfPresent(partDuration, forKey: .partDuration)
         case .rtmp(let output):
             try container.encode(Tag.rtmp, forKey: .type)
             try container.encode(output.url, forKey: .url)

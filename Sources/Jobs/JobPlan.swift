@@ -37,7 +37,8 @@ struct JobPlan {
             recording()
         case .hls:
             let path = "hls/\(id)/part-\(job.attempts)"
-            outputs.append(.hls(directory: storage + "/" + path, segmentDuration: JobPlan.segmentDuration, window: JobPlan.liveWindow))
+            outputs.append(.hls(directory: storage + "/" + path, segmentDuration: JobPlan.segmentDuration, window: JobPlan.liveWindow,
+                                partDuration: OutputSpec.defaultPartDuration))
             var part = JobPart(attempt: job.attempts, kind: .hls, path: path, status: .writing)
             if let objectStorage, let prefix = JobUploader.prefix(job) {
                 let key = JobUploader.key(prefix, part.fileName)

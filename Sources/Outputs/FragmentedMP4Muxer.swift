@@ -38,6 +38,12 @@ public final class FragmentedMP4Muxer: @unchecked Sendable {
         return Double(encoded.pts) * Double(timeBase.num) / Double(timeBase.den)
     }
 
+    /// A duration in a stream's time base, in seconds.
+    public func seconds(_ duration: Int64, of stream: EncodedPacket.Stream) -> Double {
+        guard let timeBase = streamIndex[stream]?.timeBase else { return 0 }
+        return Double(duration) * Double(timeBase.num) / Double(timeBase.den)
+    }
+
     /// Adds a packet to the current fragment.
     public func write(_ encoded: EncodedPacket) throws(AVError) {
         guard let target = streamIndex[encoded.stream] else { return }

@@ -1,5 +1,6 @@
 import Encode
 import Foundation
+import HLS
 import LibAV
 import Media
 
@@ -11,6 +12,12 @@ import Media
 /// - A segment is written to a temporary name and renamed, and only then listed: a playlist
 ///   never names a segment that is not whole on disk (one missing segment is fatal in Chromium).
 /// - Playlists are written to a temporary file and renamed, so a reader never sees half of one.
+/// - With `lowLatency`, each segment is also published as it is made, in parts of at most the
+///   part target (`seg_NNNNN_partK.m4s`, cut before the video frame that would make one longer):
+///   `live.m3u8` lists them with the LL-HLS tags (`HLSPlaylist.lowLatencyLive`) and is rewritten
+///   at every part. A segment's bytes are its parts' bytes, one after another. `index.m3u8` and
+///   everything mirrored stay ordinary HLS; part files are removed once their segment has left
+///   the live window.
 /// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
 ///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
@@ -28,10 +35,21 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     public let segmentDuration: Double
     public let window: Int
     public let minimumSegments: Int
+    /// Partial segments for low-latency players; nil: ordinary HLS only.
+    public let lowLatency: HLSLowLatency?
     private let muxer: FragmentedMP4Muxer
     private let clock: @Sendable () -> Date
     private var segments: [HLSSegment] = []
     private var segmentStart: Double?
+    /// Low latency: where the part being made began, whether its first video frame is a
+    /// keyframe, the parts of the segment being made and their bytes, and the parts of whole
+    /// segments that are still on disk.
+    private var partStart: Double?
+    private var partIndependent = false
+    private var partHasVideo = false
+    private var edgeParts: [HLSPart] = []
+    private var edgeBytes: [UInt8] = []
+    private var recentParts: [HLSPart] = []
     /// The wall clock at the first segment's start, and that start's media time: each segment's
     /// program date-time follows from its media time, live or rendered offline.
     private var epoch: (wallClock: Date, mediaTime: Double)?
@@ -59,13 +77,22 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     private var segmentSpans: [(start: Double, bits: Double)] = []
 
     public init(directory: String, streams: StreamLayout, segmentDuration: Double = 2, window: Int = 6, minimumSegments: Int = 3,
-                mirror: HLSFileMirror? = nil, captions: Bool = false, captionLag: Int = 1, captionLanguage: String = "en",
+                lowLatency: HLSLowLatency? = nil, mirror: HLSFileMirror? = nil, captions: Bool = false, captionLag: Int = 1, captionLanguage: String = "en",
                 clock: @escaping @Sendable () -> Date = { Date() }) throws
     {
         guard segmentDuration >= 0.5, window >= minimumSegments, minimumSegments >= 1 else {
             throw OutputError(fault: .input, output: "hls:\(directory)",
                               message: "segments must be at least 0.5 s and the window at least \(minimumSegments) segments")
         }
+        if let lowLatency {
+            guard lowLatency.partTarget >= HLSLowLatency.shortestPartTarget, lowLatency.partTarget <= HLSLowLatency.longestPartTarget,
+                  lowLatency.partTarget <= segmentDuration
+            else {
+                throw OutputError(fault: .input, output: "hls:\(directory)",
+                                  message: "parts must be \(HLSLowLatency.shortestPartTarget) to \(HLSLowLatency.longestPartTarget) s and no longer than a segment")
+            }
+        }
+        self.lowLatency = lowLatency
         self.directory = directory
         self.segmentDuration = segmentDuration
         self.window = window
@@ -92,11 +119,30 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         if let start = segmentStart {
             let due = time - start >= segmentDuration - 0.001
             let cut = muxer.hasVideo ? packet.stream == .video && packet.isKeyframe && due : due
-            if cut { try closeSegment(end: time) }
+            if cut {
+                try closeSegment(end: time)
+            } else if let partStart, let lowLatency, packet.stream == (muxer.hasVideo ? .video : .audio),
+                      time + muxer.seconds(packet.duration, of: packet.stream) - partStart > lowLatency.partTarget + 0.001
+            {
+                try closePart(end: time)
+                if isPublished { try publishLive() }
+            }
         }
         if segmentStart == nil {
             segmentStart = time
             if epoch == nil { epoch = (clock(), time) }
+        }
+        if lowLatency != nil {
+            if partStart == nil {
+                partStart = time
+                partIndependent = !muxer.hasVideo
+                partHasVideo = false
+            }
+            // A part is independent when its first picture is a keyframe.
+            if packet.stream == .video && !partHasVideo {
+                partIndependent = packet.isKeyframe
+                partHasVideo = true
+            }
         }
         try muxer.write(packet)
         bytesWritten += Int64(packet.data.count)
@@ -112,7 +158,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
 
     /// Writes the last segment and ends the playlists.
     public func finish() throws {
-        let last = try muxer.cutFragment()
+        let last = try cutSegmentBytes(end: muxer.lastTime)
         if let start = segmentStart, !last.isEmpty {
             try storeSegment(last, start: start, duration: max(0.001, muxer.lastTime - start))
         }
@@ -121,6 +167,9 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         // The muxer's trailer (an mfra index) belongs to no segment.
         _ = try muxer.finish()
         try publish(ended: true)
+        // The ended playlists name no part: the finished stream is ordinary HLS.
+        for part in recentParts { unlink(directory + "/" + part.uri) }
+        recentParts = []
         do {
             try mirror?.finish()
         } catch {
@@ -130,11 +179,47 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
 
     private func closeSegment(end: Double) throws {
         guard let start = segmentStart else { return }
-        let bytes = try muxer.cutFragment()
+        let bytes = try cutSegmentBytes(end: end)
         segmentStart = nil
         guard !bytes.isEmpty else { return }
         try storeSegment(bytes, start: start, duration: end - start)
+        removeOldParts()
         if segments.count >= minimumSegments { try publish(ended: false) }
+    }
+
+    /// Ends the segment being made and returns its bytes: with parts, its last part is cut and
+    /// the segment is all of its parts.
+    private func cutSegmentBytes(end: Double) throws -> [UInt8] {
+        guard lowLatency != nil else { return try muxer.cutFragment() }
+        try closePart(end: end)
+        let bytes = edgeBytes
+        recentParts += edgeParts
+        edgeBytes = []
+        edgeParts = []
+        return bytes
+    }
+
+    /// Ends the part being made, writes it and adds it to the segment being made.
+    private func closePart(end: Double) throws {
+        guard let start = partStart else { return }
+        let bytes = try muxer.cutFragment()
+        partStart = nil
+        guard !bytes.isEmpty else { return }
+        let part = HLSPart(sequence: segments.count, index: edgeParts.count, uri: HLSPart.uri(sequence: segments.count, index: edgeParts.count),
+                           duration: max(0.001, end - start), independent: partIndependent)
+        try writeAtomically(bytes, to: part.uri, mirrored: false)
+        edgeBytes += bytes
+        edgeParts.append(part)
+    }
+
+    /// Part files of segments that have left the live window go: a player that read an older
+    /// playlist has had three target durations and more to fetch them (§6.2.2).
+    private func removeOldParts() {
+        let oldest = segments.count - window
+        while let part = recentParts.first, part.sequence < oldest {
+            recentParts.removeFirst()
+            unlink(directory + "/" + part.uri)
+        }
     }
 
     private func storeSegment(_ bytes: [UInt8], start: Double, duration: Double) throws {
@@ -166,8 +251,14 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         let target = HLSPlaylist.targetDuration(nominal: segmentDuration, segments: segments)
         try writeAtomically(Array(HLSPlaylist.index(segments: segments, targetDuration: target, ended: ended).utf8),
                             to: HLSOutput.indexName, isPlaylist: true)
-        try writeAtomically(Array(HLSPlaylist.live(segments: segments, window: window, targetDuration: target, ended: ended).utf8),
-                            to: HLSOutput.liveName, isPlaylist: true)
+        let ordinaryLive = Array(HLSPlaylist.live(segments: segments, window: window, targetDuration: target, ended: ended).utf8)
+        if lowLatency != nil && !ended {
+            // Players here get the parts; the bucket (a CDN cannot hold requests) the ordinary playlist.
+            try publishLive()
+            mirror?.written(name: HLSOutput.liveName, bytes: ordinaryLive, isPlaylist: true)
+        } else {
+            try writeAtomically(ordinaryLive, to: HLSOutput.liveName, isPlaylist: true)
+        }
         if captions != nil {
             try writeAtomically(Array(HLSPlaylist.captions(segments: captionSegments, window: nil, targetDuration: target, ended: ended).utf8),
                                 to: HLSOutput.captionsName, isPlaylist: true)
@@ -179,6 +270,18 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
             isPublished = true
             onPlayable()
         }
+    }
+
+    /// Rewrites `live.m3u8` with the parts so far (low latency; not mirrored).
+    private func publishLive() throws {
+        guard let lowLatency else { return }
+        let target = HLSPlaylist.targetDuration(nominal: segmentDuration, segments: segments)
+        let base = epoch ?? (clock(), segmentStart ?? 0)
+        let edge = HLSPlaylist.Edge(programDateTime: base.wallClock.addingTimeInterval((segmentStart ?? muxer.lastTime) - base.mediaTime),
+                                    parts: edgeParts, nextPartURI: HLSPart.uri(sequence: segments.count, index: edgeParts.count))
+        let text = HLSPlaylist.lowLatencyLive(segments: segments, parts: recentParts, edge: edge, window: window, targetDuration: target,
+                                              lowLatency: lowLatency)
+        try writeAtomically(Array(text.utf8), to: HLSOutput.liveName, isPlaylist: true, mirrored: false)
     }
 
     /// `master.m3u8` and `live_master.m3u8`, once: the peak bit rate of the segments so far, the
@@ -198,7 +301,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
 
     /// Writes a file under a temporary name and renames it into place, then hands it to the
     /// mirror (only whole files, in the order they became whole).
-    private func writeAtomically(_ bytes: [UInt8], to name: String, isPlaylist: Bool = false) throws {
+    private func writeAtomically(_ bytes: [UInt8], to name: String, isPlaylist: Bool = false, mirrored: Bool = true) throws {
         let path = directory + "/" + name
         let temporary = path + ".tmp"
         do {
@@ -209,6 +312,6 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         guard rename(temporary, path) == 0 else {
             throw OutputError(fault: .destination, output: self.name, message: "cannot rename \(name): \(String(cString: strerror(errno)))")
         }
-        mirror?.written(name: name, bytes: bytes, isPlaylist: isPlaylist)
+        if mirrored { mirror?.written(name: name, bytes: bytes, isPlaylist: isPlaylist) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import JobSpec
 
 /// What the job layer asks about a part on disk, by its kind: where its media is, what it
@@ -53,6 +54,11 @@ public enum OutputPart {
             }
         case .hls:
             HLSPlaylist.appendEndList(toFileAt: mediaFile(kind, at: path))
+            HLSPlaylist.endAbandonedLive(atPath: path + "/" + HLSOutput.liveName)
+            // Parts are for players at the live edge of a stream that has none any more.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where HLSPart.isPartFile(name) {
+                unlink(path + "/" + name)
+            }
             return .complete
         case .transcript:
             // Written whole or not listed: a transcript part is only listed once its files are.

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import JobSpec
 import Log
 import Outputs
@@ -15,10 +16,10 @@ extension OutputSpec {
         switch self {
         case .mp4(let path):
             return QueuedSink(try MP4FileOutput(path: path, streams: streams), policy: .block)
-        case .hls(let directory, let segmentDuration, let window):
+        case .hls(let directory, let segmentDuration, let window, let partDuration):
             let mirror = bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
-            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window, mirror: mirror,
-                                         captions: captions)
+            let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window,
+                                       lowLatency: partDuration.map(HLSLowLatency.init(partTarget:)), mirror: mirror, captions: captions)
             output.onPlayable = onPlayable
             return QueuedSink(output, policy: .block)
         case .rtmp(let destination):

@@ -1,5 +1,5 @@
 import Foundation
-import Outputs
+import HLS
 import Testing
 
 @Suite struct HLSPlaylistTests {

@@ -1,23 +1,5 @@
 import Foundation
 
-/// One HLS media segment.
-public struct HLSSegment: Sendable, Equatable {
-    /// Its media sequence number.
-    public var sequence: Int
-    public var uri: String
-    /// Seconds.
-    public var duration: Double
-    /// The wall-clock time of its first sample (`EXT-X-PROGRAM-DATE-TIME`).
-    public var programDateTime: Date
-
-    public init(sequence: Int, uri: String, duration: Double, programDateTime: Date) {
-        self.sequence = sequence
-        self.uri = uri
-        self.duration = duration
-        self.programDateTime = programDateTime
-    }
-}
-
 /// Writes HLS playlists (RFC 8216) for fMP4 segments: pure functions of the segments, so tests
 /// compare exact text.
 ///
@@ -68,14 +50,28 @@ public enum HLSPlaylist {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The target duration for segments of nominally `nominal` seconds: the smallest whole
-    /// number of seconds no segment's rounded duration exceeds (RFC 8216 §4.3.3.1).
     /// Ends a playlist a killed writer left open (appends `#EXT-X-ENDLIST`, RFC 8216 §4.3.3.4),
     /// replacing the file whole so a player never reads half of it.
     public static func appendEndList(toFileAt path: String) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
         let temporary = path + ".tmp"
         guard (try? (text + "#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        rename(temporary, path)
+    }
+
+    /// The target duration for segments of nominally `nominal` seconds: the smallest whole
+    /// number of seconds no segment's rounded duration exceeds (RFC 8216 §4.3.3.1).
+    /// Ends the live playlist a killed writer left: its parts, hints and server control go (a
+    /// player must not wait for parts that will never come), then `#EXT-X-ENDLIST`. Replaced
+    /// whole, as `appendEndList` does.
+    public static func endAbandonedLive(atPath path: String) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
+        let lowLatencyTags = ["#EXT-X-PART:", "#EXT-X-PART-INF:", "#EXT-X-PRELOAD-HINT:", "#EXT-X-SERVER-CONTROL:"]
+        var lines = text.split(separator: "\n").filter { line in !lowLatencyTags.contains { line.hasPrefix($0) } }
+        // The segment in progress had only parts: its date goes with them.
+        while let last = lines.last, last.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") { lines.removeLast() }
+        let temporary = path + ".tmp"
+        guard (try? (lines.joined(separator: "\n") + "\n#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
         rename(temporary, path)
     }
 

@@ -1,0 +1,126 @@
+import Encode
+import Foundation
+import HLS
+import Media
+import Outputs
+import Synchronization
+import TestSupport
+import Testing
+
+/// Low-latency HLS from the output's side: parts of at most the target, independent ones starting
+/// with a keyframe, a segment made of exactly its parts, the hint naming the part being made, and
+/// the mirror and the finished stream left ordinary.
+@Suite struct LowLatencyHLSOutputTests {
+    final class RecordingMirror: HLSFileMirror, @unchecked Sendable {
+        let files = Mutex<[(name: String, text: String?)]>([])
+        func written(name: String, bytes: [UInt8], isPlaylist: Bool) {
+            files.withLock { $0.append((name, isPlaylist ? String(decoding: bytes, as: UTF8.self) : nil)) }
+        }
+        var failure: String? { nil }
+        func finish() throws {}
+    }
+
+    @Test func partsArePublishedAsTheSegmentIsMade() throws {
+        let directory = try TemporaryDirectory(prefix: "llhls")
+        let streams = try EncodedStreams(seconds: 11)
+        let mirror = RecordingMirror()
+        let output = try HLSOutput(directory: directory.path, streams: streams.layout, lowLatency: HLSLowLatency(partTarget: 0.5), mirror: mirror,
+                                   clock: { HLSOutputTests.start })
+        var lastText = ""
+        var playlistVersions = 0
+        var partsSeen: Set<String> = []
+        var snapshot: String?
+        for packet in streams.packets {
+            try output.write(packet)
+            guard let text = try? String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8), text != lastText else { continue }
+            lastText = text
+            playlistVersions += 1
+            let playlist = HLSMediaPlaylist(text: text)
+            #expect(playlist.canBlockReload && playlist.partTarget == 0.5)
+            // The hinted part is the one being made: not on disk yet. Every listed part is.
+            let hinted = try #require(playlist.hintedPart)
+            #expect(!FileManager.default.fileExists(atPath: directory.file(hinted)), "\(hinted) hinted but written")
+            for line in text.split(separator: "\n") where line.hasPrefix("#EXT-X-PART:") {
+                let attributes = line.dropFirst("#EXT-X-PART:".count)
+                let uri = try #require(attributes.split(separator: "\"").dropFirst().first.map(String.init))
+                #expect(FileManager.default.fileExists(atPath: directory.file(uri)), "\(uri) listed but missing")
+                let duration = try #require(attributes.split(separator: ",").first.flatMap { Double($0.dropFirst("DURATION=".count)) })
+                #expect(duration <= 0.5 + 0.001, "\(uri) lasts \(duration) s")
+                partsSeen.insert(uri)
+            }
+            if output.writtenSegments.count == 4 && snapshot == nil { snapshot = text }
+        }
+        // A part every 0.5 s: two playlist versions a second once published at 6 s.
+        #expect(playlistVersions >= 9, "\(playlistVersions) versions of live.m3u8")
+        #expect(partsSeen.count >= 12)
+
+        // Before the end: each segment is its parts' bytes, one after another; independent parts
+        // (and only they) start with a keyframe.
+        let initSegment = try #require(FileManager.default.contents(atPath: directory.file("init.mp4")))
+        var independent = 0, dependent = 0
+        for segment in output.writtenSegments {
+            var joined = Data()
+            for index in 0..<8 {
+                guard let part = FileManager.default.contents(atPath: directory.file(HLSPart.uri(sequence: segment.sequence, index: index))) else { break }
+                joined += part
+                let check = directory.file("check-\(segment.sequence)-\(index).mp4")
+                try (initSegment + part).write(to: URL(fileURLWithPath: check))
+                let first = try MediaProbe.packets(check).first
+                let listedIndependent = index == 0
+                #expect(first?.keyframe == listedIndependent, "part \(index) of \(segment.uri)")
+                if listedIndependent { independent += 1 } else { dependent += 1 }
+            }
+            #expect(joined == FileManager.default.contents(atPath: directory.file(segment.uri)), "\(segment.uri) is not its parts")
+        }
+        #expect(independent == 5 && dependent == 15, "\(independent) independent, \(dependent) not")
+
+        // ffmpeg plays the low-latency playlist as an ordinary one.
+        let snapshotPath = directory.file("snapshot.m3u8")
+        try (try #require(snapshot) + "#EXT-X-ENDLIST\n").write(toFile: snapshotPath, atomically: true, encoding: .utf8)
+        let decode = try Tool.run("ffmpeg", ["-nostdin", "-v", "warning", "-xerror", "-i", snapshotPath, "-f", "null", "-"])
+        #expect(decode.status == 0 && !decode.standardError.contains("Failed to open segment"), "\(decode.standardError)")
+
+        try output.finish()
+        // Finished: ordinary HLS, no part left on disk, and the mirror never saw a part.
+        let live = try String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8)
+        #expect(!live.contains("#EXT-X-PART") && live.hasSuffix("#EXT-X-ENDLIST\n"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter(HLSPart.isPartFile)
+        #expect(left.isEmpty, "\(left)")
+        let mirrored = mirror.files.withLock { $0 }
+        #expect(!mirrored.contains { HLSPart.isPartFile($0.name) })
+        let mirroredLive = mirrored.filter { $0.name == "live.m3u8" }
+        // Once per segment from the third, and at the end.
+        #expect(mirroredLive.count == 4 && mirroredLive.allSatisfy { !($0.text ?? "").contains("#EXT-X-PART") })
+        #expect(try Tool.decodeFully(directory.file("index.m3u8")).status == 0)
+    }
+
+    @Test func audioOnlyPartsAreCutByTime() throws {
+        let directory = try TemporaryDirectory(prefix: "llhls-audio")
+        let streams = try EncodedStreams(seconds: 7)
+        let output = try HLSOutput(directory: directory.path, streams: StreamLayout(streams: [.init(kind: .audio, parameters: streams.audio.parameters)]),
+                                   lowLatency: HLSLowLatency(partTarget: 0.3))
+        var durations: [Double] = []
+        for packet in streams.packets where packet.stream == .audio {
+            try output.write(packet)
+            if let text = try? String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8) {
+                durations = text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-PART:DURATION=") }.compactMap {
+                    Double($0.dropFirst("#EXT-X-PART:DURATION=".count).prefix { $0 != "," })
+                }
+                // Every audio part stands alone.
+                #expect(text.components(separatedBy: "#EXT-X-PART:").count - 1 == text.components(separatedBy: "INDEPENDENT=YES").count - 1)
+            }
+        }
+        #expect(!durations.isEmpty && durations.allSatisfy { $0 <= 0.301 && $0 > 0.2 }, "\(durations)")
+        try output.finish()
+    }
+
+    @Test func partTargetsOutsideTheRangeAreRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "llhls-bad")
+        let streams = try EncodedStreams(seconds: 0.2)
+        for target in [0.05, 0.75, 2.5] {
+            #expect(throws: OutputError.self, "\(target)") {
+                try HLSOutput(directory: directory.path, streams: streams.layout, lowLatency: HLSLowLatency(partTarget: target))
+            }
+        }
+    }
+}
