@@ -185,7 +185,7 @@ let package = Package(
         .executableTarget(name: "RevueBench", dependencies: ["APIModels", "Publisher", "Capture", "JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
                                                             "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "Media",
-                                                            "RoomServer", "Rooms", "Cluster", "Signaling"],
+                                                            "RoomServer", "Rooms", "Cluster", "Signaling", "HLS"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/

@@ -161,9 +161,13 @@ final class HLSHeldRequests: @unchecked Sendable {
         return HLSMediaPlaylist(text: String(decoding: data.prefix(HLSMediaPlaylist.maximumBytes), as: UTF8.self))
     }
 
+    /// The playlist as a request with directives gets it. An answer to a blocking reload may be
+    /// cached: whoever asks the same later gets at least what they asked for, so a CDN or proxy
+    /// in front answers all its viewers of one part with one request to the origin.
     static func answer(_ playlist: HLSMediaPlaylist, _ directives: HLSDeliveryDirectives) -> HTTPResponse {
         let text = (directives.skip ? playlist.deltaUpdate() : nil) ?? playlist.lines.joined(separator: "\n")
-        return HTTPResponse(status: 200, headers: [("Content-Type", FileServer.contentType("live.m3u8")), ("Cache-Control", "no-cache"),
+        let caching = directives.sequence != nil && !playlist.ended ? "public, max-age=\(3 * (playlist.targetDuration ?? 2))" : "no-cache"
+        return HTTPResponse(status: 200, headers: [("Content-Type", FileServer.contentType("live.m3u8")), ("Cache-Control", caching),
                                                    ("Access-Control-Allow-Origin", "*")], body: .bytes(Array(text.utf8)))
     }
 

@@ -48,7 +48,7 @@ enum RecordCommand: RevueCommand {
         OptionSpec("hls-segment-duration", value: "SECONDS", help: "HLS segment length (cut at keyframes).", default: "2"),
         OptionSpec("hls-window", value: "N", help: "Segments in live.m3u8.", default: "6"),
         OptionSpec("hls-part-duration", value: "SECONDS", help: "Low-latency HLS parts in live.m3u8, 0.1 to 0.5 s; 0 for ordinary HLS.",
-                   default: "0.5"),
+                   default: "0.334"),
     ]
 
     /// The recording config's flags, which `revue capture` shares.

@@ -15,9 +15,13 @@ public struct HLSLowLatency: Sendable, Equatable {
     /// than a player can ask for it.
     public static let shortestPartTarget = 0.1
 
+    /// The Part Target Duration as the playlist says it: to the millisecond, rounded up, so no
+    /// part (cut to at most `partTarget`) is longer than it says (a third of a second is 0.334).
+    public var declaredPartTarget: Double { ((partTarget * 1000) - 1e-6).rounded(.up) / 1000 }
+
     /// How far behind the live edge a player starts: three part targets (§4.4.3.8 asks for at
     /// least two; three rides out one late part).
-    public var partHoldBack: Double { 3 * partTarget }
+    public var partHoldBack: Double { 3 * declaredPartTarget }
 
     /// How old a segment must be to be left out of a delta update: six target durations, the
     /// least §4.4.3.8 allows.

@@ -38,7 +38,7 @@ extension HLSPlaylist {
             "#EXT-X-TARGETDURATION:\(targetDuration)",
             "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=" + decimal(lowLatency.partHoldBack)
                 + ",CAN-SKIP-UNTIL=" + decimal(HLSLowLatency.skipBoundary(targetDuration: targetDuration)),
-            "#EXT-X-PART-INF:PART-TARGET=" + decimal(lowLatency.partTarget),
+            "#EXT-X-PART-INF:PART-TARGET=" + decimal(lowLatency.declaredPartTarget),
             "#EXT-X-MEDIA-SEQUENCE:\(listed.first?.sequence ?? (segments.last.map { $0.sequence + 1 } ?? 0))",
             "#EXT-X-INDEPENDENT-SEGMENTS",
             "#EXT-X-MAP:URI=\"\(mapURI)\"",

@@ -11,8 +11,9 @@ public enum OutputSpec: Sendable, Equatable {
     /// directory (`config.mode: "tracks"`; no composite, no encode).
     case tracks(directory: String)
 
-    /// HLS parts of half a second: players 1.5 s behind the live edge (docs/OUTPUTS.md).
-    public static let defaultPartDuration = 0.5
+    /// HLS parts of a third of a second (ten pictures at 30 fps, declared to the millisecond
+    /// above): players 1 s behind the live edge (docs/OUTPUTS.md).
+    public static let defaultPartDuration = 0.334
 
     /// The kind of part it writes, or nil for a stream that leaves no file.
     public var partKind: PartKind? {

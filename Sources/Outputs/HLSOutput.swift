@@ -122,7 +122,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
             if cut {
                 try closeSegment(end: time)
             } else if let partStart, let lowLatency, packet.stream == (muxer.hasVideo ? .video : .audio),
-                      time + muxer.seconds(packet.duration, of: packet.stream) - partStart > lowLatency.partTarget + 0.001
+                      time + muxer.seconds(packet.duration, of: packet.stream) - partStart > lowLatency.declaredPartTarget + 0.0001
             {
                 try closePart(end: time)
                 if isPublished { try publishLive() }

@@ -67,6 +67,17 @@ import Testing
             """)
     }
 
+    @Test func thePartTargetIsDeclaredRoundedUp() {
+        // Ten pictures at 30 fps are 0.3333 s: the playlist says 0.334, never less than a part lasts.
+        let third = HLSLowLatency(partTarget: 0.334)
+        #expect(third.declaredPartTarget == 0.334 && HLSLowLatency(partTarget: 1.0 / 3).declaredPartTarget == 0.334)
+        #expect(HLSLowLatency(partTarget: 0.5).declaredPartTarget == 0.5 && HLSLowLatency(partTarget: 0.333).declaredPartTarget == 0.333)
+        #expect(abs(third.partHoldBack - 1.002) < 1e-9 && third.advancePartLimit == 8)
+        let text = HLSPlaylist.lowLatencyLive(segments: [], parts: [], edge: .init(programDateTime: Self.start, parts: [], nextPartURI: "seg_00000_part0.m4s"),
+                                              window: 6, targetDuration: 2, lowLatency: third)
+        #expect(text.contains("PART-HOLD-BACK=1.002,") && text.contains("#EXT-X-PART-INF:PART-TARGET=0.334\n"))
+    }
+
     @Test func theOriginReadsWhatTheWriterWrote() {
         let playlist = HLSMediaPlaylist(text: Self.playlist(segments: 5, edgeParts: 2))
         #expect(playlist.canBlockReload)

@@ -9,7 +9,7 @@ import Testing
     static let spec = PipelineSpec(
         source: .fixture(FixtureSourceSpec(directory: "/rooms/r1", passes: nil, realtime: true)),
         config: RecordingConfig(layout: LayoutSettings(type: .spotlight, priority: .pin, gridSize: 2), theme: .dark),
-        outputs: [.mp4(path: "/s/a.mp4"), .hls(directory: "/s/h", segmentDuration: 2, window: 6, partDuration: 0.5),
+        outputs: [.mp4(path: "/s/a.mp4"), .hls(directory: "/s/h", segmentDuration: 2, window: 6, partDuration: 0.334),
                   .rtmp(LivestreamOutput(url: "rtmp://x/live", streamKey: "secret"))],
         job: .init(id: "j1", kind: .livestream, attempt: 2), eventsPath: "/s/e", parentPID: 42)
 
@@ -58,7 +58,7 @@ import Testing
         ("out.mp4", OutputSpec.mp4(path: "out.mp4")),
         ("mp4:out/room.mp4", .mp4(path: "out/room.mp4")),
         ("MP4:take-1", .mp4(path: "take-1")),
-        ("hls:dir", .hls(directory: "dir", segmentDuration: 2, window: 6, partDuration: 0.5)),
+        ("hls:dir", .hls(directory: "dir", segmentDuration: 2, window: 6, partDuration: 0.334)),
         ("rtmp://h/app", .rtmp(LivestreamOutput(url: "rtmp://h/app", streamKey: "k"))),
         ("tracks:out/room", .tracks(directory: "out/room")),
     ])

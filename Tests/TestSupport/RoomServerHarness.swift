@@ -29,13 +29,17 @@ public final class RoomServerHarness: @unchecked Sendable {
     /// The port the room server's WebRTC media socket bound.
     public var rtcPort: UInt16 { rooms.rtc.socket.localAddress.port }
 
-    public init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30) throws {
+    /// `httpConfiguration`: the API server's limits (a benchmark of many viewers from one
+    /// address turns the per-source limit off).
+    public init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30,
+                httpConfiguration: HTTPServer.Configuration = HTTPServer.Configuration()) throws
+    {
         try LoopbackNamespace.require()
         storage = try TemporaryDirectory(prefix: "rooms-storage")
         databaseURL = try JobDatabase.make()
         pool = PostgresPool(databaseURL, size: 6)
         let holder = Holder()
-        http = HTTPServer { request, connection in holder.handle(request, connection) }
+        http = HTTPServer(configuration: httpConfiguration) { request, connection in holder.handle(request, connection) }
         port = try http.start(host: "127.0.0.1", port: 0)
         var configuration = APIService.Configuration(authenticator: auth, storage: storage.path, publicURL: "http://127.0.0.1:\(port)",
                                                      fixtureRooms: nil)

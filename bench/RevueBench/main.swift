@@ -48,6 +48,10 @@ do {
         try LiveRecordBench.run(fixtureDirectory: arguments[1], revue: arguments[2], maximum: arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8,
                                 seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30, tracks: arguments.contains("--tracks"),
                                 simulcast: arguments.contains("--simulcast"))
+    case "hls-latency":
+        // hls-latency [SECONDS] [VIEWERS]
+        try HLSLatencyBench.run(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 60 : 60,
+                                viewers: arguments.count > 2 ? Int(arguments[2]) ?? 500 : 500)
     case "hours":
         // hours FIXTURE REVUE [HOURS] [QUALITY]
         guard arguments.count >= 3 else { throw BenchError("usage: hours FIXTURE REVUE [HOURS] [QUALITY]") }
