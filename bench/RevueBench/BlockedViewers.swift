@@ -13,8 +13,8 @@ final class BlockedViewers {
     struct Outcome {
         var answered = 0
         var failed = 0
-        /// Viewers whose request was outstanding, sampled every poll.
-        var heldLeast = Int.max
+        /// The most viewers whose request was outstanding at one look (every 50 ms at most).
+        var heldMost = 0
     }
 
     /// `path` is the playlist's path on `port` (a signed `/files/…/live.m3u8`); `first` the part
@@ -41,7 +41,7 @@ final class BlockedViewers {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while Date() < deadline {
             let ready = poll(&polled, nfds_t(polled.count), 50)
-            outcome.heldLeast = min(outcome.heldLeast, count - max(0, Int(ready)))
+            outcome.heldMost = max(outcome.heldMost, count - max(0, Int(ready)))
             guard ready > 0 else { continue }
             for index in polled.indices where polled[index].revents != 0 {
                 polled[index].revents = 0

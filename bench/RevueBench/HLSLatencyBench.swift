@@ -123,7 +123,7 @@ enum HLSLatencyBench {
             values.isEmpty ? "none" : String(format: "%.1f ms", values[min(values.count - 1, values.count * p / 100)] * 1000)
         }
         print("hls-latency: \(count) viewers held in blocking reloads for 20 s: \(outcome.answered) reloads answered (\(outcome.failed) failed), "
-            + "at least \(outcome.heldLeast == Int.max ? 0 : outcome.heldLeast) held at every look; threads \(before.threads) before, \(measured.threads) during; "
+            + "up to \(outcome.heldMost) held at once; threads \(before.threads) before, \(measured.threads) during; "
             + String(format: "RSS %.0f MiB before, %.0f MiB during; ", before.rss, measured.rss)
             + "GET /v2/hls/{id}: p50 \(percentile(quiet, 50)), p99 \(percentile(quiet, 99)) without them (\(quiet.count) calls); "
             + "p50 \(percentile(measured.latencies, 50)), p99 \(percentile(measured.latencies, 99)) with them (\(measured.latencies.count) calls)")
