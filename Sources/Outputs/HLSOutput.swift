@@ -50,8 +50,9 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     private var edgeParts: [HLSPart] = []
     private var edgeBytes: [UInt8] = []
     private var recentParts: [HLSPart] = []
-    /// The wall clock at the first segment's start, and that start's media time: each segment's
-    /// program date-time follows from its media time, live or rendered offline.
+    /// A wall-clock time and the media time it goes with: each segment's program date-time
+    /// follows from its media time, live or rendered offline. A live room's (`wallClockAtZero`),
+    /// else the wall clock when the first segment began.
     private var epoch: (wallClock: Date, mediaTime: Double)?
     public private(set) var isPublished = false
     public private(set) var bytesWritten: Int64 = 0
@@ -78,7 +79,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
 
     public init(directory: String, streams: StreamLayout, segmentDuration: Double = 2, window: Int = 6, minimumSegments: Int = 3,
                 lowLatency: HLSLowLatency? = nil, mirror: HLSFileMirror? = nil, captions: Bool = false, captionLag: Int = 1, captionLanguage: String = "en",
-                clock: @escaping @Sendable () -> Date = { Date() }) throws
+                wallClockAtZero: Date? = nil, clock: @escaping @Sendable () -> Date = { Date() }) throws
     {
         guard segmentDuration >= 0.5, window >= minimumSegments, minimumSegments >= 1 else {
             throw OutputError(fault: .input, output: "hls:\(directory)",
@@ -93,6 +94,9 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
             }
         }
         self.lowLatency = lowLatency
+        // A live room's media time is its wall clock less a constant: program dates say when the
+        // room had each picture, not when it reached this output (about the playout delay later).
+        epoch = wallClockAtZero.map { ($0, 0) }
         self.directory = directory
         self.segmentDuration = segmentDuration
         self.window = window

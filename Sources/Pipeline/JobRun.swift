@@ -66,7 +66,7 @@ public final class JobRun {
         if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
         let report = self.report
         for output in spec.outputs {
-            try add(output, to: pipeline, captions: made.room != nil)
+            try add(output, to: pipeline, captions: made.room != nil, wallClockAtZero: made.room?.wallClockAtZero)
         }
         let thumbnails = try spec.thumbnailDirectory.flatMap { directory in
             try spec.config.thumbnails.map { try ThumbnailWriter(directory: directory, settings: $0, logger: Logger(label: "pipeline")) }
@@ -139,10 +139,10 @@ public final class JobRun {
     }
 
     /// Makes an output's sink and puts it behind the pipeline.
-    private func add(_ output: OutputSpec, to pipeline: RecordingPipeline, captions: Bool) throws {
+    private func add(_ output: OutputSpec, to pipeline: RecordingPipeline, captions: Bool, wallClockAtZero: Date? = nil) throws {
         let report = self.report
         let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: captions,
-                                       onPlayable: { report(.playable) })
+                                       wallClockAtZero: wallClockAtZero, onPlayable: { report(.playable) })
         sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
         sinks.append((output, sink))
         pipeline.add(sink: sink)

@@ -10,7 +10,8 @@ extension OutputSpec {
     /// fall behind (nothing is lost), a stream drops to the next keyframe (it stays live).
     /// `bucketMirror`: HLS files also go to that bucket as they are written. `captions`: HLS
     /// carries the room's live transcription as a WebVTT rendition (a room, not a fixture).
-    public func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false,
+    /// `wallClockAtZero`: when the room had media time 0 (a live room), for HLS's program dates.
+    public func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false, wallClockAtZero: Date? = nil,
                   onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
     {
         switch self {
@@ -19,7 +20,8 @@ extension OutputSpec {
         case .hls(let directory, let segmentDuration, let window, let partDuration):
             let mirror = bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
             let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window,
-                                       lowLatency: partDuration.map(HLSLowLatency.init(partTarget:)), mirror: mirror, captions: captions)
+                                       lowLatency: partDuration.map(HLSLowLatency.init(partTarget:)), mirror: mirror, captions: captions,
+                                       wallClockAtZero: wallClockAtZero)
             output.onPlayable = onPlayable
             return QueuedSink(output, policy: .block)
         case .rtmp(let destination):

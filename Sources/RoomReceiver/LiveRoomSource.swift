@@ -66,6 +66,10 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
     private let signaling: RoomSignaling
     private let link: ClientLink
     private let origin = EventLoop.now()
+    /// The wall clock at media time 0: media time is seconds of this source's clock since it was
+    /// made, so a picture's media time plus this is when the room had it, give or take the
+    /// network's least delay (an HLS stream's `EXT-X-PROGRAM-DATE-TIME`).
+    public let wallClockAtZero = Date()
     private var ended = false
     private var items: [SourceItem] = []
     /// The tracks the offers carry, by SSRC: who, and what; and which are turned off.

@@ -145,12 +145,20 @@ enum HLSLatencyBench {
     static func report(_ name: String, samples: [[Double]], seconds: Double, state: String) {
         let period = 655_360.0
         var latencies: [Double] = []
+        var dateErrors: [Double] = []
         var unread = 0
-        for sample in samples where sample.count == 2 {
+        for sample in samples where sample.count == 3 {
             let latency = (sample[0] - sample[1] * 10).truncatingRemainder(dividingBy: period)
             let positive = latency < 0 ? latency + period : latency
-            if positive < 60_000 { latencies.append(positive / 1000) } else { unread += 1 }
+            guard positive < 60_000 else {
+                unread += 1
+                continue
+            }
+            latencies.append(positive / 1000)
+            // The program date of the picture against when it was captured.
+            if sample[2] > 0 { dateErrors.append((sample[2] - (sample[0] - positive)) / 1000) }
         }
+        dateErrors.sort()
         latencies.sort()
         guard !latencies.isEmpty else {
             print("hls-latency: \(name): no picture read (\(samples.count) shown; \(state))")
@@ -161,5 +169,9 @@ enum HLSLatencyBench {
         print(String(format: "hls-latency: %@: glass to glass over %.0f s: median %.2f s, 95th percentile %.2f s, worst %.2f s, best %.2f s "
             + "(%d pictures read, %d unreadable); hls.js %@", name, seconds, median, p95, latencies.last ?? 0, latencies.first ?? 0,
             latencies.count, unread, state))
+        if !dateErrors.isEmpty {
+            print(String(format: "hls-latency: %@: EXT-X-PROGRAM-DATE-TIME of each shown picture minus when it was captured: median %+.3f s, "
+                + "from %+.3f to %+.3f s", name, dateErrors[dateErrors.count / 2], dateErrors.first ?? 0, dateErrors.last ?? 0))
+        }
     }
 }
