@@ -19,8 +19,9 @@ final class HLSHeldRequests: @unchecked Sendable {
     private struct Held {
         enum Wanted {
             case playlist(HLSDeliveryDirectives)
-            /// The hinted part, answered by the closure once its file exists.
-            case part(@Sendable () -> HTTPResponse)
+            /// The hinted part, answered by the closure once its file exists; 404 at once if the
+            /// stream's live playlist ends first (its parts are removed then).
+            case part(@Sendable () -> HTTPResponse, playlist: String)
         }
 
         let id: UInt64
@@ -56,8 +57,11 @@ final class HLSHeldRequests: @unchecked Sendable {
 
     /// The answer to a playlist request with delivery directives: the playlist now (whole, or
     /// a delta update when asked and offered), a refusal, or later.
-    func playlist(at path: String, directives: HLSDeliveryDirectives) -> HTTPResult {
+    /// Nil for a playlist that offers no blocking reloads or has ended: the file as it is, as
+    /// any request gets it (§6.2.5.2 says to ignore the directives then).
+    func playlist(at path: String, directives: HLSDeliveryDirectives) -> HTTPResult? {
         guard let playlist = HLSHeldRequests.read(path) else { return .response(JSON.error(.notFound("no such file"))) }
+        guard playlist.canBlockReload, !playlist.ended else { return nil }
         switch directives.decide(playlist) {
         case .answer:
             return .response(HLSHeldRequests.answer(playlist, directives))
@@ -65,7 +69,7 @@ final class HLSHeldRequests: @unchecked Sendable {
             return .response(HLSHeldRequests.refusal(reason))
         case .wait:
             // §6.2.5.2: a request that cannot be answered within three target durations gets 503.
-            let deadline = now() + 3 * Double(playlist.targetDuration ?? 2)
+            let deadline = now() + HLSHeldRequests.holdLimit(playlist)
             return .deferred { [self] responder in hold(path: path, wanted: .playlist(directives), deadline: deadline, responder: responder) }
         }
     }
@@ -77,8 +81,8 @@ final class HLSHeldRequests: @unchecked Sendable {
         let url = URL(fileURLWithPath: path)
         let live = url.deletingLastPathComponent().appendingPathComponent("live.m3u8").path
         guard let playlist = HLSHeldRequests.read(live), !playlist.ended, playlist.hintedPart == url.lastPathComponent else { return nil }
-        let deadline = now() + 3 * Double(playlist.targetDuration ?? 2)
-        return .deferred { [self] responder in hold(path: path, wanted: .part(answer), deadline: deadline, responder: responder) }
+        let deadline = now() + HLSHeldRequests.holdLimit(playlist)
+        return .deferred { [self] responder in hold(path: path, wanted: .part(answer, playlist: live), deadline: deadline, responder: responder) }
     }
 
     private func hold(path: String, wanted: Held.Wanted, deadline: Double, responder: HTTPResponder) {
@@ -100,11 +104,21 @@ final class HLSHeldRequests: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The looking thread: sleeps while nothing is held, else looks every `pollInterval`.
+    /// Three target durations (§6.2.5.2), at most 30 s whatever the file says.
+    static func holdLimit(_ playlist: HLSMediaPlaylist) -> Double {
+        min(30, 3 * Double(playlist.targetDuration ?? 2))
+    }
+
+    /// The looking thread: looks every `pollInterval` while anything is held, and ends when
+    /// nothing is (the next held request starts another).
     private func look() {
         while true {
             condition.lock()
-            while held.isEmpty { condition.wait() }
+            guard !held.isEmpty else {
+                looking = false
+                condition.unlock()
+                return
+            }
             let waiting = held
             condition.unlock()
 
@@ -143,11 +157,12 @@ final class HLSHeldRequests: @unchecked Sendable {
                         response = .text(503, "the playlist did not reach _HLS_msn=\(directives.sequence ?? 0) in three target durations")
                     }
                 }
-            case .part(let serve):
+            case .part(let serve, let live):
                 if exists[request.path] == nil { exists[request.path] = FileManager.default.fileExists(atPath: request.path) }
+                if playlists[live] == nil { playlists[live] = .some(HLSHeldRequests.read(live)) }
                 if exists[request.path] == true {
                     response = serve()
-                } else if time >= request.deadline {
+                } else if time >= request.deadline || (playlists[live] ?? nil)?.ended != false {
                     response = JSON.error(.notFound("the hinted part was not written"))
                 }
             }
@@ -156,9 +171,12 @@ final class HLSHeldRequests: @unchecked Sendable {
         return answers
     }
 
+    /// At most `HLSMediaPlaylist.maximumBytes` of the file.
     static func read(_ path: String) -> HLSMediaPlaylist? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return HLSMediaPlaylist(text: String(decoding: data.prefix(HLSMediaPlaylist.maximumBytes), as: UTF8.self))
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let data = try? file.read(upToCount: HLSMediaPlaylist.maximumBytes) else { return nil }
+        return HLSMediaPlaylist(text: String(decoding: data, as: UTF8.self))
     }
 
     /// The playlist as a request with directives gets it. An answer to a blocking reload may be
@@ -166,7 +184,8 @@ final class HLSHeldRequests: @unchecked Sendable {
     /// in front answers all its viewers of one part with one request to the origin.
     static func answer(_ playlist: HLSMediaPlaylist, _ directives: HLSDeliveryDirectives) -> HTTPResponse {
         let text = (directives.skip ? playlist.deltaUpdate() : nil) ?? playlist.lines.joined(separator: "\n")
-        let caching = directives.sequence != nil && !playlist.ended ? "public, max-age=\(3 * (playlist.targetDuration ?? 2))" : "no-cache"
+        let caching = directives.sequence != nil && playlist.canBlockReload && !playlist.ended
+            ? "public, max-age=\(Int(holdLimit(playlist)))" : "no-cache"
         return HTTPResponse(status: 200, headers: [("Content-Type", FileServer.contentType("live.m3u8")), ("Cache-Control", caching),
                                                    ("Access-Control-Allow-Origin", "*")], body: .bytes(Array(text.utf8)))
     }

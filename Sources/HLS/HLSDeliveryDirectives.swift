@@ -61,17 +61,20 @@ public struct HLSDeliveryDirectives: Sendable, Equatable {
         }
         guard let part else { return lastWhole >= sequence ? .answer : .wait }
         let last = playlist.lastPart ?? HLSMediaPlaylist.PartPosition(sequence: playlist.nextSequence, index: -1)
-        if let partTarget = playlist.partTarget, let targetDuration = playlist.targetDuration {
-            let perSegment = max(1, Int((Double(targetDuration) / partTarget).rounded()))
-            let ahead = (sequence - last.sequence) * perSegment + part - last.index
-            let limit = HLSLowLatency(partTarget: partTarget).advancePartLimit
-            if ahead > limit {
-                return .refuse("_HLS_msn=\(sequence)&_HLS_part=\(part) is \(ahead) parts past the last one, more than \(limit)")
-            }
-        }
         // A part index past the segment's last is part 0 of the next (§6.2.5.2): once a later
         // segment is whole, or a later part is listed, the request is answered.
         if lastWhole > sequence || HLSMediaPlaylist.PartPosition(sequence: sequence, index: part) <= last { return .answer }
+        if let partTarget = playlist.partTarget, let targetDuration = playlist.targetDuration {
+            // Ahead of the last part here, and at most two segments past the last whole one;
+            // whatever the file says, the arithmetic saturates rather than overflows.
+            let perSegment = max(1, Int((Double(targetDuration) / partTarget).rounded()))
+            let (inParts, overflowed) = (sequence - last.sequence).multipliedReportingOverflow(by: perSegment)
+            let (ahead, overflowedAgain) = inParts.addingReportingOverflow(part - last.index)
+            let limit = HLSLowLatency(partTarget: partTarget).advancePartLimit
+            if overflowed || overflowedAgain || ahead > limit {
+                return .refuse("_HLS_msn=\(sequence)&_HLS_part=\(part) is \(ahead) parts past the last one, more than \(limit)")
+            }
+        }
         return .wait
     }
 }

@@ -3,9 +3,14 @@
 public struct HLSLowLatency: Sendable, Equatable {
     /// The Part Target Duration, seconds: no part is longer.
     public var partTarget: Double
+    /// The least `PART-HOLD-BACK`, seconds: a stream whose captions are written some segments
+    /// after their video keeps low-latency players that far behind, so the captions are there
+    /// before the picture is shown.
+    public var minimumHoldBack: Double
 
-    public init(partTarget: Double) {
+    public init(partTarget: Double, minimumHoldBack: Double = 0) {
         self.partTarget = partTarget
+        self.minimumHoldBack = minimumHoldBack
     }
 
     /// The longest part target Revue writes: Apple's players and hls.js are tuned for parts of
@@ -20,8 +25,8 @@ public struct HLSLowLatency: Sendable, Equatable {
     public var declaredPartTarget: Double { ((partTarget * 1000) - 1e-6).rounded(.up) / 1000 }
 
     /// How far behind the live edge a player starts: three part targets (§4.4.3.8 asks for at
-    /// least two; three rides out one late part).
-    public var partHoldBack: Double { 3 * declaredPartTarget }
+    /// least two; three rides out one late part), or `minimumHoldBack` if that is more.
+    public var partHoldBack: Double { max(3 * declaredPartTarget, minimumHoldBack) }
 
     /// How old a segment must be to be left out of a delta update: six target durations, the
     /// least §4.4.3.8 allows.

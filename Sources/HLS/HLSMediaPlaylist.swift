@@ -86,7 +86,7 @@ public struct HLSMediaPlaylist: Sendable {
                 case "#EXTINF":
                     if segmentStart == nil { segmentStart = number }
                     let duration = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first.flatMap { Double($0) }
-                    pendingDuration = duration.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
+                    pendingDuration = duration.flatMap { $0.isFinite && $0 >= 0 && $0 <= 86_400 ? $0 : nil } ?? 0
                 case "#EXT-X-PROGRAM-DATE-TIME", "#EXT-X-DISCONTINUITY", "#EXT-X-GAP", "#EXT-X-BITRATE":
                     if segmentStart == nil { segmentStart = number }
                 default:
@@ -112,7 +112,8 @@ public struct HLSMediaPlaylist: Sendable {
         guard let boundary = canSkipUntil, !ended, let first = segments.first else { return nil }
         var remaining = segments.reduce(0) { $0 + $1.duration }
         var skipped = 0
-        for segment in segments {
+        // The last segment is never skipped: a delta keeps at least one.
+        for segment in segments.dropLast() {
             remaining -= segment.duration
             // What follows the segment is longer than the boundary: it is further than that from the end.
             guard remaining > boundary else { break }

@@ -93,6 +93,10 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
                                   message: "parts must be \(HLSLowLatency.shortestPartTarget) to \(HLSLowLatency.longestPartTarget) s and no longer than a segment")
             }
         }
+        // Captions are written `captionLag` segments after their video, and speech is
+        // transcribed once it ends: low-latency players stay a segment more behind than that.
+        var lowLatency = lowLatency
+        if captions { lowLatency?.minimumHoldBack = Double(max(0, captionLag) + 1) * segmentDuration }
         self.lowLatency = lowLatency
         // A live room's media time is its wall clock less a constant: program dates say when the
         // room had each picture, not when it reached this output (about the playout delay later).
@@ -216,10 +220,11 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         edgeParts.append(part)
     }
 
-    /// Part files of segments that have left the live window go: a player that read an older
-    /// playlist has had three target durations and more to fetch them (§6.2.2).
+    /// Part files go three segments after their segment left the live window: by then their
+    /// tags have been out of every playlist for at least three target durations (§6.2.2 asks
+    /// that they stay that long), however short the window.
     private func removeOldParts() {
-        let oldest = segments.count - window
+        let oldest = segments.count - window - 3
         while let part = recentParts.first, part.sequence < oldest {
             recentParts.removeFirst()
             unlink(directory + "/" + part.uri)

@@ -20,7 +20,7 @@ extension OutputSpec {
         case .hls(let directory, let segmentDuration, let window, let partDuration):
             let mirror = bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
             let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window,
-                                       lowLatency: partDuration.map(HLSLowLatency.init(partTarget:)), mirror: mirror, captions: captions,
+                                       lowLatency: partDuration.map { HLSLowLatency(partTarget: $0) }, mirror: mirror, captions: captions,
                                        wallClockAtZero: wallClockAtZero)
             output.onPlayable = onPlayable
             return QueuedSink(output, policy: .block)

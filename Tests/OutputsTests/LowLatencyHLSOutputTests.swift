@@ -114,6 +114,17 @@ import Testing
         try output.finish()
     }
 
+    /// Captions come a segment after their video: low-latency players are held back past that.
+    @Test func aStreamWithCaptionsHoldsPlayersBehindTheCaptions() throws {
+        let directory = try TemporaryDirectory(prefix: "llhls-captions")
+        let streams = try EncodedStreams(seconds: 7)
+        let output = try HLSOutput(directory: directory.path, streams: streams.layout, lowLatency: HLSLowLatency(partTarget: 0.334), captions: true)
+        for packet in streams.packets { try output.write(packet) }
+        let live = try String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8)
+        #expect(live.contains("PART-HOLD-BACK=4.000,") && live.contains("#EXT-X-PART-INF:PART-TARGET=0.334\n"), "\(live)")
+        try output.finish()
+    }
+
     @Test func partTargetsOutsideTheRangeAreRefused() throws {
         let directory = try TemporaryDirectory(prefix: "llhls-bad")
         let streams = try EncodedStreams(seconds: 0.2)
