@@ -30,7 +30,7 @@ import Testing
         rename(directory + "/live.m3u8.tmp", directory + "/live.m3u8")
     }
 
-    @Test(.timeLimit(.minutes(1))) func nginxServesHTTP2AndCollapsesBlockedViewers() throws {
+    @Test(.timeLimit(.minutes(10))) func nginxServesHTTP2AndCollapsesBlockedViewers() throws {
         let origin = try LowLatencyOriginTests.Origin()
         try Self.write(origin.directory, segments: 3, edgeParts: 1)
         let proxy = try NginxHLSProxy(origin: origin.server.port)

@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func blockingReloadsAreAnsweredAsPartsAreWritten() throws {
+    @Test(.timeLimit(.minutes(10))) func blockingReloadsAreAnsweredAsPartsAreWritten() throws {
         let origin = try Origin()
         let streams = try EncodedStreams(seconds: 12)
         let output = try HLSOutput(directory: origin.directory, streams: streams.layout, lowLatency: HLSLowLatency(partTarget: 0.5))
@@ -139,7 +139,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func deltaUpdatesAndRequestsNeverFilled() throws {
+    @Test(.timeLimit(.minutes(10))) func deltaUpdatesAndRequestsNeverFilled() throws {
         let clock = Mutex<Double>(1000)
         let origin = try Origin(held: HLSHeldRequests(now: { clock.withLock { $0 } }))
         let streams = try EncodedStreams(seconds: 26)
