@@ -9,7 +9,9 @@ import Testing
 /// own counters, asks the publisher's three layers for a lower one and decodes smaller
 /// pictures; once the path is clean it climbs back, one layer at a time, 10 s a layer.
 extension RevueSDKTests {
-    @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct AdaptiveSubscriptionLossTests {
+    // In the live rooms' turns: beside it (a publisher's three layers through a lossy proxy), the
+    // live HLS captions' speech engine heard only ". . . ." (CI on 295dfde).
+    @MainActor @Suite(.live, .timeLimit(.minutes(10)), .oneRoomAtATime) struct AdaptiveSubscriptionLossTests {
         @Test func lossOnTheWayToTheViewerLowersItsLayerAndACleanPathRaisesIt() async throws {
             let lossy = try LossyRoomServer(seed: 7)
             let proxy = lossy.proxy
