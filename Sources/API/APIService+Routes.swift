@@ -105,6 +105,6 @@ extension APIService {
     }
 
     func file(_ request: HTTPRequest) -> HTTPResponse {
-        files.serve(request, relativePath: request.path.split(separator: "/").dropFirst().joined(separator: "/"))
+        files.serve(request, relativePath: FileServer.relativePath(of: request))
     }
 }

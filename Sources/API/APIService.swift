@@ -95,7 +95,7 @@ public final class APIService: @unchecked Sendable {
         { [self] request, _ in
             // Low-latency HLS: a blocking playlist reload or a hinted part may wait for the writer.
             if request.path.hasPrefix("/files/"),
-               let held = files.heldResult(request, relativePath: request.path.split(separator: "/").dropFirst().joined(separator: "/"))
+               let held = files.heldResult(request, relativePath: FileServer.relativePath(of: request))
             {
                 return held
             }

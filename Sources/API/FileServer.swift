@@ -16,6 +16,11 @@ struct FileServer {
     var held = HLSHeldRequests()
     static let servedFolders: Set<String> = ["recordings", "hls", "thumbnails", "transcriptions", "captures"]
 
+    /// The path under `/files/` a request names.
+    static func relativePath(of request: HTTPRequest) -> String {
+        request.path.split(separator: "/").dropFirst().joined(separator: "/")
+    }
+
     func serve(_ request: HTTPRequest, relativePath: String, now: Date = Date()) -> HTTPResponse {
         switch resolve(relativePath, now: now) {
         case .failure(let refusal): refusal.response

@@ -54,8 +54,13 @@ public enum HLSPlaylist {
     /// replacing the file whole so a player never reads half of it.
     public static func appendEndList(toFileAt path: String) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
+        replaceWhole(path, with: text + "#EXT-X-ENDLIST\n")
+    }
+
+    /// Writes a temporary file and renames it over `path`: a player never reads half of it.
+    static func replaceWhole(_ path: String, with text: String) {
         let temporary = path + ".tmp"
-        guard (try? (text + "#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        guard (try? text.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
         rename(temporary, path)
     }
 
@@ -70,9 +75,7 @@ public enum HLSPlaylist {
         var lines = text.split(separator: "\n").filter { line in !lowLatencyTags.contains { line.hasPrefix($0) } }
         // The segment in progress had only parts: its date goes with them.
         while let last = lines.last, last.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") { lines.removeLast() }
-        let temporary = path + ".tmp"
-        guard (try? (lines.joined(separator: "\n") + "\n#EXT-X-ENDLIST\n").write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
-        rename(temporary, path)
+        replaceWhole(path, with: lines.joined(separator: "\n") + "\n#EXT-X-ENDLIST\n")
     }
 
     public static func targetDuration(nominal: Double, segments: [HLSSegment]) -> Int {
