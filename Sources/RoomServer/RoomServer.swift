@@ -58,6 +58,8 @@ public final class RoomServer: @unchecked Sendable {
     public let rtc: RTCServer
     public let hub: WebSocketHub
     let gateway: SignalingGateway
+    /// Signalling work for the loop, each connection's in turn.
+    let turns: SignalingTurns
     let verifier: JoinTokenVerifier
     let rooms: RoomStore
     /// The SDK's temporary file storage (`FileRoutes`).
@@ -80,6 +82,7 @@ public final class RoomServer: @unchecked Sendable {
     public init(configuration: Configuration, pool: PostgresPool) throws {
         self.configuration = configuration
         rtc = try RTCServer(configuration: configuration.rtc)
+        turns = SignalingTurns(loop: rtc.loop)
         verifier = JoinTokenVerifier(apiKey: configuration.apiKey, secret: configuration.secret)
         rooms = RoomStore(pool: pool)
         files = RoomFiles(pool: pool)
@@ -97,11 +100,13 @@ public final class RoomServer: @unchecked Sendable {
         var hubConfiguration = WebSocketHub.Configuration()
         // The protocol's largest message; until a join shows a good token, 32 KiB (a join with
         // its token and metadata). A peer that does not read may have 1 MiB waiting, all of them
-        // together 128 MiB (docs/SECURITY.md).
+        // together 128 MiB (docs/SECURITY.md). 16 KiB read from a connection per turn (a few
+        // hundred messages) keeps a turn over many busy members short for a quiet one.
         hubConfiguration.connection.maxMessageSize = SignalingProtocol.maximumMessageBytes
         hubConfiguration.initialMaxMessageSize = 32 * 1024
         hubConfiguration.maxQueuedBytes = 1 << 20
         hubConfiguration.maxTotalQueuedBytes = 128 << 20
+        hubConfiguration.readChunk = 16 * 1024
         let holder = Holder()
         hub = try WebSocketHub(configuration: hubConfiguration) { session in
             guard let server = holder.server else {
@@ -301,7 +306,7 @@ public final class RoomServer: @unchecked Sendable {
                 gateway.close(connection, code: 1000, reason: refusal.message.type == "redirect" ? "the room lives on another node" : "no node can take the room")
                 return
             }
-            rtc.loop.post { [self] in
+            turns.enqueue(connection) { [self] in
                 perform(registry.join(connection: connection, request: request, requestID: envelope.id, claims: claims, room: settings,
                                       now: Date().timeIntervalSince1970))
                 // Placed for a join the registry refused: the placement goes again.
@@ -316,7 +321,8 @@ public final class RoomServer: @unchecked Sendable {
     }
 
     /// Runs `work` on the loop after whatever the connection sent before it: behind its join, if
-    /// that is still being looked up. At most 64 messages wait; a connection that sends more is
+    /// that is still being looked up, and in turns with the other connections' work
+    /// (`SignalingTurns`). At most 64 messages wait; a connection that sends more is
     /// closed (1008), and its disconnection (`always`) is never dropped, so no member is seated
     /// for a connection that is gone.
     func toLoop(_ connection: ConnectionID, always: Bool = false, _ work: @escaping @Sendable () -> Void) {
@@ -328,7 +334,7 @@ public final class RoomServer: @unchecked Sendable {
             return (true, overflow)
         }
         if outcome.overflow { gateway.close(connection, code: 1008, reason: "too many messages before the join was answered") }
-        if !outcome.waiting { rtc.loop.post(work) }
+        if !outcome.waiting { turns.enqueue(connection, work) }
     }
 
     /// Carries out what the registry decided (on the loop).

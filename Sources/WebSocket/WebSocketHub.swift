@@ -22,7 +22,9 @@ import Synchronization
 ///   `timerResolution` seconds.
 /// - TCP is closed gracefully: the close frame is flushed, the write side shut down, and what
 ///   the peer still sends is read and dropped until it closes or `closeTimeout` passes, so no
-///   reset destroys the close frame in flight.
+///   reset destroys the close frame in flight. A peer that sends more than
+///   `maxBytesAfterClose` meanwhile is not reading the close and is closed at once: reading
+///   and dropping a flood for the close's seconds would cost the loop every other peer's turn.
 ///
 /// `onOpen` and the sessions' callbacks run on the loop thread (docs/WEBSOCKET.md).
 // @unchecked Sendable: confined to the `websocket hub` loop thread; other threads only post to `inbox` and use Atomics
@@ -46,6 +48,9 @@ public final class WebSocketHub: @unchecked Sendable {
         public var subprotocols: [String] = []
         /// The most bytes read from one connection per turn of the loop.
         public var readChunk = 64 * 1024
+        /// What a peer may still send once this end has closed (the close frame sent or queued)
+        /// before its socket is closed at once, without waiting for the close handshake.
+        public var maxBytesAfterClose = 256 * 1024
         /// How late a timer may fire, so timers cost a sweep per interval, not per connection.
         public var timerResolution = 0.05
 
@@ -55,7 +60,7 @@ public final class WebSocketHub: @unchecked Sendable {
 
     /// One connection, touched only on the loop thread.
     private final class Entry {
-        enum Transport {
+        enum Transport: Equatable {
             case open
             /// Flush what is queued (the close frame), then shut the write side down.
             case flushing(deadline: Double)
@@ -73,6 +78,8 @@ public final class WebSocketHub: @unchecked Sendable {
         /// The queue's size as `queuedTotal` counts it.
         var accountedQueue = 0
         var transport = Transport.open
+        /// Bytes read since this end closed (`maxBytesAfterClose`).
+        var bytesAfterClose = 0
         var finished = false
 
         init(session: WebSocketSession, machine: WebSocketConnection) {
@@ -279,6 +286,15 @@ public final class WebSocketHub: @unchecked Sendable {
         let descriptor = entry.session.descriptor
         let count = recv(descriptor, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
         if count > 0 {
+            if entry.transport != .open || entry.machine.state != .open {
+                entry.bytesAfterClose += count
+                if entry.bytesAfterClose > configuration.maxBytesAfterClose {
+                    logger.debug("closed at once: the peer kept sending after the close", ["session": .of(entry.session.id),
+                                                                                              "bytes": .of(entry.bytesAfterClose)])
+                    finish(entry)
+                    return
+                }
+            }
             // A connection closing its transport drops what still arrives.
             guard case .open = entry.transport else { return }
             let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])

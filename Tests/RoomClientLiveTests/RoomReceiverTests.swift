@@ -42,6 +42,9 @@ extension RoomClientLiveSuites {
             defer { red.leave() }
             let blue = try sender("Blue", 0x2040D0, .vp8, 1000)
             defer { blue.leave() }
+            // The watcher comes in mid-stream, so its first picture needs a keyframe asked of the
+            // publisher (one that had not sent yet would answer the ask with its first keyframe).
+            #expect(Self.waitUntil(30) { [red, blue].allSatisfy { $0.currentStatistics.sender.packetsSent >= 60 } })
             var configuration = RoomPublisher.Configuration(signalingURL: url, roomID: room, token: try server.token(), participantName: "Watcher",
                                                             camera: nil, microphone: nil)
             configuration.receives = true

@@ -201,6 +201,30 @@ extension WebSocketHubTests {
     /// A connection whose reading is paused (a peer over its rate) is not watched for reading,
     /// but a reset still ends it at once: epoll reports the hang-up, and the hub closes it
     /// rather than seeing the event again every turn until the pause ends.
+    /// A peer that keeps sending after the hub closed it is not reading the close: past
+    /// `maxBytesAfterClose` its socket is closed at once, not read and dropped for the close's
+    /// seconds (a flood of them cost every other peer its turn).
+    @Test func aPeerThatKeepsSendingAfterTheCloseIsClosedAtOnce() throws {
+        var configuration = WebSocketHub.Configuration()
+        configuration.connection.closeTimeout = 60
+        configuration.maxBytesAfterClose = 64 * 1024
+        let fixture = try HubFixture(configuration: configuration, echo: false)
+        let raw = try RawSocket(port: fixture.server.port)
+        #expect(try raw.handshake(path: "/v2/rtc?who=flood", extraHeaders: "Authorization: Bearer secret\r\n").status == 101)
+        let session = try #require(fixture.session(matching: "who=flood"))
+        session.close(code: .policyViolation, reason: "too many messages")
+        #expect(try raw.nextFrame()?.opcode == .close)
+        #expect(fixture.hub.connectionCount == 1, "the close handshake waits for the peer")
+        let frame = WebSocketFrame(opcode: .text, maskingKey: 0x1234_5678, payload: Array(repeating: 0x61, count: 1000)).serialize()
+        var sent = 0
+        while sent < 512 * 1024, fixture.hub.connectionCount == 1 {
+            guard (try? raw.send(frame)) != nil else { break }
+            sent += frame.count
+        }
+        #expect(fixture.wait(timeout: 5) { _, _ in fixture.hub.connectionCount == 0 }, "still open after \(sent) bytes")
+        print("websocket hub: a peer closed while it sent on was let go after \(sent / 1024) KiB")
+    }
+
     @Test func aPausedConnectionThatResetsIsClosedAtOnce() throws {
         let fixture = try HubFixture(echo: false)
         let raw = try RawSocket(port: fixture.server.port)
