@@ -67,8 +67,12 @@ extension Worker {
         let control = job.control(storage: configuration.storage)
         do {
             // Outside the lock: the run reads its controls on a thread of its own, but a run
-            // that has stopped reading must not hold up the worker's other jobs.
-            try controlWriting.withLock { _ throws(SubprocessError) in try pipe.write(control.line) }
+            // that has stopped reading must not hold up the worker's other jobs: a line it has
+            // not taken within 2 s is given up, and sent again by the next heartbeat. Each line
+            // goes after a newline (the run skips empty lines), so one cut by a give-up ends
+            // there, unreadable, and never runs into the next.
+            let bytes = [UInt8(ascii: "\n")] + control.line
+            try controlWriting.withLock { _ throws(SubprocessError) in try pipe.write(bytes, timeout: 2) }
             lock.lock()
             if let sent = running[id]?.controlsSent { running[id]?.controlsSent = max(sent, control.version) }
             lock.unlock()

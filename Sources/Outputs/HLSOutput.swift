@@ -20,7 +20,11 @@ import Media
 ///   the live window.
 /// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
-///   hold-back. That moment is when the stream becomes playable (`onPlayable`).
+///   hold-back. That moment is when the stream becomes playable (`onPlayable`). With
+///   `lowLatency`, those first segments are a part target long at most: each is cut at the
+///   first keyframe half a part target in, and the encoder is asked for keyframes a part target
+///   apart at the start (`startKeyframes`), so the stream is playable after about a second of
+///   media, not three segments' six.
 /// - A `mirror` gets every file as it becomes whole, in that order (HLS to a bucket, live).
 /// - With `captions`, the room's live transcription is a WebVTT rendition beside the video
 ///   (`HLSCaptionTrack`): `captions_NNNNN.vtt` per segment, `captions.m3u8` and
@@ -58,6 +62,21 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     /// Called once, when the playlists are first published.
     public var onPlayable: @Sendable () -> Void = {}
+
+    /// The keyframes a low-latency stream's first segments want from the encoder: one every part
+    /// target (in whole pictures, no further apart), `count` of them after the first picture;
+    /// nil for ordinary HLS.
+    public static func startKeyframes(lowLatency: HLSLowLatency?, minimumSegments: Int = 3) -> (interval: Double, count: Int)? {
+        lowLatency.map { ($0.partTarget, max(1, minimumSegments)) }
+    }
+
+    /// How long the segment being made is before a keyframe cuts it: half a part target for the
+    /// first ones of a low-latency stream (so a keyframe a part target in, give or take a
+    /// picture, cuts it), until it is published.
+    private var currentSegmentDuration: Double {
+        guard let lowLatency, !isPublished, segments.count < minimumSegments else { return segmentDuration }
+        return lowLatency.partTarget / 2
+    }
     /// Where every file also goes, in the order it is written (a bucket for a CDN).
     public let mirror: HLSFileMirror?
 
@@ -125,7 +144,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         }
         let time = muxer.time(of: packet)
         if let start = segmentStart {
-            let due = time - start >= segmentDuration - 0.001
+            let due = time - start >= currentSegmentDuration - 0.001
             let cut = muxer.hasVideo ? packet.stream == .video && packet.isKeyframe && due : due
             if cut {
                 try closeSegment(end: time)

@@ -67,6 +67,7 @@ public final class JobRun {
         let report = self.report
         for output in spec.outputs {
             try add(output, to: pipeline, captions: made.room != nil, wallClockAtZero: made.room?.wallClockAtZero)
+            if let start = output.startKeyframes { pipeline.forceKeyframes(every: start.interval, count: start.count) }
         }
         let thumbnails = try spec.thumbnailDirectory.flatMap { directory in
             try spec.config.thumbnails.map { try ThumbnailWriter(directory: directory, settings: $0, logger: Logger(label: "pipeline")) }

@@ -6,6 +6,13 @@ import Outputs
 import Storage
 
 extension OutputSpec {
+    /// Keyframes this output wants at the start beyond the encoder's every two seconds: a
+    /// low-latency HLS stream's short first segments, so it is playable sooner.
+    public var startKeyframes: (interval: Double, count: Int)? {
+        guard case .hls(_, _, _, let partDuration) = self else { return nil }
+        return HLSOutput.startKeyframes(lowLatency: partDuration.map { HLSLowLatency(partTarget: $0) })
+    }
+
     /// Builds the output's sink, behind a queue of its own: files block the pipeline when they
     /// fall behind (nothing is lost), a stream drops to the next keyframe (it stays live).
     /// `bucketMirror`: HLS files also go to that bucket as they are written. `captions`: HLS

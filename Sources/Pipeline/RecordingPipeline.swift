@@ -80,6 +80,9 @@ public final class RecordingPipeline {
     /// The next picture is encoded as a keyframe (the first after a resume, so an HLS segment
     /// and a player seeking there start clean).
     private var keyframeNext = false
+    /// Output pictures still to be encoded as keyframes: a low-latency HLS output's short first
+    /// segments (`forceKeyframes(every:count:)`).
+    private var keyframeIndices: [Int64] = []
     /// Asks a live room for the simulcast layer of each camera that fills its tile, no more
     /// (`LayerChooser`); off for a fixture, which has one layer.
     public var choosesLayers = false
@@ -122,8 +125,12 @@ public final class RecordingPipeline {
                   self.pauses.admitPicture(at: Double(index) / Double(self.composer.framesPerSecond)) else { return }
             let output = self.outputFrames
             self.outputFrames += 1
-            let keyframe = self.keyframeNext
+            var keyframe = self.keyframeNext
             self.keyframeNext = false
+            while let next = self.keyframeIndices.first, output >= next {
+                keyframe = true
+                self.keyframeIndices.removeFirst()
+            }
             try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
                 self.onCanvas?(image, output)
@@ -188,6 +195,13 @@ public final class RecordingPipeline {
     @discardableResult
     public func pause() -> Bool {
         pauses.pause(at: composer.nextOutputTime)
+    }
+
+    /// Encodes `count` pictures at most `interval` seconds apart, from the first on, as
+    /// keyframes, on top of the encoder's own every two seconds (its GOP counts on from each).
+    public func forceKeyframes(every interval: Double, count: Int) {
+        let step = max(1, Int64((interval * Double(composer.framesPerSecond) + 1e-6).rounded(.down)))
+        keyframeIndices = (keyframeIndices + (1...max(1, count)).map { Int64($0) * step }).sorted()
     }
 
     /// Writes again from the next output on, starting with a keyframe; the pause's length in

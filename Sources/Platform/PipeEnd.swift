@@ -30,6 +30,34 @@ public final class PipeEnd: Sendable {
         }
     }
 
+    /// Writes all of `bytes` within `timeout` seconds, or throws: when the other end is closed,
+    /// or when it has not taken them by then (a child that stopped reading must not hold the
+    /// writer up; the stream is then cut wherever the bytes got to). Only a socket (a child's
+    /// standard input) can time out; a plain pipe blocks as `write(_:)` does.
+    public func write(_ bytes: [UInt8], timeout: Double) throws(SubprocessError) {
+        guard isSocket else { return try write(bytes) }
+        let deadline = Date().addingTimeInterval(timeout)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { send(descriptor, $0 + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } ?? 0
+            }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
+                throw SubprocessError("write to the child failed: \(String(cString: strerror(errno)))")
+            }
+            let left = deadline.timeIntervalSinceNow
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            guard left > 0, poll(&entry, 1, Int32(min(left, 86_400) * 1000) + 1) > 0 || errno == EINTR else {
+                throw SubprocessError("the child has not read for \(timeout) s (\(offset) of \(bytes.count) bytes written)")
+            }
+        }
+    }
+
     public func write(_ bytes: [UInt8]) throws(SubprocessError) {
         var failure: SubprocessError?
         bytes.withUnsafeBytes { buffer in

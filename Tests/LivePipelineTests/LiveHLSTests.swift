@@ -25,10 +25,18 @@ extension LivePipelineSuites {
             let job = try server.startJob(.hls, room: room, until: .playable)
             let becamePlayable = Date().timeIntervalSince(asked)
             defer { print("recorder log:\n" + server.attemptLog(job)) }
-            if let playableAt = job.playableAt {
-                print("measured: startHLS to HLS_PLAYABLE \(String(format: "%.2f", becamePlayable)) s as the caller saw it, "
-                    + "\(String(format: "%.2f", playableAt.timeIntervalSince(job.createdAt))) s in the job's timestamps")
-            }
+            let playableAt = try #require(job.playableAt)
+            let startedAt = try #require(job.startedAt)
+            let startedToPlayable = playableAt.timeIntervalSince(startedAt)
+            print("measured: startHLS to HLS_PLAYABLE \(String(format: "%.2f", becamePlayable)) s as the caller saw it, "
+                + "\(String(format: "%.2f", playableAt.timeIntervalSince(job.createdAt))) s in the job's timestamps; "
+                + "HLS_STARTED to HLS_PLAYABLE \(String(format: "%.2f", startedToPlayable)) s")
+            // Low-latency HLS is published after three part-long segments (a second of media):
+            // the encoder was asked for their keyframes.
+            let part = try #require(try server.api.store.job(job.id)?.parts.first { $0.kind == .hls })
+            let playlist = try String(contentsOfFile: server.storage.path + "/" + part.path + "/live.m3u8", encoding: .utf8)
+            let durations = playlist.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.compactMap { Double($0.dropFirst(8).prefix { $0 != "," }) }
+            #expect(durations.count >= 3 && durations.prefix(3).allSatisfy { $0 <= 0.334 }, "the first segments last \(durations) s")
 
             let view = try server.call("GET", "/v2/hls/\(job.idText)")
             guard case .string(let live)? = view.json["livestreamUrl"] else {

@@ -20,6 +20,41 @@ import Testing
         func finish() throws {}
     }
 
+    /// With keyframes a part target apart at the start (what the pipeline asks its encoder for),
+    /// the first three segments are a part each and the stream is playable after a second of
+    /// media; segments are two seconds from there on. Ordinary HLS waits for three whole ones.
+    @Test func aLowLatencyStreamIsPlayableAfterASecond() throws {
+        let lowLatency = HLSLowLatency(partTarget: 0.334)
+        let start = try #require(HLSOutput.startKeyframes(lowLatency: lowLatency))
+        #expect(start.interval == 0.334 && start.count == 3)
+        #expect(HLSOutput.startKeyframes(lowLatency: nil) == nil)
+        let streams = try EncodedStreams(seconds: 8, keyframes: [10, 20, 30])
+        for lowLatency in [lowLatency, nil] {
+            let directory = try TemporaryDirectory(prefix: "llhls-start")
+            let output = try HLSOutput(directory: directory.path, streams: streams.layout, lowLatency: lowLatency, clock: { HLSOutputTests.start })
+            let playableAt = Mutex<Double?>(nil)
+            let writing = Mutex(0.0)
+            output.onPlayable = { playableAt.withLock { $0 = writing.withLock { $0 } } }
+            for packet in streams.packets {
+                writing.withLock { $0 = EncodedStreams.time(packet) }
+                try output.write(packet)
+            }
+            let durations = output.writtenSegments.prefix(5).map { ($0.duration * 1000).rounded() / 1000 }
+            let playable = try #require(playableAt.withLock { $0 })
+            print("measured: \(lowLatency == nil ? "ordinary" : "low-latency") HLS playable at \(playable) s of media; first segments \(durations) s")
+            if lowLatency != nil {
+                #expect(playable <= 1.05, "playable at \(playable) s")
+                #expect(durations.prefix(3).allSatisfy { abs($0 - 0.333) < 0.002 } && durations[3] == 2, "\(durations)")
+                let live = try String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8)
+                let playlist = HLSMediaPlaylist(text: live)
+                #expect(playlist.partTarget == 0.334 && playlist.canBlockReload)
+            } else {
+                #expect(playable >= 5.9, "ordinary HLS playable at \(playable) s")
+                #expect(durations.first.map { $0 >= 2 } == true, "\(durations)")
+            }
+        }
+    }
+
     @Test func partsArePublishedAsTheSegmentIsMade() throws {
         let directory = try TemporaryDirectory(prefix: "llhls")
         let streams = try EncodedStreams(seconds: 11)

@@ -71,6 +71,29 @@ extension SubprocessTests {
         #expect(try output.read(upTo: 100).isEmpty)
         #expect(throws: SubprocessError.self) { try input.write(Array("anyone?\n".utf8)) }
     }
+
+    /// A child that does not read its input cannot hold its writer up: a timed write gives up
+    /// once the socket's buffer is full and the time has passed (a worker sending a stuck run
+    /// its controls goes on with its other jobs).
+    @Test func aTimedWriteToAChildThatDoesNotReadGivesUp() throws {
+        let process = try Subprocess("sleep", ["30"], standardInput: .pipe)
+        defer {
+            process.signal(SIGKILL)
+            process.wait()
+        }
+        let input = try #require(process.standardInputPipe)
+        try input.write(Array("a line it reads in time\n".utf8), timeout: 1)
+        let started = Date()
+        var refusal: SubprocessError?
+        do {
+            try input.write([UInt8](repeating: 0x61, count: 16 << 20), timeout: 0.5)
+        } catch {
+            refusal = error
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(refusal?.description.contains("has not read for 0.5 s") == true, "\(String(describing: refusal))")
+        #expect(waited >= 0.5 && waited < 30, "gave up after \(waited) s")
+    }
 }
 
 /// A job's run reports to its worker on descriptor 3, apart from its output and log.

@@ -11,7 +11,8 @@ public final class EncodedStreams: @unchecked Sendable {
     /// The packets, in time order (video and audio interleaved).
     public private(set) var packets: [EncodedPacket] = []
 
-    public init(seconds: Double, quality: OutputPreset.Quality = .low) throws {
+    /// `keyframes`: pictures encoded as keyframes beyond the encoder's every two seconds.
+    public init(seconds: Double, quality: OutputPreset.Quality = .low, keyframes: Set<Int> = []) throws {
         video = try VideoEncoder(preset: OutputPreset.preset(quality))
         audio = try AudioEncoder()
         let size = video.preset.size
@@ -19,7 +20,8 @@ public final class EncodedStreams: @unchecked Sendable {
         var videoPackets: [EncodedPacket] = []
         for index in 0..<frames {
             let shade = UInt8(16 + (index * 7) % 200)
-            videoPackets += try video.encode(VideoFrame(width: size.width, height: size.height, color: YUVColor(y: shade, u: 90, v: 160)))
+            videoPackets += try video.encode(VideoFrame(width: size.width, height: size.height, color: YUVColor(y: shade, u: 90, v: 160)),
+                                             forceKeyframe: keyframes.contains(index))
         }
         videoPackets += try video.finish()
         var audioPackets: [EncodedPacket] = []
