@@ -65,12 +65,18 @@ extension Worker {
         lock.unlock()
         guard let entry, entry.readsControls, job.controlVersion > entry.controlsSent, let pipe = entry.process.standardInputPipe else { return }
         let control = job.control(storage: configuration.storage)
+        // A run that has stopped reading (its input full) is passed over at once, and tried
+        // again by the next heartbeat: it must not hold up the worker's other jobs.
+        guard pipe.isWritable else {
+            logger.warning("the run is not reading its controls; they wait for the next heartbeat",
+                           ["jobId": .string(job.idText), "version": .of(control.version)])
+            return
+        }
         do {
-            // Outside the lock: the run reads its controls on a thread of its own, but a run
-            // that has stopped reading must not hold up the worker's other jobs: a line it has
-            // not taken within 2 s is given up, and sent again by the next heartbeat. Each line
-            // goes after a newline (the run skips empty lines), so one cut by a give-up ends
-            // there, unreadable, and never runs into the next.
+            // Outside the lock: the run reads its controls on a thread of its own. A line it
+            // has not taken within 2 s is given up and sent again by the next heartbeat. Each
+            // line goes after a newline (the run skips empty lines), so one cut by a give-up
+            // ends there, unreadable, and never runs into the next.
             let bytes = [UInt8(ascii: "\n")] + control.line
             try controlWriting.withLock { _ throws(SubprocessError) in try pipe.write(bytes, timeout: 2) }
             lock.lock()

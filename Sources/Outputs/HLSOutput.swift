@@ -21,10 +21,10 @@ import Media
 /// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
 ///   hold-back. That moment is when the stream becomes playable (`onPlayable`). With
-///   `lowLatency`, those first segments are a part target long at most: each is cut at the
-///   first keyframe half a part target in, and the encoder is asked for keyframes a part target
-///   apart at the start (`startKeyframes`), so the stream is playable after about a second of
-///   media, not three segments' six.
+///   `lowLatency`, those first segments are a part each: one is cut at the first keyframe that
+///   a part would not hold (audio-only: by time), and the encoder is asked for keyframes a part
+///   target apart at the start (`startKeyframes`), so the stream is playable after about a
+///   second of media, not three segments' six.
 /// - A `mirror` gets every file as it becomes whole, in that order (HLS to a bucket, live).
 /// - With `captions`, the room's live transcription is a WebVTT rendition beside the video
 ///   (`HLSCaptionTrack`): `captions_NNNNN.vtt` per segment, `captions.m3u8` and
@@ -70,12 +70,13 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         lowLatency.map { ($0.partTarget, max(1, minimumSegments)) }
     }
 
-    /// How long the segment being made is before a keyframe cuts it: half a part target for the
-    /// first ones of a low-latency stream (so a keyframe a part target in, give or take a
-    /// picture, cuts it), until it is published.
-    private var currentSegmentDuration: Double {
-        guard let lowLatency, !isPublished, segments.count < minimumSegments else { return segmentDuration }
-        return lowLatency.partTarget / 2
+    /// Whether the segment that began at `start` is long enough to end before `packet` (at
+    /// `time`), at a keyframe with video: after `segmentDuration`, or, for the first segments
+    /// of a low-latency stream until it is published, when the packet would make it longer
+    /// than a part (the rule that cuts parts, so each of them is one part).
+    private func segmentIsDue(before packet: EncodedPacket, at time: Double, start: Double) -> Bool {
+        guard let lowLatency, !isPublished, segments.count < minimumSegments else { return time - start >= segmentDuration - 0.001 }
+        return time + muxer.seconds(packet.duration, of: packet.stream) - start > lowLatency.declaredPartTarget + 0.0001
     }
     /// Where every file also goes, in the order it is written (a bucket for a CDN).
     public let mirror: HLSFileMirror?
@@ -144,7 +145,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         }
         let time = muxer.time(of: packet)
         if let start = segmentStart {
-            let due = time - start >= currentSegmentDuration - 0.001
+            let due = segmentIsDue(before: packet, at: time, start: start)
             let cut = muxer.hasVideo ? packet.stream == .video && packet.isKeyframe && due : due
             if cut {
                 try closeSegment(end: time)

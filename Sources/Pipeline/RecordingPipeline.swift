@@ -197,8 +197,9 @@ public final class RecordingPipeline {
         pauses.pause(at: composer.nextOutputTime)
     }
 
-    /// Encodes `count` pictures at most `interval` seconds apart, from the first on, as
-    /// keyframes, on top of the encoder's own every two seconds (its GOP counts on from each).
+    /// Encodes `count` pictures at most `interval` seconds apart as keyframes, counted from
+    /// output picture 0 (so call it before `run`), on top of the encoder's own every two seconds
+    /// (its GOP counts on from each).
     public func forceKeyframes(every interval: Double, count: Int) {
         let step = max(1, Int64((interval * Double(composer.framesPerSecond) + 1e-6).rounded(.down)))
         keyframeIndices = (keyframeIndices + (1...max(1, count)).map { Int64($0) * step }).sorted()

@@ -36,25 +36,40 @@ public final class PipeEnd: Sendable {
     /// standard input) can time out; a plain pipe blocks as `write(_:)` does.
     public func write(_ bytes: [UInt8], timeout: Double) throws(SubprocessError) {
         guard isSocket else { return try write(bytes) }
-        let deadline = Date().addingTimeInterval(timeout)
+        // The monotonic clock: a wall clock stepped back must not stretch the wait.
+        let deadline = ProcessInfo.processInfo.systemUptime + timeout
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                buffer.baseAddress.map { send(descriptor, $0 + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) } ?? 0
+            let (written, failure) = bytes.withUnsafeBytes { buffer -> (Int, Int32) in
+                guard let base = buffer.baseAddress else { return (0, 0) }
+                let count = send(descriptor, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                return (count, count < 0 ? errno : 0)
             }
-            if written >= 0 {
+            if written > 0 {
                 offset += written
                 continue
             }
-            if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                throw SubprocessError("write to the child failed: \(String(cString: strerror(errno)))")
+            if failure == EINTR { continue }
+            guard written == 0 || failure == EAGAIN || failure == EWOULDBLOCK else {
+                throw SubprocessError("write to the child failed: \(String(cString: strerror(failure)))")
             }
-            let left = deadline.timeIntervalSinceNow
-            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            guard left > 0, poll(&entry, 1, Int32(min(left, 86_400) * 1000) + 1) > 0 || errno == EINTR else {
+            let left = deadline - ProcessInfo.processInfo.systemUptime
+            guard left > 0, waitWritable(milliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
                 throw SubprocessError("the child has not read for \(timeout) s (\(offset) of \(bytes.count) bytes written)")
             }
+        }
+    }
+
+    /// Whether the other end can take more now (its buffer is not full): a child that is not
+    /// reading can be passed over without waiting.
+    public var isWritable: Bool { waitWritable(milliseconds: 0) }
+
+    private func waitWritable(milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, milliseconds)
+            if ready >= 0 { return ready > 0 }
+            if errno != EINTR { return false }
         }
     }
 

@@ -334,7 +334,7 @@ public final class RoomServer: @unchecked Sendable {
             return (true, overflow)
         }
         if outcome.overflow { gateway.close(connection, code: 1008, reason: "too many messages before the join was answered") }
-        if !outcome.waiting { turns.enqueue(connection, work) }
+        if !outcome.waiting { turns.enqueue(connection, isLast: always, work) }
     }
 
     /// Carries out what the registry decided (on the loop).

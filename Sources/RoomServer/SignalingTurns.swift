@@ -10,12 +10,16 @@ import Transport
 ///
 /// A connection with a short queue (every well-behaved one) still has all of it run before the
 /// datagrams the same poll read, as `EventLoop` promises for posted work (a `leave` before its
-/// DTLS close_notify).
+/// DTLS close_notify). A connection's last work (its disconnection) has the whole queue run in
+/// the next turn, so a member who reconnects is not refused as a duplicate while the old
+/// connection's backlog waits its turns.
 final class SignalingTurns: Sendable {
     private struct State {
         var queues: [ConnectionID: [@Sendable () -> Void]] = [:]
         /// Connections with work, in the order their turns come.
         var order: [ConnectionID] = []
+        /// Connections whose last work is queued: the next turn runs all of their queue.
+        var ending: Set<ConnectionID> = []
         /// A turn is posted to the loop and has not yet taken its batch.
         var posted = false
     }
@@ -29,11 +33,13 @@ final class SignalingTurns: Sendable {
         self.perTurn = max(1, perTurn)
     }
 
-    /// Queues `work` behind whatever `connection` queued before it.
-    func enqueue(_ connection: ConnectionID, _ work: @escaping @Sendable () -> Void) {
+    /// Queues `work` behind whatever `connection` queued before it; `isLast`: the connection's
+    /// last (its disconnection), and all of its queue runs in the next turn.
+    func enqueue(_ connection: ConnectionID, isLast: Bool = false, _ work: @escaping @Sendable () -> Void) {
         let post = state.withLock { state -> Bool in
             if state.queues[connection] == nil { state.order.append(connection) }
             state.queues[connection, default: []].append(work)
+            if isLast { state.ending.insert(connection) }
             guard !state.posted else { return false }
             state.posted = true
             return true
@@ -49,7 +55,7 @@ final class SignalingTurns: Sendable {
             var next: [ConnectionID] = []
             for connection in state.order {
                 guard let queued = state.queues[connection] else { continue }
-                let taken = min(perTurn, queued.count)
+                let taken = state.ending.remove(connection) != nil ? queued.count : min(perTurn, queued.count)
                 batch += queued[..<taken]
                 if taken == queued.count {
                     state.queues[connection] = nil

@@ -45,6 +45,11 @@ import Testing
             if lowLatency != nil {
                 #expect(playable <= 1.05, "playable at \(playable) s")
                 #expect(durations.prefix(3).allSatisfy { abs($0 - 0.333) < 0.002 } && durations[3] == 2, "\(durations)")
+                // Each of them is one part.
+                for sequence in 0..<3 {
+                    #expect(FileManager.default.fileExists(atPath: directory.file(HLSPart.uri(sequence: sequence, index: 0))))
+                    #expect(!FileManager.default.fileExists(atPath: directory.file(HLSPart.uri(sequence: sequence, index: 1))), "segment \(sequence) has two parts")
+                }
                 let live = try String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8)
                 let playlist = HLSMediaPlaylist(text: live)
                 #expect(playlist.partTarget == 0.334 && playlist.canBlockReload)
@@ -53,6 +58,14 @@ import Testing
                 #expect(durations.first.map { $0 >= 2 } == true, "\(durations)")
             }
         }
+        // Audio only: the first segments are cut by time, a part each.
+        let directory = try TemporaryDirectory(prefix: "llhls-start-audio")
+        let audioOnly = StreamLayout(streams: [.init(kind: .audio, parameters: streams.audio.parameters)])
+        let output = try HLSOutput(directory: directory.path, streams: audioOnly, lowLatency: lowLatency, clock: { HLSOutputTests.start })
+        for packet in streams.packets where packet.stream == .audio { try output.write(packet) }
+        let first = output.writtenSegments.prefix(4).map { ($0.duration * 1000).rounded() / 1000 }
+        print("measured: audio-only low-latency HLS: first segments \(first) s")
+        #expect(first.count == 4 && first.prefix(3).allSatisfy { $0 > 0.3 && $0 <= 0.334 } && first[3] >= 1.99, "\(first)")
     }
 
     @Test func partsArePublishedAsTheSegmentIsMade() throws {

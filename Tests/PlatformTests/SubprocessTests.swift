@@ -92,6 +92,7 @@ extension SubprocessTests {
         }
         let waited = Date().timeIntervalSince(started)
         #expect(refusal?.description.contains("has not read for 0.5 s") == true, "\(String(describing: refusal))")
+        #expect(!input.isWritable, "a full input says so at once")
         #expect(waited >= 0.5 && waited < 30, "gave up after \(waited) s")
     }
 }

@@ -30,4 +30,28 @@ import Transport
         #expect(order.filter { $0.hasPrefix("flood") } == (0..<200).map { "flood \($0)" })
         #expect(order.filter { $0.hasPrefix("quiet") } == ["quiet 0", "quiet 1", "quiet 2"])
     }
+
+    /// A connection's last work (its disconnection) has its whole queue run in the next turn:
+    /// a member who reconnects must find the old connection gone, not waiting its turns.
+    @Test func aConnectionsLastWorkRunsItsWholeQueueInTheNextTurn() throws {
+        let loop = try EventLoop(name: "turns test")
+        loop.start()
+        defer { loop.stop() }
+        let turns = SignalingTurns(loop: loop, perTurn: 4)
+        let ran = Mutex<[String]>([])
+        let old = ConnectionID(1), new = ConnectionID(2)
+        let held = Atomic<Bool>(true)
+        loop.post { while held.load(ordering: .acquiring) {} }
+        for index in 0..<20 { turns.enqueue(old) { ran.withLock { $0.append("old \(index)") } } }
+        turns.enqueue(old, isLast: true) { ran.withLock { $0.append("old gone") } }
+        turns.enqueue(new) { ran.withLock { $0.append("new join") } }
+        held.store(false, ordering: .releasing)
+        let deadline = EventLoop.now() + 10
+        var order: [String] = []
+        while order.count < 22, EventLoop.now() < deadline {
+            order = try loop.sync { ran.withLock { $0 } }
+        }
+        #expect(order.count == 22)
+        #expect(order.firstIndex(of: "old gone") == 20 && order.last == "new join", "\(order.suffix(3))")
+    }
 }

@@ -198,9 +198,6 @@ import WebSocket
 }
 
 extension WebSocketHubTests {
-    /// A connection whose reading is paused (a peer over its rate) is not watched for reading,
-    /// but a reset still ends it at once: epoll reports the hang-up, and the hub closes it
-    /// rather than seeing the event again every turn until the pause ends.
     /// A peer that keeps sending after the hub closed it is not reading the close: past
     /// `maxBytesAfterClose` its socket is closed at once, not read and dropped for the close's
     /// seconds (a flood of them cost every other peer its turn).
@@ -225,6 +222,9 @@ extension WebSocketHubTests {
         print("websocket hub: a peer closed while it sent on was let go after \(sent / 1024) KiB")
     }
 
+    /// A connection whose reading is paused (a peer over its rate) is not watched for reading,
+    /// but a reset still ends it at once: epoll reports the hang-up, and the hub closes it
+    /// rather than seeing the event again every turn until the pause ends.
     @Test func aPausedConnectionThatResetsIsClosedAtOnce() throws {
         let fixture = try HubFixture(echo: false)
         let raw = try RawSocket(port: fixture.server.port)
