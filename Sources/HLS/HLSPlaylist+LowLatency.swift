@@ -25,9 +25,10 @@ extension HLSPlaylist {
     /// ordinary live playlist.
     ///
     /// `parts` holds the parts of whole segments (older ones are skipped); `edge` the segment
-    /// in progress.
+    /// in progress; `renditionReports` the other renditions of the stream, after the hint
+    /// (§4.4.5.4).
     public static func lowLatencyLive(segments: [HLSSegment], parts: [HLSPart], edge: Edge, window: Int, targetDuration: Int,
-                                      lowLatency: HLSLowLatency) -> String
+                                      lowLatency: HLSLowLatency, renditionReports: [HLSRenditionReport] = []) -> String
     {
         let listed = Array(segments.suffix(window))
         var lines = [
@@ -62,6 +63,7 @@ extension HLSPlaylist {
             for part in edge.parts { lines.append(partLine(part)) }
         }
         lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(edge.nextPartURI)\"")
+        lines += renditionReports.map(\.tag)
         return lines.joined(separator: "\n") + "\n"
     }
 

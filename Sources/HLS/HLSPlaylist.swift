@@ -34,19 +34,22 @@ public enum HLSPlaylist {
     public static func multivariant(variant: String, captions: String, bandwidth: Int, codecs: [String], resolution: (width: Int, height: Int)?,
                                     language: String) -> String
     {
-        var attributes = ["BANDWIDTH=\(max(1, bandwidth))"]
-        if !codecs.isEmpty { attributes.append("CODECS=\"\(codecs.joined(separator: ","))\"") }
-        if let resolution, resolution.width > 0, resolution.height > 0 { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
-        attributes.append("SUBTITLES=\"captions\"")
-        let lines = [
-            "#EXTM3U",
-            "#EXT-X-VERSION:7",
-            "#EXT-X-INDEPENDENT-SEGMENTS",
-            "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"captions\",NAME=\"Captions\",LANGUAGE=\"\(language)\",DEFAULT=NO,AUTOSELECT=YES,"
-                + "FORCED=NO,URI=\"\(captions)\"",
-            "#EXT-X-STREAM-INF:" + attributes.joined(separator: ","),
-            variant,
-        ]
+        ladder([HLSVariant(uri: variant, bandwidth: bandwidth, codecs: codecs, width: resolution?.width, height: resolution?.height)],
+               captions: (uri: captions, language: language))
+    }
+
+    /// A multivariant playlist of several renditions of one stream (RFC 8216 §4.3.4.2), best
+    /// first, each with the captions rendition when there is one (§4.3.4.1, group "captions").
+    public static func ladder(_ variants: [HLSVariant], captions: (uri: String, language: String)?) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        if let captions {
+            lines.append("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"captions\",NAME=\"Captions\",LANGUAGE=\"\(captions.language)\",DEFAULT=NO,"
+                + "AUTOSELECT=YES,FORCED=NO,URI=\"\(captions.uri)\"")
+        }
+        for variant in variants {
+            lines.append("#EXT-X-STREAM-INF:" + variant.attributes(captionsGroup: captions == nil ? nil : "captions"))
+            lines.append(variant.uri)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -47,15 +47,21 @@ struct SpeakerStream {
 
     /// Nothing came since `expected` up to `time` (a sender that stops sending in silence, DTX,
     /// or a muted microphone): that time is silence, so an utterance in progress ends as it
-    /// would with silence sent.
+    /// would with silence sent. At most `longestFilledGap` of it is fed; a longer gap ends the
+    /// stream there (`flush`), and the next chunk starts it again at its own time, so the
+    /// detector's clock (the samples fed) never falls behind the media's.
     mutating func advance(to time: Double) -> [Utterance] {
         guard var detector, let expected, time > expected else { return [] }
-        let silence = [Float](repeating: 0, count: Int(min(time - expected, 5) * 16_000))
-        let done = detector.feed(silence)
+        let gap = time - expected
+        var done = detector.feed([Float](repeating: 0, count: Int(min(gap, Self.longestFilledGap) * 16_000)))
         self.detector = detector
         self.expected = time
+        if gap > Self.longestFilledGap { done += flush() }
         return done
     }
+
+    /// The most silence `advance` feeds: enough to end any utterance.
+    static let longestFilledGap = 5.0
 
     /// The speaker went quiet on the wire (muted, left): what they were saying ends here.
     mutating func flush() -> [Utterance] {

@@ -1,0 +1,45 @@
+import Foundation
+@testable import LiveTranscription
+import Media
+import Speech
+import Testing
+
+/// One speaker's audio cut into utterances on the session clock: an utterance starts where the
+/// voice is in media time, however long the speaker was silent on the wire before it.
+@Suite struct SpeakerStreamTests {
+    /// `seconds` of 48 kHz mono from `start`: a 300 Hz tone (heard as voice) or near silence.
+    static func chunks(from start: Double, seconds: Double, voice: Bool) -> [AudioChunk] {
+        let perChunk = 960
+        return (0..<Int(seconds * 50)).map { index in
+            let first = Int((start * 48_000).rounded()) + index * perChunk
+            let samples = (0..<perChunk).map { offset -> Float in
+                let t = Double(first + offset) / 48_000
+                return voice ? Float(0.3 * sin(2 * Double.pi * 300 * t)) : Float(0.0005 * sin(2 * Double.pi * 50 * t))
+            }
+            return AudioChunk(samples: samples, channels: 1, mediaTime: start + Double(index * perChunk) / 48_000)
+        }
+    }
+
+    static func feed(_ stream: inout SpeakerStream, _ chunks: [AudioChunk]) -> [Utterance] {
+        chunks.flatMap { stream.add($0) }
+    }
+
+    /// A speaker whose packets stop mid-sentence for ten seconds (a frozen sender, a starved
+    /// receiver) and then speak again: the second utterance starts at its media time, not five
+    /// seconds early (only five seconds of the gap were fed as silence).
+    @Test func aLongGapMidSentenceKeepsTheNextUtteranceOnTime() {
+        var stream = SpeakerStream(participantID: "p", name: "Alice")
+        var utterances = Self.feed(&stream, Self.chunks(from: 0, seconds: 2, voice: false))
+        utterances += Self.feed(&stream, Self.chunks(from: 2, seconds: 1, voice: true))
+        #expect(stream.isSpeaking)
+        utterances += stream.advance(to: 13)
+        utterances += Self.feed(&stream, Self.chunks(from: 13.5, seconds: 1, voice: true))
+        utterances += Self.feed(&stream, Self.chunks(from: 14.5, seconds: 2, voice: false))
+        utterances += stream.flush()
+        let onsets = utterances.map { $0.start + $0.voiceOnset }
+        print("measured: utterances' voice onsets \(onsets.map { String(format: "%.2f", $0) }) s (voice at 2.00 and 13.50)")
+        #expect(onsets.count == 2)
+        #expect(onsets.first.map { abs($0 - 2) < 0.2 } == true, "\(onsets)")
+        #expect(onsets.last.map { abs($0 - 13.5) < 0.2 } == true, "\(onsets)")
+    }
+}
