@@ -64,6 +64,8 @@ enum RecordCommand: RevueCommand {
         OptionSpec("mode", value: "MODE", help: "audio writes an audio-only file; tracks each participant's tracks (--output tracks:DIR).",
                    default: "video-and-audio",
                    allowed: RecordingMode.allowedValues),
+        OptionSpec("renditions", value: "LIST",
+                   help: "An HLS ladder: comma-separated heights, e.g. 720p,360p (1080p, 720p, 480p, 360p, 240p; the best sets --quality)."),
     ]
 
     static let events = OptionSpec("events", value: "FILE",
@@ -131,6 +133,12 @@ enum RecordCommand: RevueCommand {
             throw UsageError("--mode tracks writes into --output tracks:DIR", command: arguments.spec.name)
         }
         if tracks { config.mode = .tracks }
+        if config.renditions != nil, !outputs.contains(where: { if case .hls = $0 { true } else { false } }) {
+            throw UsageError("--renditions makes an HLS ladder: add --output hls:DIR", command: arguments.spec.name)
+        }
+        if config.renditions != nil, config.mode != .videoAndAudio {
+            throw UsageError("--renditions needs video: --mode is \(config.mode.rawValue)", command: arguments.spec.name)
+        }
         return (config, outputs)
     }
 
@@ -145,6 +153,16 @@ enum RecordCommand: RevueCommand {
         config.quality = arguments.value("quality").flatMap(Quality.init(apiValue:)) ?? .med
         config.orientation = arguments.value("orientation").flatMap(Orientation.init(apiValue:)) ?? .landscape
         config.mode = arguments.value("mode").flatMap(RecordingMode.init(apiValue:)) ?? .videoAndAudio
+        if let list = arguments.value("renditions") {
+            let names = list.split(separator: ",").map { JSONValue.string(String($0.trimmingCharacters(in: .whitespaces))) }
+            do {
+                let ladder = try Rendition.validatedLadder(.array(names), field: "--renditions")
+                config.renditions = ladder
+                config.quality = ladder[0].quality ?? config.quality
+            } catch {
+                throw UsageError(error.message, command: arguments.spec.name)
+            }
+        }
         return config
     }
 

@@ -42,4 +42,17 @@ public struct OutputPreset: Sendable, Equatable {
             ? Size(width: landscape.0, height: landscape.1) : Size(width: landscape.1, height: landscape.0)
         return OutputPreset(quality: quality, size: size, framesPerSecond: 30, videoBitrate: landscape.2, audioBitrate: 128_000)
     }
+
+    /// The presets of a job's HLS ladder, best first (the composite's, `preset(for:)`, then
+    /// each lower rung at its size and bit rate); one preset without `config.renditions`.
+    public static func ladder(for config: RecordingConfig) -> [OutputPreset] {
+        let best = preset(for: config)
+        guard let renditions = config.renditions, renditions.count > 1 else { return [best] }
+        return [best] + renditions.dropFirst().map { rendition in
+            let size = config.orientation == .landscape
+                ? Size(width: rendition.size.width, height: rendition.size.height) : Size(width: rendition.size.height, height: rendition.size.width)
+            return OutputPreset(quality: best.quality, size: size, framesPerSecond: best.framesPerSecond, videoBitrate: rendition.videoBitrate,
+                                audioBitrate: best.audioBitrate)
+        }
+    }
 }

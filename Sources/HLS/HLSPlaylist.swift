@@ -61,7 +61,7 @@ public enum HLSPlaylist {
     }
 
     /// Writes a temporary file and renames it over `path`: a player never reads half of it.
-    static func replaceWhole(_ path: String, with text: String) {
+    public static func replaceWhole(_ path: String, with text: String) {
         let temporary = path + ".tmp"
         guard (try? text.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
         rename(temporary, path)

@@ -31,6 +31,9 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
     public var idleTimeout: Double?
     /// `config.thumbnails`, Revue's addition: a JPEG of the composite every few seconds.
     public var thumbnails: ThumbnailSettings?
+    /// `config.renditions`, Revue's addition, HLS only: the ladder's rungs, best first (the
+    /// composite's size, which sets `quality`); nil: one rendition at `quality`.
+    public var renditions: [Rendition]?
 
     /// Three minutes, as Jibri's default: a recording of a room everyone left ends.
     public static let defaultIdleTimeout = 180.0
@@ -65,6 +68,7 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
         maxDuration = try container.decodeIfPresent(Double.self, forKey: .maxDuration)
         idleTimeout = try container.decodeIfPresent(Double.self, forKey: .idleTimeout)
         thumbnails = try container.decodeIfPresent(ThumbnailSettings.self, forKey: .thumbnails)
+        renditions = try container.decodeIfPresent([Rendition].self, forKey: .renditions)
     }
 
     /// Checks a request's `config` (absent or null: every default) for a job of `kind`: each
@@ -115,6 +119,17 @@ public struct RecordingConfig: Sendable, Codable, Equatable {
         if let settings = value["thumbnails"], !settings.isNull {
             guard kind.writesMedia else { throw SpecError("config.thumbnails is for recordings, HLS and livestreams") }
             thumbnails = try ThumbnailSettings(validating: settings)
+        }
+        if let ladder = value["renditions"], !ladder.isNull {
+            guard kind == .hls else { throw SpecError("config.renditions is for HLS: \(kind.rawValue) writes one stream") }
+            guard mode == .videoAndAudio else { throw SpecError("config.renditions needs video: config.mode is \(mode.rawValue)") }
+            let renditions = try Rendition.validatedLadder(ladder)
+            if let quality = value["quality"], !quality.isNull, renditions[0].quality != self.quality {
+                throw SpecError("config.quality \(self.quality.rawValue) and config.renditions disagree: the best rendition, \(renditions[0].rawValue), "
+                    + "is the composite's size; leave config.quality out")
+            }
+            self.quality = renditions[0].quality ?? self.quality
+            self.renditions = renditions
         }
         if mode == .tracks {
             guard kind == .recording else { throw SpecError("config.mode \"tracks\" is for recordings: \(kind.rawValue) is one composite stream") }

@@ -67,6 +67,11 @@ public struct JobURLs: Sendable {
             // One signature covers the part's directory, so every playlist and segment opens with it.
             url = { file(part.path + "/" + $0) }
         }
+        // A ladder (`config.renditions`) is its multivariant playlists, the captions in them.
+        if (job.config.renditions?.count ?? 0) > 1 {
+            return (url(HLSOutput.masterName), url(HLSOutput.liveMasterName),
+                    HLSCaptionsView(playbackHlsUrl: url(HLSOutput.masterName), livestreamUrl: url(HLSOutput.liveMasterName), language: "en"))
+        }
         return (url(HLSOutput.indexName), url(HLSOutput.liveName),
                 HLSCaptionsView(playbackHlsUrl: url(HLSOutput.masterName), livestreamUrl: url(HLSOutput.liveMasterName), language: "en"))
     }

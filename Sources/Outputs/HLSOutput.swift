@@ -62,6 +62,9 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     /// Called once, when the playlists are first published.
     public var onPlayable: @Sendable () -> Void = {}
+    /// The ladder this output is rung `rung` of (`config.renditions`): its low-latency playlist
+    /// reports the others' last part, and tells the ladder its own.
+    public var ladder: (ladder: HLSLadder, rung: Int)?
 
     /// The keyframes a low-latency stream's first segments want from the encoder: one every part
     /// target (in whole pictures, no further apart), `count` of them after the first picture;
@@ -309,8 +312,13 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         let edge = HLSPlaylist.Edge(programDateTime: base.wallClock.addingTimeInterval((segmentStart ?? muxer.lastTime) - base.mediaTime),
                                     parts: edgeParts, nextPartURI: HLSPart.uri(sequence: segments.count, index: edgeParts.count))
         let text = HLSPlaylist.lowLatencyLive(segments: segments, parts: recentParts, edge: edge, window: window, targetDuration: target,
-                                              lowLatency: lowLatency)
+                                              lowLatency: lowLatency, renditionReports: ladder.map { $0.ladder.reports(besides: $0.rung) } ?? [])
         try writeAtomically(Array(text.utf8), to: HLSOutput.liveName, isPlaylist: true, mirrored: false)
+        if let ladder {
+            // The last part: of the segment being made, or else of the last whole one.
+            let last = edgeParts.last ?? recentParts.last
+            ladder.ladder.update(rung: ladder.rung, lastSequence: last?.sequence ?? max(0, segments.count - 1), lastPart: last?.index)
+        }
     }
 
     /// `master.m3u8` and `live_master.m3u8`, once: the peak bit rate of the segments so far, the

@@ -1,4 +1,6 @@
+import Encode
 import Foundation
+import HLS
 import JobSpec
 import Log
 import MediaSource
@@ -139,14 +141,53 @@ public final class JobRun {
         return Outcome(outputs: outputs, seconds: seconds, limit: reached, failure: failure)
     }
 
-    /// Makes an output's sink and puts it behind the pipeline.
+    /// Makes an output's sink and puts it behind the pipeline: an HLS output of a job with
+    /// renditions as a ladder of them.
     private func add(_ output: OutputSpec, to pipeline: RecordingPipeline, captions: Bool, wallClockAtZero: Date? = nil) throws {
+        if case .hls(let directory, let segmentDuration, let window, let partDuration) = output, pipeline.renditionCount > 1 {
+            return try addLadder(directory: directory, segmentDuration: segmentDuration, window: window, partDuration: partDuration,
+                                 to: pipeline, captions: captions, wallClockAtZero: wallClockAtZero)
+        }
         let report = self.report
         let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: captions,
                                        wallClockAtZero: wallClockAtZero, onPlayable: { report(.playable) })
         sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
         sinks.append((output, sink))
         pipeline.add(sink: sink)
+    }
+
+    /// One HLS output per rendition, each in a directory of its own named for it (`720p/`), and
+    /// the ladder's multivariant playlists above them (`HLSLadder`).
+    private func addLadder(directory: String, segmentDuration: Double, window: Int, partDuration: Double?, to pipeline: RecordingPipeline,
+                           captions: Bool, wallClockAtZero: Date?) throws
+    {
+        guard spec.bucketMirror == nil else {
+            throw SpecError("config.renditions with a bucket (awsDirPath) is not built yet: the ladder is served by Revue's own origin")
+        }
+        let names = (spec.config.renditions ?? []).map(\.rawValue)
+        guard names.count == pipeline.renditionCount else { throw SpecError("the ladder has \(pipeline.renditionCount) encoders for \(names.count) renditions") }
+        let presets = OutputPreset.ladder(for: spec.config)
+        let rungs = names.enumerated().map { index, name in
+            let layout = pipeline.streams(rendition: index)
+            let size = presets[index].size
+            // The peak a player must have: x264's rate cap (1.5 times the target) and the audio.
+            let variant = HLSVariant(uri: name, bandwidth: presets[index].videoBitrate * 3 / 2 + presets[index].audioBitrate,
+                                     averageBandwidth: presets[index].videoBitrate + presets[index].audioBitrate,
+                                     codecs: layout.streams.compactMap(\.parameters.rfc6381Codec), width: size.width, height: size.height,
+                                     framesPerSecond: Double(presets[index].framesPerSecond))
+            return HLSLadder.Rung(name: name, variant: variant)
+        }
+        let report = self.report
+        let ladder = HLSLadder(directory: directory, rungs: rungs, captionsLanguage: captions ? "en" : nil) { report(.playable) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (index, name) in names.enumerated() {
+            let output = OutputSpec.hls(directory: directory + "/" + name, segmentDuration: segmentDuration, window: window, partDuration: partDuration)
+            let sink = try output.makeSink(streams: pipeline.streams(rendition: index), captions: captions && index == 0,
+                                           wallClockAtZero: wallClockAtZero, ladder: (ladder, index)) { ladder.published(rung: index) }
+            sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
+            sinks.append((output, sink))
+            pipeline.add(sink: sink, rendition: index)
+        }
     }
 
     /// A livestream's destinations as a control wants them (issue 26 item 3): a new one gets an

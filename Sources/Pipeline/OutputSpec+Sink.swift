@@ -18,8 +18,9 @@ extension OutputSpec {
     /// `bucketMirror`: HLS files also go to that bucket as they are written. `captions`: HLS
     /// carries the room's live transcription as a WebVTT rendition (a room, not a fixture).
     /// `wallClockAtZero`: when the room had media time 0 (a live room), for HLS's program dates.
+    /// `ladder`: an HLS output that is one rung of a ladder (`config.renditions`).
     public func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false, wallClockAtZero: Date? = nil,
-                  onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
+                         ladder: (ladder: HLSLadder, rung: Int)? = nil, onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
     {
         switch self {
         case .mp4(let path):
@@ -30,6 +31,7 @@ extension OutputSpec {
                                        lowLatency: partDuration.map { HLSLowLatency(partTarget: $0) }, mirror: mirror, captions: captions,
                                        wallClockAtZero: wallClockAtZero)
             output.onPlayable = onPlayable
+            output.ladder = ladder
             return QueuedSink(output, policy: .block)
         case .rtmp(let destination):
             return QueuedSink(try RTMPOutput(url: destination.url, streamKey: destination.streamKey, streams: streams),

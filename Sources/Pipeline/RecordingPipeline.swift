@@ -59,7 +59,6 @@ public final class RecordingPipeline {
     /// Video tracks that ended with frames still waiting: their decoders go once those are
     /// decoded, as the output reaches them.
     private var endingVideo: Set<UInt32> = []
-    private var sinks: [any PacketSink] = []
     private var source: (any MediaSource)?
     /// The source clock's latest reading.
     private var now = 0.0
@@ -98,13 +97,30 @@ public final class RecordingPipeline {
     /// covers rounding.
     public static let decodeAhead = 0.001
 
+    /// Each sink and the rendition whose video it takes (0: the composite's own); every sink
+    /// takes the audio.
+    private var sinks: [(sink: any PacketSink, rendition: Int)] = []
+    /// An HLS ladder's lower rungs (`config.renditions`), renditions 1, 2, …: the composite
+    /// scaled and encoded again. Released once `finish` has flushed them.
+    public private(set) var rungs: [ScaledVideoEncoder] = []
+
     /// The encoded streams, for building sinks before `run`.
-    public var streams: StreamLayout {
+    public var streams: StreamLayout { streams(rendition: 0) }
+
+    /// The streams of one rendition: its video (0: the composite's encoder) and the audio.
+    public func streams(rendition: Int) -> StreamLayout {
         var streams: [StreamLayout.Stream] = []
-        if let videoEncoder { streams.append(.init(kind: .video, parameters: videoEncoder.parameters)) }
+        if rendition == 0, let videoEncoder {
+            streams.append(.init(kind: .video, parameters: videoEncoder.parameters))
+        } else if rendition > 0, rendition <= rungs.count {
+            streams.append(.init(kind: .video, parameters: rungs[rendition - 1].encoder.parameters))
+        }
         streams.append(.init(kind: .audio, parameters: audioEncoder.parameters))
         return StreamLayout(streams: streams)
     }
+
+    /// Renditions encoded: the composite's and each rung.
+    public var renditionCount: Int { 1 + rungs.count }
 
     public init(config: RecordingConfig, playoutDelay: Double = 0.5, logger: Logger = Logger(label: "pipeline")) throws {
         self.config = config
@@ -118,6 +134,9 @@ public final class RecordingPipeline {
         composer = try RoomComposer(config: config, text: text, audioBlock: audioEncoder.frameSize,
                                     audioStart: Int64(audioEncoder.primingSamples))
         videoEncoder = config.mode == .videoAndAudio ? try VideoEncoder(preset: preset) : nil
+        if config.mode == .videoAndAudio {
+            rungs = try OutputPreset.ladder(for: config).dropFirst().map { try ScaledVideoEncoder(preset: $0, from: preset.size) }
+        }
         pauses = PauseGate(framesPerSecond: composer.framesPerSecond, audioBlock: composer.audioBlock, hasVideo: config.mode == .videoAndAudio)
         outputSamples = Int64(audioEncoder.primingSamples)
         composer.onPicture = { [unowned self] index, draw in
@@ -131,10 +150,20 @@ public final class RecordingPipeline {
                 keyframe = true
                 self.keyframeIndices.removeFirst()
             }
+            var canvas: PlanarImage?
             try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
                 self.onCanvas?(image, output)
+                canvas = image
             })
+            // The rungs get the same picture and the same forced keyframes; with the same GOP
+            // their segments start where the composite's do. The encoder's frame still holds
+            // the picture after `encode` returns (x264 copies its input).
+            if let canvas {
+                for (index, rung) in self.rungs.enumerated() {
+                    try self.deliver(rung.encode(canvas, forceKeyframe: keyframe), rendition: index + 1)
+                }
+            }
         }
         composer.onAudio = { [unowned self] samples, start in
             switch self.pauses.admitAudio(at: Double(start) / Double(AudioChunk.sampleRate)) {
@@ -149,19 +178,20 @@ public final class RecordingPipeline {
         }
     }
 
-    public func add(sink: any PacketSink) {
-        sinks.append(sink)
+    /// Adds a sink of `rendition`'s video (0: the composite's; a rung's, 1 and up) and the audio.
+    public func add(sink: any PacketSink, rendition: Int = 0) {
+        sinks.append((sink, rendition))
     }
 
     /// Takes a sink out (a livestream destination a control removed): it gets nothing more. Its
     /// owner finishes it.
     public func remove(sink: any PacketSink & AnyObject) {
-        sinks.removeAll { ($0 as AnyObject) === sink }
+        sinks.removeAll { ($0.sink as AnyObject) === sink }
     }
 
     /// Whether the sink is one the pipeline writes to.
     public func has(sink: any PacketSink & AnyObject) -> Bool {
-        sinks.contains { ($0 as AnyObject) === sink }
+        sinks.contains { ($0.sink as AnyObject) === sink }
     }
 
     private func encodeAudio(_ samples: [Float]) throws {
@@ -225,7 +255,7 @@ public final class RecordingPipeline {
     /// Gives every sink a line of file metadata (the MP4's `comment`: why it ended), behind the
     /// packets written so far.
     public func addMetadata(_ key: String, _ value: String) {
-        for sink in sinks { sink.add(metadata: key, value: value) }
+        for (sink, _) in sinks { sink.add(metadata: key, value: value) }
     }
 
     /// Keeps each participant's own audio in `directory` for a transcript, on the recording's
@@ -266,7 +296,7 @@ public final class RecordingPipeline {
                 let shift = pauses.secondsDropped
                 caption.start -= shift
                 caption.end -= shift
-                for sink in sinks { sink.add(caption: caption) }
+                for (sink, _) in sinks { sink.add(caption: caption) }
             case .ended:
                 break loop
             }
@@ -352,6 +382,8 @@ public final class RecordingPipeline {
                            ["pictures": .of(composer.latePictures), "worstMilliseconds": .double((composer.worstPictureLateness * 1000).rounded())])
         }
         if let videoEncoder { try deliver(videoEncoder.finish()) }
+        for (index, rung) in rungs.enumerated() { try deliver(rung.encoder.finish(), rendition: index + 1) }
+        rungs = []
         try deliver(audioEncoder.finish())
         // x264's pictures and the decoders are the bulk of a job's memory: let them go before
         // the outputs finish (the MP4's faststart rewrite allocates), so the peak is not their sum.
@@ -360,7 +392,7 @@ public final class RecordingPipeline {
         audioDecoders.removeAll()
         MemoryTuning.releaseFreeMemory()
         var firstError: Error?
-        for sink in sinks {
+        for (sink, _) in sinks {
             do {
                 try sink.finish()
             } catch {
@@ -445,11 +477,12 @@ public final class RecordingPipeline {
         }
     }
 
-    private func deliver(_ packets: [EncodedPacket]) throws {
+    /// Hands packets to their sinks: video to the sinks of `rendition`, audio to all.
+    private func deliver(_ packets: [EncodedPacket], rendition: Int = 0) throws {
         for packet in packets {
             packetsWritten += 1
             bytesWritten += Int64(packet.data.count)
-            for sink in sinks { try sink.write(packet) }
+            for (sink, wanted) in sinks where packet.stream == .audio || wanted == rendition { try sink.write(packet) }
         }
     }
 

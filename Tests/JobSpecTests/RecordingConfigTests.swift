@@ -34,6 +34,31 @@ import Testing
         #expect(try Self.config(#"{"mode": "tracks", "layout": null}"#).mode == .tracks)
     }
 
+    /// `config.renditions` (issue 27 item 4): an HLS job's ladder, best first, the best one the
+    /// composite's size; anything else refused naming the field.
+    @Test func renditionsAreAnHLSLadder() throws {
+        let ladder = try Self.config(#"{"renditions": ["360p", "720P"]}"#, kind: .hls)
+        #expect(ladder.renditions == [.p720, .p360] && ladder.quality == .med)
+        #expect(try JSONDecoder().decode(RecordingConfig.self, from: JSONEncoder().encode(ladder)) == ladder)
+        #expect(try Self.config(#"{"renditions": ["1080p", "480p"], "quality": "high"}"#, kind: .hls).quality == .high)
+        for (json, kind, says) in [(#"{"renditions": ["720p"]}"#, JobKind.recording, "config.renditions is for HLS"),
+                                   (#"{"renditions": ["360p", "240p"]}"#, .hls, "480p or more"),
+                                   (#"{"renditions": ["720p", "720p"]}"#, .hls, "names 720p twice"),
+                                   (#"{"renditions": ["720p", "4k"]}"#, .hls, "must be one of"),
+                                   (#"{"renditions": []}"#, .hls, "array of 1 to 3"),
+                                   (#"{"renditions": ["1080p", "720p", "480p", "360p"]}"#, .hls, "array of 1 to 3"),
+                                   (#"{"renditions": ["720p", "360p"], "quality": "low"}"#, .hls, "disagree"),
+                                   (#"{"renditions": ["720p"], "mode": "audio"}"#, .hls, "needs video")]
+        {
+            do {
+                _ = try Self.config(json, kind: kind)
+                Issue.record("\(json) was taken")
+            } catch {
+                #expect(error.description.contains(says), "\(json): \(error)")
+            }
+        }
+    }
+
     @Test func absentOrNullIsEveryDefault() throws {
         #expect(try RecordingConfig(validating: nil, kind: .recording) == RecordingConfig())
         #expect(try Self.config("null") == RecordingConfig())

@@ -72,6 +72,10 @@ do {
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
         try OutputsBench.run(fixtureDirectory: fixture, runs: runs)
+    case "ladder":
+        let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
+        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+        try LadderBench.run(fixtureDirectory: fixture, runs: runs)
     case "job-isolation":
         let fixture = arguments.count > 1 ? arguments[1] : "Tests/Fixtures/example"
         let revue = arguments.count > 2 ? arguments[2] : "revue"
@@ -86,7 +90,7 @@ do {
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
         try SDKEncodeBench.run(ffmpeg: "ffmpeg", seconds: seconds, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE] | sdk-encode [SECONDS] [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | ladder [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE] | sdk-encode [SECONDS] [RUNS]\n".utf8))
         exit(2)
     }
 } catch {

@@ -1,0 +1,51 @@
+import Encode
+import Foundation
+import HLS
+import Media
+import Outputs
+import Synchronization
+import TestSupport
+import Testing
+
+/// Two renditions of one stream as a ladder: playable once both are published, the multivariant
+/// playlists at the top, and each low-latency playlist reporting the other's last part.
+@Suite struct HLSLadderOutputTests {
+    @Test func twoRenditionsReportEachOtherAndShareTheMasterPlaylists() throws {
+        let directory = try TemporaryDirectory(prefix: "hls-ladder")
+        let high = try EncodedStreams(seconds: 8)
+        let low = try EncodedStreams(seconds: 8)
+        let playable = Atomic<Int>(0)
+        let rungs = ["720p", "360p"].map {
+            HLSLadder.Rung(name: $0, variant: HLSVariant(uri: $0, bandwidth: 1_000_000, codecs: ["avc1.64001f", "mp4a.40.2"], width: 854, height: 480))
+        }
+        let ladder = HLSLadder(directory: directory.path, rungs: rungs, captionsLanguage: nil) { playable.add(1, ordering: .relaxed) }
+        let outputs = try [high, low].enumerated().map { index, streams in
+            let output = try HLSOutput(directory: directory.file(rungs[index].name), streams: streams.layout,
+                                       lowLatency: HLSLowLatency(partTarget: 0.5), clock: { HLSOutputTests.start })
+            output.ladder = (ladder, index)
+            output.onPlayable = { ladder.published(rung: index) }
+            return output
+        }
+        var reported: [String] = []
+        for (a, b) in zip(high.packets, low.packets) {
+            try outputs[0].write(a)
+            #expect(playable.load(ordering: .relaxed) == 0 || outputs[1].isPublished, "playable before both were published")
+            try outputs[1].write(b)
+            if let text = try? String(contentsOfFile: directory.file("720p/live.m3u8"), encoding: .utf8),
+               let line = text.split(separator: "\n").last(where: { $0.hasPrefix("#EXT-X-RENDITION-REPORT:") })
+            {
+                reported.append(String(line))
+            }
+        }
+        #expect(playable.load(ordering: .relaxed) == 1)
+        let master = try String(contentsOfFile: directory.file("live_master.m3u8"), encoding: .utf8)
+        #expect(master.contains("\n720p/live.m3u8\n") && master.contains("\n360p/live.m3u8\n"), "\(master)")
+        // The 720p playlist names the 360p one's last part, which exists.
+        let last = try #require(reported.last)
+        print("measured: ladder: \(reported.count) playlists with a report; last: \(last)")
+        #expect(last.hasPrefix(#"#EXT-X-RENDITION-REPORT:URI="../360p/live.m3u8",LAST-MSN="#))
+        let msn = try #require(last.split(separator: ",").first { $0.hasPrefix("LAST-MSN=") }.flatMap { Int($0.dropFirst(9)) })
+        let part = try #require(last.split(separator: ",").first { $0.hasPrefix("LAST-PART=") }.flatMap { Int($0.dropFirst(10)) })
+        #expect(FileManager.default.fileExists(atPath: directory.file("360p/" + HLSPart.uri(sequence: msn, index: part))), "\(last)")
+    }
+}
