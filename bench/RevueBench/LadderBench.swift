@@ -1,5 +1,6 @@
 import Fixture
 import Foundation
+import HLS
 import JobSpec
 import LibAV
 import Outputs
