@@ -74,7 +74,7 @@ public enum HLSPlaylist {
     /// whole, as `appendEndList` does.
     public static func endAbandonedLive(atPath path: String) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.contains("#EXT-X-ENDLIST") else { return }
-        let lowLatencyTags = ["#EXT-X-PART:", "#EXT-X-PART-INF:", "#EXT-X-PRELOAD-HINT:", "#EXT-X-SERVER-CONTROL:"]
+        let lowLatencyTags = ["#EXT-X-PART:", "#EXT-X-PART-INF:", "#EXT-X-PRELOAD-HINT:", "#EXT-X-SERVER-CONTROL:", "#EXT-X-RENDITION-REPORT:"]
         var lines = text.split(separator: "\n").filter { line in !lowLatencyTags.contains { line.hasPrefix($0) } }
         // The segment in progress had only parts: its date goes with them.
         while let last = lines.last, last.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") { lines.removeLast() }

@@ -24,6 +24,8 @@ public final class HLSLadder: Sendable {
 
     private struct State {
         var published: Set<Int> = []
+        /// Renditions whose output failed: left out of the multivariant playlists.
+        var failed: Set<Int> = []
         var last: [Int: HLSRenditionReport] = [:]
         var announced = false
     }
@@ -42,21 +44,40 @@ public final class HLSLadder: Sendable {
         self.onPlayable = onPlayable
     }
 
-    /// Rendition `rung` has published its playlists; once all have, the multivariant playlists
-    /// are written and the stream is playable.
+    /// Rendition `rung` has published its playlists; once every rendition has (or failed), the
+    /// multivariant playlists are written and the stream is playable.
     public func published(rung: Int) {
-        let ready = state.withLock { state -> Bool in
-            state.published.insert(rung)
-            guard !state.announced, state.published.count == rungs.count else { return false }
-            state.announced = true
-            return true
+        announceIfReady { $0.published.insert(rung) }
+    }
+
+    /// Rendition `rung`'s output failed: it is left out of the multivariant playlists (if they
+    /// are not written yet), and no longer reported to the others.
+    public func failed(rung: Int) {
+        announceIfReady { state in
+            state.failed.insert(rung)
+            state.last[rung] = nil
         }
-        guard ready else { return }
-        let captions = captionsLanguage.map { ($0, rungs[0].name) }
+    }
+
+    /// Rendition `rung` ended: its parts are gone, so the others stop reporting them.
+    public func ended(rung: Int) {
+        state.withLock { $0.last[rung] = nil }
+    }
+
+    private func announceIfReady(_ change: (inout State) -> Void) {
+        let ready = state.withLock { state -> [Int]? in
+            change(&state)
+            let live = state.published.subtracting(state.failed)
+            guard !state.announced, state.published.union(state.failed).count == rungs.count, !live.isEmpty else { return nil }
+            state.announced = true
+            return live.sorted()
+        }
+        guard let ready else { return }
+        let captions = captionsLanguage.map { ($0, rungs[ready[0]].name) }
         for (playlist, captionsPlaylist, name) in [(HLSOutput.indexName, HLSOutput.captionsName, HLSOutput.masterName),
                                                    (HLSOutput.liveName, HLSOutput.liveCaptionsName, HLSOutput.liveMasterName)]
         {
-            let variants = rungs.map { rung in
+            let variants = ready.map { rungs[$0] }.map { rung in
                 var variant = rung.variant
                 variant.uri = rung.name + "/" + playlist
                 return variant

@@ -201,6 +201,7 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         // The ended playlists name no part: the finished stream is ordinary HLS.
         for part in recentParts { unlink(directory + "/" + part.uri) }
         recentParts = []
+        if let ladder { ladder.ladder.ended(rung: ladder.rung) }
         do {
             try mirror?.finish()
         } catch {

@@ -20,12 +20,19 @@ public enum OutputPart {
         case lost(String)
     }
 
-    /// The file a player opens: the MP4 itself, the HLS directory's `index.m3u8`, or a
-    /// transcript's `transcript.vtt`.
+    /// The renditions of an HLS ladder (`config.renditions`) in the part's directory, best
+    /// first: the sub-directories named for a rendition that hold an `init.mp4`; none for one
+    /// stream.
+    public static func ladderRungs(at path: String) -> [String] {
+        Rendition.allCases.map(\.rawValue).filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/" + HLSPlaylist.mapURI) }
+    }
+
+    /// The file a player opens: the MP4 itself, the HLS directory's `index.m3u8` (a ladder's
+    /// best rendition's), or a transcript's `transcript.vtt`.
     public static func mediaFile(_ kind: PartKind, at path: String) -> String {
         switch kind {
         case .mp4: path
-        case .hls: path + "/" + HLSOutput.indexName
+        case .hls: path + "/" + (ladderRungs(at: path).first.map { $0 + "/" } ?? "") + HLSOutput.indexName
         case .transcript: path + "/transcript.vtt"
         case .tracks: path + "/" + TrackManifest.fileName
         }
@@ -53,11 +60,15 @@ public enum OutputPart {
                 return .lost("\(error)")
             }
         case .hls:
-            HLSPlaylist.appendEndList(toFileAt: mediaFile(kind, at: path))
-            HLSPlaylist.endAbandonedLive(atPath: path + "/" + HLSOutput.liveName)
-            // Parts are for players at the live edge of a stream that has none any more.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where HLSPart.isPartFile(name) {
-                unlink(path + "/" + name)
+            // A ladder: each rendition's directory is finished as one stream's would be.
+            let rungs = ladderRungs(at: path)
+            for directory in rungs.isEmpty ? [path] : rungs.map({ path + "/" + $0 }) {
+                HLSPlaylist.appendEndList(toFileAt: directory + "/" + HLSOutput.indexName)
+                HLSPlaylist.endAbandonedLive(atPath: directory + "/" + HLSOutput.liveName)
+                // Parts are for players at the live edge of a stream that has none any more.
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where HLSPart.isPartFile(name) {
+                    unlink(directory + "/" + name)
+                }
             }
             return .complete
         case .transcript:
@@ -145,10 +156,14 @@ public enum OutputPart {
         return info
     }
 
+    /// The bytes of the files in `path` and, for an HLS ladder, in its renditions' directories.
     static func directorySize(_ path: String) -> Int64 {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.reduce(0) { total, name in
-            total + (((try? FileManager.default.attributesOfItem(atPath: path + "/" + name))?[.size] as? NSNumber)?.int64Value ?? 0)
+        let files = names.reduce(Int64(0)) { total, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + name)
+            guard attributes?[.type] as? FileAttributeType != .typeDirectory else { return total }
+            return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
         }
+        return ladderRungs(at: path).reduce(files) { $0 + directorySize(path + "/" + $1) }
     }
 }

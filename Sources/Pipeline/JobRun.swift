@@ -62,7 +62,11 @@ public final class JobRun {
             return try runTracks(source: made, through: wrap, onProgress: onProgress, controls: controls, shouldStop: shouldStop)
         }
         let source = try wrap(made.source)
-        let pipeline = try RecordingPipeline(config: spec.config)
+        // A ladder's rungs are encoded only for an HLS output, best first (a spec written by hand
+        // is not validated as a request is).
+        var config = spec.config
+        config.renditions = spec.outputs.contains { if case .hls = $0 { true } else { false } } ? config.renditions?.sorted() : nil
+        let pipeline = try RecordingPipeline(config: config)
         // A live room's cameras may send simulcast layers: each is received at what its tile needs.
         pipeline.choosesLayers = made.room != nil && spec.topCameraLayers != true
         if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
@@ -164,14 +168,15 @@ public final class JobRun {
         guard spec.bucketMirror == nil else {
             throw SpecError("config.renditions with a bucket (awsDirPath) is not built yet: the ladder is served by Revue's own origin")
         }
-        let names = (spec.config.renditions ?? []).map(\.rawValue)
+        let names = (pipeline.config.renditions ?? []).map(\.rawValue)
         guard names.count == pipeline.renditionCount else { throw SpecError("the ladder has \(pipeline.renditionCount) encoders for \(names.count) renditions") }
-        let presets = OutputPreset.ladder(for: spec.config)
+        let presets = OutputPreset.ladder(for: pipeline.config)
         let rungs = names.enumerated().map { index, name in
             let layout = pipeline.streams(rendition: index)
             let size = presets[index].size
-            // The peak a player must have: x264's rate cap (1.5 times the target) and the audio.
-            let variant = HLSVariant(uri: name, bandwidth: presets[index].videoBitrate * 3 / 2 + presets[index].audioBitrate,
+            // The peak a player must have: what x264's VBV lets a 2 s segment carry (its rate cap,
+            // 1.5 times the target, plus its buffer, twice the target bits, over 2 s) and the audio.
+            let variant = HLSVariant(uri: name, bandwidth: presets[index].videoBitrate * 5 / 2 + presets[index].audioBitrate,
                                      averageBandwidth: presets[index].videoBitrate + presets[index].audioBitrate,
                                      codecs: layout.streams.compactMap(\.parameters.rfc6381Codec), width: size.width, height: size.height,
                                      framesPerSecond: Double(presets[index].framesPerSecond))
@@ -182,9 +187,13 @@ public final class JobRun {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (index, name) in names.enumerated() {
             let output = OutputSpec.hls(directory: directory + "/" + name, segmentDuration: segmentDuration, window: window, partDuration: partDuration)
-            let sink = try output.makeSink(streams: pipeline.streams(rendition: index), captions: captions && index == 0,
+            // Every rendition carries the captions, so each holds low-latency players as far back.
+            let sink = try output.makeSink(streams: pipeline.streams(rendition: index), captions: captions,
                                            wallClockAtZero: wallClockAtZero, ladder: (ladder, index)) { ladder.published(rung: index) }
-            sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
+            sink.onFailure = { name, error in
+                ladder.failed(rung: index)
+                report(.outputFailed(output: name, error: "\(error)"))
+            }
             sinks.append((output, sink))
             pipeline.add(sink: sink, rendition: index)
         }

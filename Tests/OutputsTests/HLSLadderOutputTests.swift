@@ -49,3 +49,39 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.file("360p/" + HLSPart.uri(sequence: msn, index: part))), "\(last)")
     }
 }
+
+extension HLSLadderOutputTests {
+    /// A killed ladder's attempt is finished rendition by rendition, as one stream's would be:
+    /// every playlist ended, no part or report left, and the part described from its best
+    /// rendition with the size of all of them.
+    @Test func aKilledLadderIsFinishedInEachRendition() throws {
+        let directory = try TemporaryDirectory(prefix: "hls-ladder-killed")
+        let high = try EncodedStreams(seconds: 8)
+        let low = try EncodedStreams(seconds: 8)
+        let rungs = ["720p", "360p"].map { HLSLadder.Rung(name: $0, variant: HLSVariant(uri: $0, bandwidth: 1_000_000, codecs: [])) }
+        let ladder = HLSLadder(directory: directory.path, rungs: rungs, captionsLanguage: nil) {}
+        let outputs = try [high, low].enumerated().map { index, streams in
+            let output = try HLSOutput(directory: directory.file(rungs[index].name), streams: streams.layout,
+                                       lowLatency: HLSLowLatency(partTarget: 0.5), clock: { HLSOutputTests.start })
+            output.ladder = (ladder, index)
+            output.onPlayable = { ladder.published(rung: index) }
+            return output
+        }
+        // Killed mid-stream (published, never finished).
+        for (a, b) in zip(high.packets, low.packets).prefix(high.packets.count * 15 / 16) {
+            try outputs[0].write(a)
+            try outputs[1].write(b)
+        }
+        #expect(OutputPart.ladderRungs(at: directory.path) == ["720p", "360p"])
+        #expect(OutputPart.mediaFile(.hls, at: directory.path) == directory.path + "/720p/index.m3u8")
+        #expect(OutputPart.finishAbandoned(.hls, at: directory.path) == .complete)
+        for name in ["720p", "360p"] {
+            let live = try String(contentsOfFile: directory.file("\(name)/live.m3u8"), encoding: .utf8)
+            #expect(live.hasSuffix("#EXT-X-ENDLIST\n") && !live.contains("#EXT-X-PART") && !live.contains("RENDITION-REPORT"), "\(name): \(live)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.file(name))
+            #expect(!files.contains { HLSPart.isPartFile($0) }, "\(name) kept parts")
+        }
+        let info = try #require(OutputPart.describe(.hls, at: directory.path))
+        #expect((info.duration ?? 0) > 4 && info.size > OutputPart.describe(.hls, at: directory.file("720p"))?.size ?? 0, "\(info)")
+    }
+}
