@@ -35,14 +35,7 @@ extension LivePipelineSuites {
             #expect(captionsURL.contains("/live_master.m3u8") && view.json["captions"]?["language"]?.stringValue == "en")
             let part = try #require(try server.api.store.job(hls.id)?.parts.first { $0.kind == .hls })
 
-            // The player is served beside the stream's files, so hls.js loads them from its origin.
-            for (file, name) in [(TestFixtures.path("hls-captions-player.html"), "player.html"), (try TestPeers.hlsJS(), "hls-1.6.15.js")] {
-                try? FileManager.default.removeItem(atPath: server.storage.file(name))
-                try FileManager.default.copyItem(atPath: file, toPath: server.storage.path + "/" + name)
-            }
-            let http = try StaticHTTPServer(directory: server.storage.path)
-            let chromium = try HeadlessChromium()
-            let tab = try chromium.open(http.url("player.html?src=/\(part.path)/live_master.m3u8"))
+            let page = try HLSJSPage(serving: server, playlist: part.path + "/live_master.m3u8")
 
             let publishers = try (0..<2).map { index in
                 try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
@@ -55,12 +48,12 @@ extension LivePipelineSuites {
             var shown: [Shown] = []
             let last = lines.last?.text ?? ""
             _ = try Poll.until(30) {
-                shown = try Self.shown(tab)
+                shown = try Self.shown(page.tab)
                 return shown.contains { Self.similarity($0.text, last) > 0.5 }
             }
-            let fragments = (try tab.evaluate("JSON.stringify(window.fragments())") as? String).flatMap { $0.data(using: .utf8) }
+            let fragments = (try page.tab.evaluate("JSON.stringify(window.fragments())") as? String).flatMap { $0.data(using: .utf8) }
                 .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [[Double]] } ?? []
-            let state = try tab.evaluate("JSON.stringify(window.state())") as? String ?? ""
+            let state = try page.tab.evaluate("JSON.stringify(window.state())") as? String ?? ""
             // The room ended when its last participant left, and both jobs with it.
             for job in [hls, transcription] {
                 let ended = Poll.until(60) { (try? server.api.store.job(job.id)?.state) == .stopped }

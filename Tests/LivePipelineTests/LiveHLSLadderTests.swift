@@ -38,15 +38,9 @@ extension LivePipelineSuites {
             #expect(reported, "no rendition reports in the live playlists")
 
             // hls.js from the stream's own origin: both levels, playing, then held at 360p.
-            for (file, name) in [(TestFixtures.path("hls-captions-player.html"), "player.html"), (try TestPeers.hlsJS(), "hls-1.6.15.js")] {
-                try? FileManager.default.removeItem(atPath: server.storage.file(name))
-                try FileManager.default.copyItem(atPath: file, toPath: server.storage.path + "/" + name)
-            }
-            let http = try StaticHTTPServer(directory: server.storage.path)
-            let chromium = try HeadlessChromium()
-            let tab = try chromium.open(http.url("player.html?src=/\(part.path)/live_master.m3u8"))
+            let page = try HLSJSPage(serving: server, playlist: part.path + "/live_master.m3u8")
             func state() throws -> (levels: [Int], level: Int, time: Double, errors: [String]) {
-                let value = try tab.evaluate("JSON.stringify({levels: window.hls ? hls.levels.map(l => l.height) : [], level: window.hls ? hls.currentLevel : -1, "
+                let value = try page.tab.evaluate("JSON.stringify({levels: window.hls ? hls.levels.map(l => l.height) : [], level: window.hls ? hls.currentLevel : -1, "
                     + "time: document.getElementById('v').currentTime, errors: window.errors || []})") as? String ?? "{}"
                 let json = try JSONValue(parsing: Array(value.utf8))
                 return (json["levels"]?.arrayValue?.compactMap(\.integerValue) ?? [], json["level"]?.integerValue ?? -1,
@@ -62,7 +56,7 @@ extension LivePipelineSuites {
             // hls.js orders its levels by bit rate, lowest first.
             #expect(playing && seen.errors.isEmpty && seen.levels.sorted() == [360, 720], "hls.js: \(seen)")
             let low = try #require(seen.levels.firstIndex(of: 360))
-            _ = try tab.evaluate("hls.currentLevel = \(low)")
+            _ = try page.tab.evaluate("hls.currentLevel = \(low)")
             let atLow = try state().time
             let switched = try Poll.until(30) {
                 seen = try state()

@@ -10,27 +10,33 @@ import Testing
 /// Two renditions of one stream as a ladder: playable once both are published, the multivariant
 /// playlists at the top, and each low-latency playlist reporting the other's last part.
 @Suite struct HLSLadderOutputTests {
-    @Test func twoRenditionsReportEachOtherAndShareTheMasterPlaylists() throws {
-        let directory = try TemporaryDirectory(prefix: "hls-ladder")
-        let high = try EncodedStreams(seconds: 8)
-        let low = try EncodedStreams(seconds: 8)
-        let playable = Atomic<Int>(0)
-        let rungs = ["720p", "360p"].map {
-            HLSLadder.Rung(name: $0, variant: HLSVariant(uri: $0, bandwidth: 1_000_000, codecs: ["avc1.64001f", "mp4a.40.2"], width: 854, height: 480))
-        }
-        let ladder = HLSLadder(directory: directory.path, rungs: rungs, captionsLanguage: nil) { playable.add(1, ordering: .relaxed) }
-        let outputs = try [high, low].enumerated().map { index, streams in
+    /// Two rungs over one encoded stream (the same packets in both: what is tested is the
+    /// ladder, not the pictures), each output telling the ladder when it is published.
+    static func twoRungs(in directory: TemporaryDirectory, onPlayable: @escaping @Sendable () -> Void = {}) throws
+        -> (ladder: HLSLadder, outputs: [HLSOutput], streams: EncodedStreams)
+    {
+        let streams = try EncodedStreams(seconds: 8)
+        let rungs = ["720p", "360p"].map { HLSLadder.Rung(name: $0, variant: HLSVariant(uri: $0, bandwidth: 1_000_000, codecs: [])) }
+        let ladder = HLSLadder(directory: directory.path, rungs: rungs, captionsLanguage: nil, onPlayable: onPlayable)
+        let outputs = try rungs.indices.map { index in
             let output = try HLSOutput(directory: directory.file(rungs[index].name), streams: streams.layout,
                                        lowLatency: HLSLowLatency(partTarget: 0.5), clock: { HLSOutputTests.start })
             output.ladder = (ladder, index)
             output.onPlayable = { ladder.published(rung: index) }
             return output
         }
+        return (ladder, outputs, streams)
+    }
+
+    @Test func twoRenditionsReportEachOtherAndShareTheMasterPlaylists() throws {
+        let directory = try TemporaryDirectory(prefix: "hls-ladder")
+        let playable = Atomic<Int>(0)
+        let (_, outputs, streams) = try Self.twoRungs(in: directory) { playable.add(1, ordering: .relaxed) }
         var reported: [String] = []
-        for (a, b) in zip(high.packets, low.packets) {
-            try outputs[0].write(a)
+        for packet in streams.packets {
+            try outputs[0].write(packet)
             #expect(playable.load(ordering: .relaxed) == 0 || outputs[1].isPublished, "playable before both were published")
-            try outputs[1].write(b)
+            try outputs[1].write(packet)
             if let text = try? String(contentsOfFile: directory.file("720p/live.m3u8"), encoding: .utf8),
                let line = text.split(separator: "\n").last(where: { $0.hasPrefix("#EXT-X-RENDITION-REPORT:") })
             {
@@ -56,21 +62,11 @@ extension HLSLadderOutputTests {
     /// rendition with the size of all of them.
     @Test func aKilledLadderIsFinishedInEachRendition() throws {
         let directory = try TemporaryDirectory(prefix: "hls-ladder-killed")
-        let high = try EncodedStreams(seconds: 8)
-        let low = try EncodedStreams(seconds: 8)
-        let rungs = ["720p", "360p"].map { HLSLadder.Rung(name: $0, variant: HLSVariant(uri: $0, bandwidth: 1_000_000, codecs: [])) }
-        let ladder = HLSLadder(directory: directory.path, rungs: rungs, captionsLanguage: nil) {}
-        let outputs = try [high, low].enumerated().map { index, streams in
-            let output = try HLSOutput(directory: directory.file(rungs[index].name), streams: streams.layout,
-                                       lowLatency: HLSLowLatency(partTarget: 0.5), clock: { HLSOutputTests.start })
-            output.ladder = (ladder, index)
-            output.onPlayable = { ladder.published(rung: index) }
-            return output
-        }
+        let (_, outputs, streams) = try Self.twoRungs(in: directory)
         // Killed mid-stream (published, never finished).
-        for (a, b) in zip(high.packets, low.packets).prefix(high.packets.count * 15 / 16) {
-            try outputs[0].write(a)
-            try outputs[1].write(b)
+        for packet in streams.packets.prefix(streams.packets.count * 15 / 16) {
+            try outputs[0].write(packet)
+            try outputs[1].write(packet)
         }
         #expect(OutputPart.ladderRungs(at: directory.path) == ["720p", "360p"])
         #expect(OutputPart.mediaFile(.hls, at: directory.path) == directory.path + "/720p/index.m3u8")
