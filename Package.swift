@@ -170,7 +170,7 @@ let package = Package(
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // The REST API; Resources/openapi.json (from docs/openapi.yaml, scripts/openapi) is built in.
         .target(name: "API", dependencies: ["OutboundHTTP", "APIModels", "JobSpec", "Fixture", "HTTP", "Jobs", "Rooms", "Signaling", "Postgres", "Crypto", "Log",
-                                            "Storage", "Speech", "HLS"],
+                                            "Storage", "Speech", "HLS", "Cluster"],
                 exclude: ["Resources"], plugins: ["EmbedFiles"]),
 
         // MARK: The tool

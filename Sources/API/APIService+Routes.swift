@@ -30,7 +30,7 @@ extension APIService {
             (HTTPRoute("GET", "/files/s/{expires}/{signature}/transcriptions/{jobId}/{part}/{fileName}"), .open { api, request, _ in api.file(request) }),
         ]
         + jobRoutes(.recording, "recordings", id: "recordingId") + jobRoutes(.hls, "hls", id: "hlsId") + jobRoutes(.livestream, "livestreams", id: "livestreamId")
-        + jobRoutes(.transcription, "transcriptions", id: "transcriptionId")
+        + jobRoutes(.transcription, "transcriptions", id: "transcriptionId") + consoleRoutes
         + [
             (HTTPRoute("GET", "/v2/hls/{roomId}/active"), .authenticated { api, _, path, grant in try api.activeHLS(roomID: path["roomId"] ?? "", grant: grant) }),
             (HTTPRoute("POST", "/v2/rooms"), .authenticated { api, request, _, grant in try api.createRoom(request, grant: grant) }),
@@ -53,6 +53,20 @@ extension APIService {
             }),
         ])
 
+    /// The console (docs/CONSOLE.md) and what it reads beyond the platform's API.
+    private static let consoleRoutes: [(HTTPRoute, Endpoint)] = [
+        (HTTPRoute("GET", "/console"), .open { _, _, _ in ConsolePage.response() }),
+        (HTTPRoute("GET", "/console/hls.js"), .open { _, _, _ in ConsolePage.hlsJS() }),
+        (HTTPRoute("POST", "/v2/console/login"), .open { api, request, _ in try api.consoleLogin(request) }),
+        // Served as a stream before the table is asked (`handler`); listed here for the document.
+        (HTTPRoute("GET", "/v2/changes"), .open { api, _, _ in try api.changesAskedAsAnswer() }),
+        (HTTPRoute("GET", "/v2/nodes"), .authenticated { api, _, _, grant in try api.nodes(grant: grant) }),
+        (HTTPRoute("GET", "/v2/workers"), .authenticated { api, _, _, grant in try api.workers(grant: grant) }),
+        (HTTPRoute("POST", "/v2/webhooks/{deliveryId}/retry"), .authenticated { api, _, path, grant in
+            try api.retryWebhook(id: path["deliveryId"] ?? "", grant: grant)
+        }),
+    ]
+
     /// The REST API's routes, for the document's test.
     public static var routes: [HTTPRoute] { router.routes }
 
@@ -64,6 +78,7 @@ extension APIService {
             (HTTPRoute("POST", "/v2/\(collection)/end"), .authenticated { api, request, _, grant in try api.stop(kind, request: request, grant: grant) }),
             (HTTPRoute("GET", "/v2/\(collection)"), .authenticated { api, request, _, grant in try api.list(kind, request: request, grant: grant) }),
             (HTTPRoute("GET", "/v2/\(collection)/{\(id)}"), .authenticated { api, _, path, grant in try api.job(kind, id: path[id] ?? "", grant: grant) }),
+            (HTTPRoute("GET", "/v2/\(collection)/{\(id)}/events"), .authenticated { api, _, path, grant in try api.timeline(kind, id: path[id] ?? "", grant: grant) }),
         ]
         if kind == .recording || kind == .hls {
             routes.append((HTTPRoute("DELETE", "/v2/\(collection)/{\(id)}"),

@@ -60,6 +60,7 @@ public final class APIService: @unchecked Sendable {
     public let signer: RSAKeyPair
     let views: JobViews
     let files: FileServer
+    let changeFeed = ChangeFeed()
     let logger = Logger(label: "api")
 
     public init(configuration: Configuration, pool: PostgresPool, signer: RSAKeyPair) {
@@ -71,6 +72,10 @@ public final class APIService: @unchecked Sendable {
         sessions = SessionStore(pool: pool)
         self.signer = signer
         files = FileServer(root: configuration.storage, signer: configuration.urls.signer)
+        changeFeed.watch { [weak self] in
+            guard let self else { return ChangeFeed.Fingerprint(jobs: "", rooms: "", nodes: "") }
+            return try self.changeFingerprint()
+        }
     }
 
     private let liveLock = NSLock()
@@ -98,6 +103,15 @@ public final class APIService: @unchecked Sendable {
                let held = files.heldResult(request, relativePath: FileServer.relativePath(of: request))
             {
                 return held
+            }
+            if request.method == "GET", request.path == "/v2/changes" {
+                do {
+                    return try changes(request)
+                } catch let error as ServiceError {
+                    return .response(JSON.error(error))
+                } catch {
+                    return .response(JSON.error(.unknown("\(error)")))
+                }
             }
             return .response(self.respond(request))
         }
@@ -151,12 +165,11 @@ public final class APIService: @unchecked Sendable {
     }
 
     func list(_ kind: JobKind, request: HTTPRequest, grant: Authenticator.Grant) throws -> HTTPResponse {
-        let roomID = request.query["roomId"]
-        if kind == .recording && (roomID ?? "").isEmpty { throw ServiceError.invalidParameter("roomId is required") }
+        // The platform asks for a room's recordings; Revue also lists every room's (the console).
+        let roomID = request.query["roomId"].flatMap { $0.isEmpty ? nil : $0 }
         try Authenticator.check(grant, roomID: roomID ?? grant.roomID)
         let (page, perPage) = try JSON.page(request)
-        let (list, total) = try store.list(kind: kind, roomID: roomID ?? grant.roomID, sessionID: request.query["sessionId"],
-                                           page: page, perPage: perPage)
+        let (list, total) = try store.list(try Self.listFilter(request, kind: kind, roomID: roomID ?? grant.roomID), page: page, perPage: perPage)
         return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(views.view)))
     }
 
@@ -286,7 +299,14 @@ public final class APIService: @unchecked Sendable {
         let roomID = request.query["roomId"].flatMap { $0.isEmpty ? nil : $0 } ?? grant.roomID
         try Authenticator.check(grant, roomID: roomID)
         let (page, perPage) = try JSON.page(request)
-        let (list, total) = try sessions.sessions(roomID: roomID, page: page, perPage: perPage)
+        var ongoing: Bool?
+        switch request.query["status"] {
+        case nil, "": ongoing = nil
+        case "ongoing": ongoing = true
+        case "ended": ongoing = false
+        default: throw ServiceError.invalidParameter("status must be ongoing or ended")
+        }
+        let (list, total) = try sessions.sessions(roomID: roomID, ongoing: ongoing, page: page, perPage: perPage)
         return JSON.response(200, PageView(page: page, perPage: perPage, total: total, data: list.map(\.view)))
     }
 
@@ -313,7 +333,16 @@ public final class APIService: @unchecked Sendable {
         if activeOnly, session.isOngoing, let live = liveRooms?.activeParticipants(roomID: session.roomID),
            live.allSatisfy({ $0.sessionID == session.id })
         {
-            let views = live.map { SessionParticipant(live: $0).view }
+            let qualities = liveRooms?.connectionQuality(roomID: session.roomID) ?? [:]
+            let views = live.map { participant in
+                var view = SessionParticipant(live: participant).view
+                view.mode = participant.mode.rawValue
+                view.media = .init(mic: participant.media.mic, webcam: participant.media.webcam, screenShare: participant.media.screenShare)
+                view.quality = qualities[participant.participantID].map {
+                    .init(score: $0.score.rawValue, uplinkLoss: $0.uplinkLoss, downlinkLoss: $0.downlinkLoss, roundTripTime: $0.roundTripTime)
+                }
+                return view
+            }
             let slice = Array(views.dropFirst((page - 1) * perPage).prefix(perPage))
             return JSON.response(200, PageView(page: page, perPage: perPage, total: views.count, data: slice))
         }

@@ -127,7 +127,7 @@ enum CaptureCommand: RevueCommand {
             case .datagram(_, let arrival): clock = max(clock, arrival)
             case .event(_, let at): clock = max(clock, at)
             case .idle(let now): clock = max(clock, now)
-            case .caption: break
+            case .caption, .captionsExpected: break
             case .ended: return true
             }
         }

@@ -34,7 +34,7 @@ public final class CapturingSource: MediaSource {
             case .datagram(let bytes, let arrival): try writer.write(datagram: bytes, arrival: arrival)
             case .event(let event, let at): try writer.write(event: event, at: at)
             // A fixture keeps what the room sent; captions are made again from its audio.
-            case .caption, .idle, .ended: break
+            case .caption, .captionsExpected, .idle, .ended: break
             }
         } catch {
             failure = error

@@ -6,6 +6,10 @@ public struct HTTPResponse: Sendable {
         case bytes([UInt8])
         /// `count` bytes of the file at `path` from `offset`.
         case file(path: String, offset: Int64, count: Int64)
+        /// A body of no known length that whoever takes the connection over writes until it
+        /// closes it (server-sent events: an `.upgrade` result whose response has this body is
+        /// sent without `Content-Length`, with `Connection: close`, RFC 9112 §6.3 item 8).
+        case streamed
     }
 
     public var status: Int
@@ -42,10 +46,17 @@ public struct HTTPResponse: Sendable {
         return false
     }
 
+    /// Whether the body is written after the hand-over, until the connection closes.
+    public var isStreamed: Bool {
+        if case .streamed = body { return true }
+        return false
+    }
+
     public var bodyLength: Int64 {
         switch body {
         case .bytes(let bytes): Int64(bytes.count)
         case .file(_, _, let count): count
+        case .streamed: 0
         }
     }
 

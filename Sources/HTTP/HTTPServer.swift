@@ -327,7 +327,7 @@ public final class HTTPServer: @unchecked Sendable {
             client.after = .upgrade(takeOver)
             client.phase = .writing
             client.deadline = now + configuration.writeTimeout
-            client.output = HTTPServer.serialize(response, keepAlive: true, head: true)
+            client.output = HTTPServer.serialize(response, keepAlive: !response.isStreamed, head: true)
             flush(client, epoll, now: now)
         }
     }
@@ -481,7 +481,7 @@ public final class HTTPServer: @unchecked Sendable {
         // may hold a token) to anyone it links to.
         if !hasSniffing { text += "X-Content-Type-Options: nosniff\r\n" }
         if !hasReferrer { text += "Referrer-Policy: no-referrer\r\n" }
-        if response.status != 101 && response.status != 204 && !hasLength { text += "Content-Length: \(response.bodyLength)\r\n" }
+        if response.status != 101 && response.status != 204 && !hasLength && !response.isStreamed { text += "Content-Length: \(response.bodyLength)\r\n" }
         if response.status != 101 { text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n" }
         text += "\r\n"
         var bytes = Array(text.utf8)

@@ -415,17 +415,7 @@ public final class JobStore: Sendable {
 
     /// A page of jobs, newest first.
     public func list(kind: JobKind?, roomID: String?, sessionID: String?, page: Int, perPage: Int) throws -> (jobs: [Job], total: Int) {
-        try pool.with { connection in
-            let filter = """
-                WHERE deleted_at IS NULL AND ($1::job_kind IS NULL OR kind = $1::job_kind) AND ($2::text IS NULL OR room_id = $2)
-                  AND ($3::text IS NULL OR session_id = $3)
-                """
-            let total = try connection.query("SELECT count(*) AS n FROM jobs \(filter)", [kind?.rawValue, roomID, sessionID])
-            let rows = try connection.query(
-                "SELECT \(JobStore.columns) FROM jobs \(filter) ORDER BY created_at DESC, id LIMIT $4 OFFSET $5",
-                [kind?.rawValue, roomID, sessionID, perPage, (page - 1) * perPage])
-            return (try rows.map(JobStore.job(from:)), try total[0].decode("n", as: Int.self))
-        }
+        try list(ListFilter(kind: kind, roomID: roomID, sessionID: sessionID), page: page, perPage: perPage)
     }
 
     public func events(of id: UUID) throws -> [JobEvent] {

@@ -53,7 +53,7 @@ public final class LiveTranscriber {
             case .idle(let time):
                 now = max(now, time)
                 handle(receiver.poll(at: time), source: source)
-            case .caption:
+            case .caption, .captionsExpected:
                 break  // another transcriber's line (the server lets one run per room)
             case .ended:
                 break loop

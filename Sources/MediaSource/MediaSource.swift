@@ -9,6 +9,10 @@ public enum SourceItem: Sendable, Equatable {
     /// A line the room's live transcriber heard, its times on the same clock (captions for an
     /// HLS stream).
     case caption(Caption)
+    /// The room's live transcription is on (when the source joined, or from now): captions
+    /// will follow, and an HLS output keeps its low-latency players far enough behind to show
+    /// them. Until then it keeps them as close to the room as it can.
+    case captionsExpected
     /// Nothing arrived before the deadline; the source clock now reads `now`. The pipeline uses
     /// it to produce frames while nobody sends, so the output has no holes.
     case idle(now: Double)

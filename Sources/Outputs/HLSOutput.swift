@@ -40,7 +40,10 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     public let window: Int
     public let minimumSegments: Int
     /// Partial segments for low-latency players; nil: ordinary HLS only.
-    public let lowLatency: HLSLowLatency?
+    public private(set) var lowLatency: HLSLowLatency?
+    /// With captions: how far behind low-latency players are held once the room's live
+    /// transcription is on (`expectCaptions()`, or the first caption).
+    private let captionHoldBack: Double?
     private let muxer: FragmentedMP4Muxer
     private let clock: @Sendable () -> Date
     private var segments: [HLSSegment] = []
@@ -117,9 +120,9 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
             }
         }
         // Captions are written `captionLag` segments after their video, and speech is
-        // transcribed once it ends: low-latency players stay a segment more behind than that.
-        var lowLatency = lowLatency
-        if captions { lowLatency?.minimumHoldBack = Double(max(0, captionLag) + 1) * segmentDuration }
+        // transcribed once it ends: while the room's transcription is on, low-latency players
+        // stay a segment more behind than that. Without it they stay a few parts behind.
+        captionHoldBack = captions ? Double(max(0, captionLag) + 1) * segmentDuration : nil
         self.lowLatency = lowLatency
         // A live room's media time is its wall clock less a constant: program dates say when the
         // room had each picture, not when it reached this output (about the playout delay later).
@@ -181,7 +184,16 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
 
     /// Keeps a caption for the segments it falls in (dropped when there are no captions).
     public func add(caption: Caption) {
+        expectCaptions()
         captions?.add(caption)
+    }
+
+    /// From the next playlist on, `PART-HOLD-BACK` leaves the captions time to be written. A
+    /// player that started before keeps its place (hls.js only ever catches up), and may miss
+    /// captions of speech said before it was held further back.
+    public func expectCaptions() {
+        guard let captionHoldBack, let current = lowLatency, current.minimumHoldBack < captionHoldBack else { return }
+        lowLatency?.minimumHoldBack = captionHoldBack
     }
 
     /// Captions dropped so far (a flood, or too late to show).

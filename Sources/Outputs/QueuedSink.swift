@@ -17,6 +17,7 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
     private enum Item {
         case packet(EncodedPacket)
         case caption(Caption)
+        case captionsExpected
         case metadata(key: String, value: String)
     }
 
@@ -100,6 +101,15 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
         condition.signal()
     }
 
+    /// Queues the news that captions will follow, behind the packets before it.
+    public func expectCaptions() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard failure == nil, !ending else { return }
+        queue.append(.captionsExpected)
+        condition.signal()
+    }
+
     /// Queues a line of metadata behind the packets before it.
     public func add(metadata key: String, value: String) {
         condition.lock()
@@ -154,6 +164,8 @@ public final class QueuedSink: PacketSink, @unchecked Sendable {
                     condition.unlock()
                 case .caption(let caption):
                     sink.add(caption: caption)
+                case .captionsExpected:
+                    sink.expectCaptions()
                 case .metadata(let key, let value):
                     sink.add(metadata: key, value: value)
                 }

@@ -297,6 +297,8 @@ public final class RecordingPipeline {
                 caption.start -= shift
                 caption.end -= shift
                 for (sink, _) in sinks { sink.add(caption: caption) }
+            case .captionsExpected:
+                for (sink, _) in sinks { sink.expectCaptions() }
             case .ended:
                 break loop
             }

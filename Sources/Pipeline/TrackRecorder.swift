@@ -100,7 +100,7 @@ public final class TrackRecorder {
             case .idle(let time):
                 now = max(now, time)
                 handle(receiver.poll(at: time))
-            case .caption:
+            case .caption, .captionsExpected:
                 break
             case .ended:
                 break loop

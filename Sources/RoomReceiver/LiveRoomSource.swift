@@ -199,6 +199,8 @@ public final class LiveRoomSource: MediaSource, @unchecked Sendable {
                 }
             case .subscribeOffer(let sdp):
                 answer(sdp, at: at)
+            case .transcriptionStateChanged(let status) where status == "TRANSCRIPTION_STARTING" || status == "TRANSCRIPTION_STARTED":
+                items.append(.captionsExpected)
             case .transcriptionText(let line):
                 // The transcriber's times are the server's wall clock (seconds since 1970); this
                 // source's clock is the recording's media time.

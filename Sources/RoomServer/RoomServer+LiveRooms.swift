@@ -39,6 +39,10 @@ extension RoomServer: LiveRooms {
         return removed
     }
 
+    public func connectionQuality(roomID: String) -> [String: ConnectionQuality] {
+        (try? rtc.loop.sync { [self] in media.connectionQuality(roomID: roomID) }) ?? [:]
+    }
+
     /// Prometheus text (https://prometheus.io/docs/instrumenting/exposition_formats/): rooms,
     /// participants, connections, packets, bytes, NACKs and keyframe requests.
     public func metricLines() -> [String] {

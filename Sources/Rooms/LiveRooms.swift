@@ -13,6 +13,9 @@ public protocol LiveRooms: AnyObject, Sendable {
     func activeParticipants(roomID: String) -> [LiveParticipant]?
     /// Lines of Prometheus text about live rooms and their media (`/metrics`).
     func metricLines() -> [String]
+    /// Each member of the room's live session's connection quality, by participant id (empty
+    /// when the room is not live here).
+    func connectionQuality(roomID: String) -> [String: ConnectionQuality]
     /// In a cluster, the base URL (`http://host:port`) of the live node that hosts the room's
     /// session when another node does; nil when this one does, or none.
     func hostURL(roomID: String) -> String?
@@ -20,5 +23,6 @@ public protocol LiveRooms: AnyObject, Sendable {
 
 extension LiveRooms {
     public func metricLines() -> [String] { [] }
+    public func connectionQuality(roomID: String) -> [String: ConnectionQuality] { [:] }
     public func hostURL(roomID: String) -> String? { nil }
 }

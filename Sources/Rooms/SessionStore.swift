@@ -253,16 +253,18 @@ public final class SessionStore: Sendable {
 
     // MARK: - Reading
 
-    /// A page of sessions, newest first; only room `roomID`'s when given.
-    public func sessions(roomID: String?, page: Int, perPage: Int) throws -> (sessions: [Session], total: Int) {
+    /// A page of sessions, newest first; only room `roomID`'s when given; `ongoing` true: only
+    /// those not ended, false: only ended ones.
+    public func sessions(roomID: String?, ongoing: Bool? = nil, page: Int, perPage: Int) throws -> (sessions: [Session], total: Int) {
         try pool.with { connection in
-            let total = try connection.query("SELECT count(*) AS n FROM sessions WHERE $1::text IS NULL OR room_id = $1", [roomID])[0]
+            let clause = "WHERE ($1::text IS NULL OR room_id = $1) AND ($2::boolean IS NULL OR (ended_at IS NULL) = $2)"
+            let total = try connection.query("SELECT count(*) AS n FROM sessions \(clause)", [roomID, ongoing])[0]
                 .decode("n", as: Int.self)
             let rows = try connection.query(
                 """
-                SELECT id, room_id, started_at, ended_at FROM sessions WHERE $1::text IS NULL OR room_id = $1
-                ORDER BY started_at DESC, id LIMIT $2 OFFSET $3
-                """, [roomID, perPage, (page - 1) * perPage])
+                SELECT id, room_id, started_at, ended_at FROM sessions \(clause)
+                ORDER BY started_at DESC, id LIMIT $3 OFFSET $4
+                """, [roomID, ongoing, perPage, (page - 1) * perPage])
             return (try sessions(from: rows, connection: connection), total)
         }
     }

@@ -167,9 +167,14 @@ final class ProducerStream {
         lastSenderReport = (report.ntpTimestamp, report.rtpTimestamp, arrival)
     }
 
+    /// The fraction lost (0...1) in the last receiver report's interval: the publisher's path.
+    private(set) var lastFractionLost: Double = 0
+
     /// The receiver report block for this stream, if it has received anything.
     func reportBlock(now: Double) -> RTCPReceptionReport? {
         guard let ssrc else { return nil }
-        return reception.report(ssrc: ssrc, now: now)
+        let report = reception.report(ssrc: ssrc, now: now)
+        if let report { lastFractionLost = Double(report.fractionLost) / 256 }
+        return report
     }
 }

@@ -268,6 +268,12 @@ public final class Router {
         return state
     }
 
+    /// The fraction of a producer's packets lost on the way in over the last report interval,
+    /// its worst layer's (nil for an unknown producer).
+    public func producerFractionLost(_ id: ProducerID) -> Double? {
+        producers[id].map { $0.streams.map(\.lastFractionLost).max() ?? 0 }
+    }
+
     /// Every producer's ID, in order.
     public var producerIDs: [ProducerID] { producers.keys.sorted() }
 

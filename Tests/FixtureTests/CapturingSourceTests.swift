@@ -111,6 +111,7 @@ final class ScriptedSource: MediaSource {
         case .event(let event, let at): "event \(event) \(at.bitPattern)"
         case .idle(let now): "idle \(now.bitPattern)"
         case .caption(let caption): "caption \(caption)"
+        case .captionsExpected: "captions expected"
         case .ended: "ended"
         }
     }

@@ -35,7 +35,7 @@ extension LivePipelineSuites {
                 switch source.next(until: -1) {
                 case .datagram: datagrams += 1
                 case .event(.publish(_, let track), _): published.append(track)
-                case .event, .idle, .caption: Thread.sleep(forTimeInterval: 0.002)
+                case .event, .idle, .caption, .captionsExpected: Thread.sleep(forTimeInterval: 0.002)
                 case .ended:
                     Issue.record("the room ended")
                     break reading

@@ -162,12 +162,22 @@ import Testing
         try output.finish()
     }
 
-    /// Captions come a segment after their video: low-latency players are held back past that.
-    @Test func aStreamWithCaptionsHoldsPlayersBehindTheCaptions() throws {
+    /// Captions come a segment after their video: once the room's transcription is on,
+    /// low-latency players are held back past that; before, three parts behind.
+    @Test func aStreamWithCaptionsHoldsPlayersBehindTheCaptionsOnceTranscriptionIsOn() throws {
         let directory = try TemporaryDirectory(prefix: "llhls-captions")
         let streams = try EncodedStreams(seconds: 7)
         let output = try HLSOutput(directory: directory.path, streams: streams.layout, lowLatency: HLSLowLatency(partTarget: 0.334), captions: true)
-        for packet in streams.packets { try output.write(packet) }
+        // Until the transcription is on (the first published playlist), three parts behind.
+        var before: String?
+        for packet in streams.packets {
+            try output.write(packet)
+            if before == nil, let published = try? String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8) {
+                before = published
+                output.expectCaptions()
+            }
+        }
+        #expect(before?.contains("PART-HOLD-BACK=1.002,") == true, "\(before ?? "never published")")
         let live = try String(contentsOfFile: directory.file("live.m3u8"), encoding: .utf8)
         #expect(live.contains("PART-HOLD-BACK=4.000,") && live.contains("#EXT-X-PART-INF:PART-TARGET=0.334\n"), "\(live)")
         try output.finish()

@@ -31,7 +31,7 @@ extension RoomClientLiveSuites {
                 switch source.next(until: Date().timeIntervalSince(started) + 0.1) {
                 case .datagram: datagrams += 1
                 case .event(.publish(_, let track), _): published.append(track)
-                case .event, .idle, .caption: break
+                case .event, .idle, .caption, .captionsExpected: break
                 case .ended:
                     Issue.record("the room ended")
                     break reading

@@ -1,0 +1,213 @@
+import Foundation
+import JobSpec
+import Jobs
+import Platform
+import TestSupport
+import Testing
+
+/// The console (`/console`, docs/CONSOLE.md) driven in headless Chromium and Firefox ESR as an
+/// operator uses it:
+/// a wrong secret and a participant's token are refused; the key and secret sign in; the room
+/// with two `revue publish` participants shows both; a recording started from the room's form
+/// runs in "now" with a thumbnail in the participants' colours; stopped from its card; found in
+/// history, where its MP4 plays and its events are listed. With `REVUE_CONSOLE_SCREENSHOTS=DIR`
+/// the Chromium run saves each page there (docs/images).
+extension LivePipelineSuites {
+    @Suite(.browser, .timeLimit(.minutes(10))) struct ConsoleBrowserTests {
+        enum Browser: String, CaseIterable, CustomTestStringConvertible {
+            case chromium, firefox
+            var testDescription: String { rawValue }
+        }
+
+        @Test(arguments: Browser.allCases) func anOperatorRecordsARoomFromTheConsoleAndPlaysItBack(in browser: Browser) throws {
+            let server = try RoomServerHarness()
+            server.startWorker()
+            defer { server.stopWorker() }
+            let room = try server.makeRoom()
+            let media = try TemporaryDirectory(prefix: "console")
+            var publishers: [Subprocess] = []
+            defer { for publisher in publishers { server.end(publisher) } }
+            for (name, colour) in [("Red", "D02020"), ("Blue", "2040D0")] {
+                let camera = try FakeMedia(colour: colour, tone: 440, in: media, name: name)
+                publishers.append(try Subprocess(RevueBinary.path, ["publish", room, "--name", name, "--camera", camera.video, "--mic", "tone",
+                                                                    "--server", server.base, "--token", try server.token(), "--log-level", "warning"],
+                                                 standardOutput: .discard, standardError: .file(media.file("\(name).log"))))
+            }
+            let joined = Poll.until(40) { (server.rooms.activeParticipants(roomID: room)?.count ?? 0) == 2 }
+            try #require(joined, "the publishers did not join: \((try? String(contentsOfFile: media.file("Red.log"), encoding: .utf8)) ?? "")")
+
+            let tab: any BrowserTab
+            let browserProcess: AnyObject
+            switch browser {
+            case .chromium:
+                let chromium = try HeadlessChromium(arguments: ["--window-size=1280,900"])
+                (browserProcess, tab) = (chromium, try chromium.open(server.base + "/console"))
+            case .firefox:
+                let firefox = try HeadlessFirefox()
+                (browserProcess, tab) = (firefox, try firefox.open(server.base + "/console"))
+            }
+            defer { withExtendedLifetime(browserProcess) {} }
+            let console = ConsolePageDriver(tab: tab)
+            let screenshots = browser == .chromium ? ProcessInfo.processInfo.environment["REVUE_CONSOLE_SCREENSHOTS"] : nil
+            func screenshot(_ name: String) throws {
+                guard let screenshots else { return }
+                try Data(try tab.screenshot()).write(to: URL(fileURLWithPath: screenshots + "/\(name).png"))
+            }
+            try console.waitFor("document.getElementById('login') && !document.getElementById('login').hidden")
+
+            // A wrong secret, then a participant's token, are refused in words.
+            let refused = try console.signIn(key: server.auth.apiKey, secret: "not-the-secret")
+            #expect(refused.contains("refused") && refused.contains("wrong"), "\(refused)")
+            let participant = try server.auth.token(roles: [.rtc], permissions: [.allowJoin], roomID: room, participantID: "someone")
+            let notConsole = try console.signIn(token: participant)
+            #expect(notConsole.contains("cannot open the console"), "\(notConsole)")
+            try screenshot("console-login")
+            #expect(try tab.evaluate("document.getElementById('now').hidden") as? Bool == true)
+
+            // The key and secret open "now": the room with both participants, live.
+            _ = try console.signIn(key: server.auth.apiKey, secret: server.auth.secret)
+            let roomCard = "document.querySelector('.room[data-room-id=\"\(room)\"]')"
+            let both = try console.waitFor("\(roomCard) && \(roomCard).querySelectorAll('.participant').length === 2")
+            #expect(both, "the room did not show two participants: \(console.text("rooms"))")
+            let names = try tab.evaluate("[...\(roomCard).querySelectorAll('.participant strong')].map(n => n.textContent).sort().join(',')") as? String
+            #expect(names == "Blue,Red")
+            #expect(try console.waitFor("\(roomCard).textContent.includes('camera')"), "\(console.text("rooms"))")
+
+            // Start a recording from the room's form; the card shows it running, with a thumbnail.
+            _ = try tab.evaluate("\(roomCard).querySelector('form.start').requestSubmit()")
+            let card = "document.querySelector('.job[data-kind=\"recording\"]')"
+            let running = try console.waitFor("\(card) && \(card).querySelector('.state').textContent === 'RECORDING_STARTED'", timeout: 60)
+            #expect(running, "no running recording in now: \(console.text("jobs")); \(console.text("status"))")
+            let jobID = try #require(try tab.evaluate("\(card).dataset.jobId") as? String)
+            #expect(try tab.evaluate("window.consoleState.changeEvents") as? Int ?? 0 > 0, "the change feed sent nothing")
+            let shown = try console.waitFor("(() => { const i = \(card).querySelector('img.thumbnail'); return i && i.complete && i.naturalWidth > 0 })()", timeout: 30)
+            #expect(shown, "no thumbnail: \(console.text("jobs"))")
+            // The console reloads the thumbnail every 3 s: both cameras show once both are received.
+            let countColours = """
+                (() => { const i = \(card).querySelector('img.thumbnail'); if (!i || !i.naturalWidth) return { red: 0, blue: 0, pixels: 0 };
+                  const c = document.createElement('canvas'); c.width = i.naturalWidth; c.height = i.naturalHeight;
+                  const g = c.getContext('2d'); g.drawImage(i, 0, 0); const d = g.getImageData(0, 0, c.width, c.height).data; let red = 0, blue = 0;
+                  for (let p = 0; p < d.length; p += 4) { if (d[p] > 150 && d[p + 2] < 90) red++; if (d[p + 2] > 150 && d[p] < 90) blue++; }
+                  return { red, blue, pixels: d.length / 4 }; })()
+                """
+            var colours: [String: Any] = [:]
+            let bothColours = try Poll.until(30) {
+                colours = try tab.evaluate(countColours) as? [String: Any] ?? [:]
+                let pixels = colours["pixels"] as? Int ?? 0
+                return pixels > 0 && (colours["red"] as? Int ?? 0) > pixels / 20 && (colours["blue"] as? Int ?? 0) > pixels / 20
+            }
+            #expect(bothColours, "the thumbnail does not show both colours: \(colours)")
+            try screenshot("console-now")
+
+            // Let it record a few seconds, then stop it from its card.
+            Thread.sleep(forTimeInterval: 3)
+            _ = try tab.evaluate("[...\(card).querySelectorAll('button')].find(b => b.textContent === 'Stop').click()")
+            let stopped = Poll.until(60) { (try? server.api.store.job(UUID(uuidString: jobID) ?? UUID()))??.state == .stopped }
+            #expect(stopped, "the recording did not stop")
+            #expect(try console.waitFor("!document.querySelector('.job[data-job-id=\"\(jobID)\"]')"), "it stayed in now")
+
+            // History: find it, play it, read its events.
+            _ = try tab.evaluate("document.getElementById('tabHistory').click()")
+            _ = try tab.evaluate("document.getElementById('historyRoom').value = '\(room)'; document.getElementById('historyFilter').requestSubmit()")
+            let row = "document.querySelector('.history-item[data-job-id=\"\(jobID)\"]')"
+            #expect(try console.waitFor(row), "not in history: \(console.text("historyList"))")
+            _ = try tab.evaluate("\(row).querySelector('button').click()")
+            #expect(try console.waitFor("document.getElementById('detail').dataset.jobId === '\(jobID)' && document.querySelectorAll('#timeline .event').length >= 3"),
+                    "no events: \(console.text("detail"))")
+            let events = console.text("timeline")
+            #expect(events.contains("RECORDING_STARTED") && events.contains("RECORDING_STOPPED"), "\(events)")
+            _ = try tab.evaluate("(() => { const p = document.getElementById('player'); p.muted = true; return p.play().then(() => true, (e) => String(e)); })()")
+            let played = try console.waitFor("document.getElementById('player').currentTime > 1", timeout: 30)
+            #expect(played, "the recording did not play: \(console.describe("(() => { const p = document.getElementById('player'); return { t: p.currentTime, e: p.error && p.error.message, src: p.currentSrc }; })()"))")
+            #expect(try tab.evaluate("document.querySelectorAll('#parts a[download]').length") as? Int ?? 0 >= 1)
+            try screenshot("console-history")
+            #expect(try tab.evaluate("window.consoleState.lastError") is NSNull, "the console showed an error")
+        }
+    }
+}
+
+extension LivePipelineSuites.ConsoleBrowserTests {
+    /// A host on the join page (a token with `allow_mod`) records the room with the Record
+    /// button; a guest sees no such button; both pages show REC while the recording runs, and
+    /// not once it stopped.
+    @Test func aHostRecordsFromTheJoinPageAndEveryoneSeesREC() throws {
+        let server = try RoomServerHarness()
+        server.startWorker()
+        defer { server.stopWorker() }
+        let room = try server.makeRoom()
+        let media = try TemporaryDirectory(prefix: "join-host")
+        let red = try FakeMedia(colour: "0xD02020", tone: 440, in: media, name: "red")
+        let blue = try FakeMedia(colour: "0x2040D0", tone: 1000, in: media, name: "blue")
+        let hostBrowser = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments(video: red.video, audio: red.audio) + ["--window-size=1280,800"])
+        let guestBrowser = try HeadlessChromium(arguments: HeadlessChromium.webRTCArguments(video: blue.video, audio: blue.audio))
+        let host = try hostBrowser.open(server.joinURL(room: room, token: try server.token(permissions: [.allowJoin, .allowMod]), name: "Host"))
+        let guest = try guestBrowser.open(server.joinURL(room: room, token: try server.token(), name: "Guest"))
+        let bothIn = Poll.until(40) { (server.rooms.activeParticipants(roomID: room)?.count ?? 0) == 2 }
+        try #require(bothIn, "the pages did not join")
+        func visible(_ page: HeadlessChromium.Page, _ id: String) throws -> Bool {
+            try page.evaluate("(() => { const e = document.getElementById('\(id)'); return !!e && getComputedStyle(e).display !== 'none'; })()") as? Bool == true
+        }
+        #expect(try visible(host, "record") && visible(host, "goLive"))
+        #expect(try !visible(guest, "record") && !visible(guest, "goLive"), "a guest was offered the host's buttons")
+        #expect(try !visible(host, "rec") && !visible(guest, "rec"))
+
+        _ = try host.evaluate("document.getElementById('record').click()")
+        let recOnBoth = try Poll.until(60) { try visible(host, "rec") && visible(guest, "rec") }
+        let hostState = ConsolePageDriver(tab: host).describe("[window.revue.recording, window.revue.errors]")
+        #expect(recOnBoth, "REC did not show on both pages: host \(hostState)")
+        let job = try #require(try server.api.store.activeJob(kind: .recording, roomID: room))
+        #expect(try host.evaluate("document.getElementById('record').textContent") as? String == "Stop recording")
+        if let directory = ProcessInfo.processInfo.environment["REVUE_CONSOLE_SCREENSHOTS"] {
+            _ = try Poll.until(10) { try host.evaluate("document.querySelectorAll('.tile video').length > 0 && document.querySelector('.tile video').videoWidth > 0") as? Bool == true }
+            try Data(try host.screenshot()).write(to: URL(fileURLWithPath: directory + "/join-page-recording.png"))
+        }
+        // A second Record from the guest's page would be refused (no allow_mod); the host stops it.
+        _ = try guest.evaluate("window.revue.errors = []; document.getElementById('record').click()")
+        let refused = try Poll.until(10) { (try guest.evaluate("window.revue.errors.length") as? Int ?? 0) > 0 }
+        #expect(refused, "the guest's start was not refused")
+        #expect((try guest.evaluate("document.getElementById('log').textContent") as? String ?? "").contains("could not"))
+
+        _ = try host.evaluate("document.getElementById('record').click()")
+        let recGone = try Poll.until(60) { try !visible(host, "rec") && !visible(guest, "rec") }
+        #expect(recGone, "REC stayed after the recording stopped")
+        let stopped = Poll.until(30) { (try? server.api.store.job(job.id))??.state == .stopped }
+        #expect(stopped, "the recording did not stop")
+    }
+}
+
+/// The console page as the tests drive it, over any tab that evaluates JavaScript.
+struct ConsolePageDriver {
+    let tab: any BrowserTab
+
+    /// Waits (20 s by default) for an expression to be true.
+    @discardableResult
+    func waitFor(_ condition: String, timeout: Double = 20) throws -> Bool {
+        try Poll.until(timeout) { try tab.evaluate("!!(\(condition))") as? Bool == true }
+    }
+
+    /// An element's text ("" when there is none, or the tab does not answer).
+    func text(_ id: String) -> String {
+        (try? tab.evaluate("(document.getElementById('\(id)') || {}).textContent || ''")) as? String ?? ""
+    }
+
+    /// What an expression gives, in words, for failure messages.
+    func describe(_ expression: String) -> String {
+        ((try? tab.evaluate("JSON.stringify(\(expression))")) as? String) ?? "nothing"
+    }
+
+    /// Fills the form and signs in; returns the login error shown, if any ("" once signed in).
+    func signIn(key: String = "", secret: String = "", token: String = "") throws -> String {
+        _ = try tab.evaluate("""
+            document.getElementById('loginError').textContent = '';
+            document.getElementById('apiKey').value = \(Self.quoted(key)); document.getElementById('apiSecret').value = \(Self.quoted(secret));
+            document.getElementById('token').value = \(Self.quoted(token)); document.getElementById('login').requestSubmit()
+            """)
+        try waitFor("document.getElementById('loginError').textContent !== '' || !document.getElementById('now').hidden")
+        return text("loginError")
+    }
+
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+}
