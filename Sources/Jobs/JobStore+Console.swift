@@ -67,13 +67,15 @@ extension JobStore {
                 """
                 SELECT id, url, event, attempts, created_at, delivered_at, next_attempt_at, last_error
                 FROM webhook_deliveries WHERE job_id = $1 ORDER BY sequence
-                """, [jobID]).map { row in
-                WebhookDelivery(id: try row.decode("id"), url: try row.decode("url"), event: try row.decode("event"),
-                                attempts: try row.decode("attempts"), createdAt: try row.decode("created_at"),
-                                deliveredAt: try row.decodeIfPresent("delivered_at"), nextAttemptAt: try row.decode("next_attempt_at"),
-                                lastError: try row.decodeIfPresent("last_error"))
-            }
+                """, [jobID]).map(Self.delivery(from:))
         }
+    }
+
+    private static func delivery(from row: PostgresRow) throws -> WebhookDelivery {
+        WebhookDelivery(id: try row.decode("id"), url: try row.decode("url"), event: try row.decode("event"),
+                        attempts: try row.decode("attempts"), createdAt: try row.decode("created_at"),
+                        deliveredAt: try row.decodeIfPresent("delivered_at"), nextAttemptAt: try row.decode("next_attempt_at"),
+                        lastError: try row.decodeIfPresent("last_error"))
     }
 
     /// What asking for a delivery again did.
@@ -99,10 +101,7 @@ extension JobStore {
                 """, [id])
             guard let made = updated.first else { return .alreadyDelivered(jobID: jobID) }
             try connection.notify(JobStore.webhooksChannel, payload: "retry")
-            return .queued(WebhookDelivery(id: try made.decode("id"), url: try made.decode("url"), event: try made.decode("event"),
-                                           attempts: try made.decode("attempts"), createdAt: try made.decode("created_at"),
-                                           deliveredAt: try made.decodeIfPresent("delivered_at"), nextAttemptAt: try made.decode("next_attempt_at"),
-                                           lastError: try made.decodeIfPresent("last_error")), jobID: jobID)
+            return .queued(try Self.delivery(from: made), jobID: jobID)
         }
     }
 

@@ -73,8 +73,12 @@ extension LivePipelineSuites {
             #expect(names == "Blue,Red")
             #expect(try console.waitFor("\(roomCard).textContent.includes('camera')"), "\(console.text("rooms"))")
 
-            // Start a recording from the room's form; the card shows it running, with a thumbnail.
-            _ = try tab.evaluate("\(roomCard).querySelector('form.start').requestSubmit()")
+            // An option the server does not take is refused in words; then a recording starts from
+            // the room's form, and its card shows it running, with a thumbnail.
+            _ = try tab.evaluate("\(roomCard).querySelector('textarea').value = '{\"quality\": \"astonishing\"}'; \(roomCard).querySelector('form.start').requestSubmit()")
+            #expect(try console.waitFor("document.getElementById('status').textContent.includes('Could not start')"), "\(console.text("status"))")
+            #expect(console.text("status").contains("4011"), "\(console.text("status"))")
+            _ = try tab.evaluate("\(roomCard).querySelector('textarea').value = ''; window.consoleState.lastError = null; \(roomCard).querySelector('form.start').requestSubmit()")
             let card = "document.querySelector('.job[data-kind=\"recording\"]')"
             let running = try console.waitFor("\(card) && \(card).querySelector('.state').textContent === 'RECORDING_STARTED'", timeout: 60)
             #expect(running, "no running recording in now: \(console.text("jobs")); \(console.text("status"))")
