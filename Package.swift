@@ -163,7 +163,9 @@ let package = Package(
         // per speaker and transcribed, the lines sent to everyone (docs/TRANSCRIPTION.md).
         .target(name: "LiveTranscription", dependencies: ["Speech", "Decode", "Ingest", "Subscriber", "MediaSource", "Media", "Signaling", "Log"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
-        .target(name: "RevueSDK", dependencies: ["OutboundHTTP", "RoomSession", "RoomReceiver", "Capture", "Publisher", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
+        // the speaker: the room's received sound, mixed, to an ALSA playback device.
+        .target(name: "Playout", dependencies: ["CALSA", "Media", "Log"]),
+        .target(name: "RevueSDK", dependencies: ["OutboundHTTP", "RoomSession", "RoomReceiver", "Capture", "Publisher", "Playout", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["APIModels", "Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
                                                    "Crypto", "Translation", "Cluster"],
@@ -252,6 +254,7 @@ let package = Package(
         .testTarget(name: "RoomSessionTests", dependencies: ["RoomSession"]),
         .testTarget(name: "RoomReceiverTests", dependencies: ["RoomReceiver", "Media"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
+        .testTarget(name: "PlayoutTests", dependencies: ["Playout", "Media", "TestSupport"]),
         .testTarget(name: "PublisherTests", dependencies: ["Publisher", "Capture", "RTP", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["Rooms", "APIModels", "RoomSession", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Signaling", "Transport",
                                                             "WebSocket", "TestKit", "TestSupport", "Platform", "Cluster", "Postgres"]),

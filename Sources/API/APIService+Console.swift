@@ -21,11 +21,15 @@ extension APIService {
         let body = try JSON.body(request)
         let authenticator = configuration.authenticator
         var roomID: String?
+        var lifetime = Self.consoleLoginLifetime
+        let now = Date()
         if let token = body["token"]?.stringValue {
             var asked = request
             asked.headers = [("authorization", token)]
-            let grant = try authenticator.authenticate(asked)
+            let grant = try authenticator.authenticate(asked, now: now)
             roomID = grant.roomID
+            // The console's token ends when the one it came from does (a login never extends one).
+            if let expires = grant.expiresAt { lifetime = min(lifetime, expires.timeIntervalSince(now).rounded(.down)) }
         } else {
             guard let key = body["apiKey"]?.stringValue, let secret = body["apiSecret"]?.stringValue else {
                 throw ServiceError.invalidParameter("give apiKey and apiSecret, or token")
@@ -39,25 +43,25 @@ extension APIService {
                 throw ServiceError.invalidAPIKey("the API key or secret is wrong")
             }
         }
-        let now = Date()
         let token = try authenticator.token(roles: [.crawler], permissions: [.allowJoin, .allowMod], roomID: roomID,
-                                            expiresIn: Self.consoleLoginLifetime, now: now)
-        return JSON.response(200, ConsoleLoginView(token: token, expiresAt: APITime.string(now.addingTimeInterval(Self.consoleLoginLifetime)),
-                                                   roomId: roomID))
+                                            expiresIn: lifetime, now: now)
+        return JSON.response(200, ConsoleLoginView(token: token, expiresAt: APITime.string(now.addingTimeInterval(lifetime)), roomId: roomID))
     }
 
     /// `GET /v2/changes`: the change feed as server-sent events (`ChangeFeed`). A browser's
     /// EventSource cannot send headers, so the token may come as `?token=` instead.
-    func changes(_ request: HTTPRequest) throws -> HTTPResult {
+    func changes(_ request: HTTPRequest, from address: String) throws -> HTTPResult {
         var asked = request
         if asked.header("authorization") == nil, let token = request.query["token"] { asked.headers.append(("authorization", token)) }
-        _ = try configuration.authenticator.authenticate(asked)
-        guard changeFeed.hasRoom else {
+        let grant = try configuration.authenticator.authenticate(asked)
+        // The feed is about every room: a token for one room polls the REST API instead.
+        if let limited = grant.roomID { throw ServiceError.unauthorizedRoom("the change feed covers every room; the token is limited to \(limited)") }
+        guard changeFeed.hasRoom(for: address) else {
             throw ServiceError(status: 503, code: 4000, name: "TOO_MANY_STREAMS",
-                               message: "\(changeFeed.capacity) change streams are open; try again later")
+                               message: "\(changeFeed.capacity) change streams are open (or \(ChangeFeed.perSourceLimit) from one address); try again later")
         }
         let feed = changeFeed
-        return .upgrade(ChangeFeed.streamHead) { connection in feed.adopt(connection) }
+        return .upgrade(ChangeFeed.streamHead) { connection in feed.adopt(connection, until: grant.expiresAt) }
     }
 
     /// `respond` never serves the feed (`handler` takes it first); a caller that reaches this
@@ -85,8 +89,8 @@ extension APIService {
         // What participants publish lives in the room server, not the database.
         var media = ""
         if let live = liveRooms {
-            for session in try sessions.sessions(roomID: nil, ongoing: true, page: 1, perPage: 100).sessions {
-                for participant in live.activeParticipants(roomID: session.roomID) ?? [] {
+            for roomID in live.liveRoomIDs() {
+                for participant in live.activeParticipants(roomID: roomID) ?? [] {
                     media += "\(participant.participantID):\(participant.mode.rawValue):\(participant.media.mic)\(participant.media.webcam)\(participant.media.screenShare),"
                 }
             }
@@ -135,10 +139,13 @@ extension APIService {
 
     /// `POST /v2/webhooks/{deliveryId}/retry`: an undelivered webhook is due now.
     func retryWebhook(id text: String, grant: Authenticator.Grant) throws -> HTTPResponse {
-        guard let id = UUID(uuidString: text) else { throw ServiceError.notFound("no webhook delivery \(text)") }
+        guard let id = UUID(uuidString: text), let room = try store.webhookRoom(id) else { throw ServiceError.notFound("no webhook delivery \(text)") }
+        // Checked before anything changes: a token for one room sends only that room's again.
+        if let limited = grant.roomID, room != limited {
+            throw ServiceError.unauthorizedRoom("the token is limited to room \(limited); this delivery is not about it")
+        }
         switch try store.retryWebhook(id) {
-        case .queued(let delivery, let jobID):
-            if let jobID, let job = try store.job(jobID) { try Authenticator.check(grant, roomID: job.roomID) }
+        case .queued(let delivery):
             return JSON.response(200, Self.view(delivery))
         case .alreadyDelivered:
             throw ServiceError(status: 409, code: 4000, name: "WEBHOOK_DELIVERED", message: "webhook delivery \(text) was delivered already")

@@ -79,7 +79,10 @@ public final class APIService: @unchecked Sendable {
     }
 
     private let liveLock = NSLock()
-    private var live: (any LiveRooms)?
+    /// Weak: the room server holds this service (`RoomServer.attach(jobs:)`), and whoever made
+    /// both keeps the room server; a strong reference each way kept both, their pool and its
+    /// connections, after their owner let them go.
+    private weak var live: (any LiveRooms)?
 
     /// Connects the room server's live registry: ending sessions and removing participants
     /// then reach the connected participants, and active participants come from it. Without
@@ -97,7 +100,7 @@ public final class APIService: @unchecked Sendable {
 
     /// The HTTP handler.
     public var handler: HTTPHandler {
-        { [self] request, _ in
+        { [self] request, connection in
             // Low-latency HLS: a blocking playlist reload or a hinted part may wait for the writer.
             if request.path.hasPrefix("/files/"),
                let held = files.heldResult(request, relativePath: FileServer.relativePath(of: request))
@@ -106,7 +109,7 @@ public final class APIService: @unchecked Sendable {
             }
             if request.method == "GET", request.path == "/v2/changes" {
                 do {
-                    return try changes(request)
+                    return try changes(request, from: connection.remoteAddress)
                 } catch let error as ServiceError {
                     return .response(JSON.error(error))
                 } catch {

@@ -21,6 +21,8 @@ public struct Authenticator: Sendable {
     public struct Grant: Sendable {
         /// The one room the token is limited to, if any.
         public var roomID: String?
+        /// When the token expires (`exp`), if it does.
+        public var expiresAt: Date? = nil
     }
 
     public func authenticate(_ request: HTTPRequest, now: Date = Date()) throws(ServiceError) -> Grant {
@@ -49,7 +51,7 @@ public struct Authenticator: Sendable {
                 throw .unauthorizedRole("the REST API needs the crawler role; rtc tokens only join rooms")
             }
         }
-        return Grant(roomID: claims.roomId)
+        return Grant(roomID: claims.roomId, expiresAt: claims.exp.map(Date.init(timeIntervalSince1970:)))
     }
 
     /// Refuses a token limited to another room.

@@ -131,10 +131,13 @@ public final class PostgresCluster: @unchecked Sendable {
             "-p \(port)",
             "-c listen_addresses=127.0.0.1",
             "-c unix_socket_directories=''",
-            "-c max_connections=200",
         ]
         if durability == .throwaway {
-            settings += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+            // A throwaway cluster is a test run's: every test's database at once, each with its
+            // pools and listeners (a run of the whole suite holds about 200).
+            settings += ["-c max_connections=500", "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+        } else {
+            settings.append("-c max_connections=200")
         }
         let run = try ProgramRun.run(
             binaries.pgCtl,

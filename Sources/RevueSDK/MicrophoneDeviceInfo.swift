@@ -1,5 +1,5 @@
-/// An audio device, listed by `VideoSDK.getMics()`: `Speaker` (the output the seeds list first;
-/// on Linux the SDK plays nothing, so it only routes nothing), the synthetic tone, the ALSA
+/// An audio device, listed by `VideoSDK.getMics()`: `Speaker` (the output the seeds list first:
+/// the rooms' sound on an ALSA playback device, `VideoSDK.setSpeakerOutput`), the synthetic tone, the ALSA
 /// capture devices (`alsa:NAME`) and the file microphones an app added with
 /// `VideoSDK.addFileMicrophone(path:label:)`.
 // @unchecked Sendable: immutable after init but a subclass of `DeviceInfo`, a non-final class the compiler cannot check

@@ -2,8 +2,8 @@ import Media
 import RoomReceiver
 
 /// The sound of someone else's microphone as this client decodes it (a remote `Stream`'s
-/// `remoteAudioTrack`). The SDK plays nothing on Linux: an app reads the counters, or sets a
-/// sample handler to get the decoded sound.
+/// `remoteAudioTrack`). The SDK plays it on the speaker (`Speaker`, `VideoSDK.setSpeakerOutput`);
+/// an app also reads the counters, or sets a sample handler to get the decoded sound.
 public final class RemoteAudioTrack: Sendable {
     /// What has arrived and been decoded since the participant's first media in this room.
     public struct Statistics: Sendable, Equatable {

@@ -112,21 +112,53 @@ extension Room {
         announceAudioDevice()
     }
 
-    /// Routes audio to `device`. `Speaker` is the output: the SDK plays nothing on Linux, so it
-    /// changes nothing that is sent. Any other device chooses that microphone (switching to it
-    /// now if the microphone is on; a failure then goes to `onError`).
-    /// - Throws: 3059 when `device` is not listed (also to `onError`); a failure changes nothing.
+    /// Routes audio to `device`. `Speaker` is the output: the room's sound plays on the speaker
+    /// (`VideoSDK.setSpeakerOutput`), opened now if it was not. Any other device chooses that
+    /// microphone, opened here (so a failure is thrown) and sent in place of the current one
+    /// if the microphone is on; the speaker plays on (Linux has no output paired with an input).
+    /// - Throws, each also to `onError`, and a failure changes nothing: 3059 when `device` is not
+    ///   listed; 3068 when the speaker does not open; the microphone's error (3024) when it does
+    ///   not open; 3055 while another microphone change runs.
     public func setAudioDevice(_ device: MicrophoneDeviceInfo) throws(VideoSDKError) {
         guard VideoSDK.getMics().contains(device) else {
             throw reported(VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND.with("\(device.label) is not available"))
         }
-        guard !device.isSpeaker else { return announceAudioDevice() }
-        if micOn, state == .CONNECTED {
-            Task { @MainActor [weak self] in
+        if device.isSpeaker {
+            // The route to the speaker: it opens now if the room is in and it was not open.
+            if state == .CONNECTED {
                 do throws(VideoSDKError) {
-                    try await self?.changeMic(deviceId: device.deviceId)
+                    try startSpeaker()
                 } catch {
-                    self?.report(error)
+                    throw reported(error)
+                }
+            }
+            return announceAudioDevice()
+        }
+        if micOn, state == .CONNECTED {
+            guard !micBusy else { throw reported(VideoSDKError.ERROR_OPERATION_IN_PROGRESS.with("another microphone change is running")) }
+            let previous = chosenMicrophoneId
+            chosenMicrophoneId = device.deviceId
+            let fresh: CustomStreamTrack
+            do throws(VideoSDKError) {
+                fresh = try defaultMicrophoneTrack()
+            } catch {
+                chosenMicrophoneId = previous
+                throw reported(error)
+            }
+            announceAudioDevice()
+            // Opened: the swap is `changeMic(customMicrophoneTrack:)`'s (busy, mode and the
+            // track's end on failure its own). Muted meanwhile: the choice waits for the next unmute.
+            Task { @MainActor [weak self] in
+                guard let self, self.micOn else {
+                    fresh.stop()
+                    return
+                }
+                do throws(VideoSDKError) {
+                    try await self.changeMic(customMicrophoneTrack: fresh)
+                } catch {
+                    self.chosenMicrophoneId = previous
+                    self.announceAudioDevice()
+                    self.report(error)
                 }
             }
         } else {
@@ -136,10 +168,30 @@ extension Room {
     }
 
     /// Sets the closure told of audio device changes: once now with the current state, then at
-    /// each change this room makes (Linux has no headsets being plugged in). nil removes it.
+    /// each change this room makes, and when a device comes or goes (a USB headset plugged in,
+    /// a device added to `~/.asoundrc`, a file an app added): the list is looked at once a
+    /// second while a closure is set. On the main actor. nil removes it.
     public func setAudioDeviceChangeListener(_ listener: ((_ selected: MicrophoneDeviceInfo?, _ available: [MicrophoneDeviceInfo]) -> Void)?) {
         audioDeviceListener = listener
+        deviceWatch?.cancel()
+        deviceWatch = nil
         announceAudioDevice()
+        guard listener != nil else { return }
+        // The list as the closure was just told it, taken now: a device added before the watch
+        // first runs is a change.
+        let told = VideoSDK.getMics()
+        deviceWatch = Task { @MainActor [weak self] in
+            var last = told
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self, !Task.isCancelled else { return }
+                let now = VideoSDK.getMics()
+                if now != last {
+                    last = now
+                    self.announceAudioDevice()
+                }
+            }
+        }
     }
 
     private func announceAudioDevice() {

@@ -93,6 +93,7 @@ extension Room {
         presenterId = joined.presenterID
         activeSpeakerId = joined.activeSpeakerID
         setState(.CONNECTED)
+        startSpeakerIfItOpens()
         emit { $0.onRoomJoined() }
         // Those already in: their streams that are on, as events, so a listener sees the room.
         for info in joined.participants {
@@ -269,7 +270,9 @@ extension Room {
     /// them, as `onStreamEnabled` events.
     func enableStreams(of participant: RemoteParticipant, as info: ParticipantInfo, from made: RoomPublisher) {
         for kind in Signaling.StreamKind.allCases where info.media[kind] {
-            if let stream = participant.enable(StreamKind(kind), remote: made.remoteTrack(participantID: participant.id, kind: kind)) {
+            let remote = made.remoteTrack(participantID: participant.id, kind: kind)
+            if kind == .audio, let remote { play(remote, of: participant.id) }
+            if let stream = participant.enable(StreamKind(kind), remote: remote) {
                 emit { $0.onStreamEnabled(stream, forParticipant: participant) }
             }
         }
@@ -306,9 +309,12 @@ extension Room {
         releaseCamera()
         releaseMicrophone()
         releaseScreenShare()
+        stopSpeaker()
         stopAllRelays()
         adaptiveTask?.cancel()
         adaptiveTask = nil
+        deviceWatch?.cancel()
+        deviceWatch = nil
         livestreamWatchdog?.cancel()
         livestreamWatchdog = nil
         localParticipant?.endPublications()

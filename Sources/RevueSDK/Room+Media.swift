@@ -204,7 +204,7 @@ extension Room {
 
     /// What the microphone sends: its samples through WebRTC's audio processing module when the
     /// track asks for any of it (`CustomMicrophoneTrackConfig` and `NoiseConfig`), else as they
-    /// are. Echo cancellation has no far end on Linux (the SDK plays nothing), so it only runs.
+    /// are. Echo cancellation is not given the speaker's sound (its far end) yet, so it only runs.
     static func processed(_ source: any MicrophoneSource, _ processing: AudioProcessing?) throws(VideoSDKError) -> any MicrophoneSource {
         guard let processing, processing.noiseSuppression || processing.echoCancellation || processing.autoGainControl || processing.highPassFilter
         else { return source }

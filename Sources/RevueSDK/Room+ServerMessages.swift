@@ -43,6 +43,7 @@ extension Room {
             emit { $0.onParticipantJoined(joined) }
         case .participantLeft(let participantID, let reason):
             guard let left = participants.removeValue(forKey: participantID) else { return }
+            stopPlaying(participantID, track: left.stream(of: .AUDIO)?.remoteAudioTrack?.track)
             localParticipant?.endPublications(to: participantID)
             emit { $0.onParticipantLeft(left, reason: reason) }
         case .participantModeChanged(let participantID, let mode):
@@ -52,9 +53,11 @@ extension Room {
             guard let who = participant(participantID) else { return }
             let track = who.isLocal ? (kind == .audio ? microphoneTrack : kind == .video ? cameraTrack : shareTrack) : nil
             let remote = who.isLocal ? nil : publisher?.remoteTrack(participantID: participantID, kind: kind)
+            if kind == .audio, let remote { play(remote, of: participantID) }
             if let stream = who.enable(StreamKind(kind), track: track, remote: remote) { emit { $0.onStreamEnabled(stream, forParticipant: who) } }
         case .streamDisabled(let participantID, let kind):
             guard let who = participant(participantID), let stream = who.disable(StreamKind(kind)) else { return }
+            if kind == .audio, !who.isLocal { stopPlaying(participantID, track: stream.remoteAudioTrack?.track) }
             emit { $0.onStreamDisabled(stream, forParticipant: who) }
         case .speakerChanged(let participantID):
             activeSpeakerId = participantID

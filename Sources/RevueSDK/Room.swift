@@ -1,4 +1,5 @@
 import Foundation
+import Playout
 import JobSpec
 import Capture
 import Publisher
@@ -133,6 +134,10 @@ public final class Room {
     /// `enableCam()`/`unmuteMic()` without a track.
     var chosenCameraId: String?
     var chosenMicrophoneId: String?
+    /// What plays the room's sound while joined (`Speaker`), when its device opened.
+    var speaker: SpeakerPlayout?
+    /// Looks for devices coming and going while `audioDeviceListener` is set.
+    var deviceWatch: Task<Void, Never>?
     /// `setAudioDeviceChangeListener`'s closure.
     var audioDeviceListener: ((_ selected: MicrophoneDeviceInfo?, _ available: [MicrophoneDeviceInfo]) -> Void)?
 
@@ -162,6 +167,8 @@ public final class Room {
         guard [.CONNECTING, .CONNECTED, .RECONNECTING, .CLOSING].contains(state) else { return }
         joinCancellation?.cancel()
         adaptiveTask?.cancel()
+        deviceWatch?.cancel()
+        speaker?.stop()
         inbound?.finish()
         if let publisher { Self.inBackground { publisher.leave() } }
         for publisher in relays.values.map(\.publisher) { Self.inBackground { publisher.leave(reason: .removePeerMediaRelayStop) } }

@@ -1,4 +1,5 @@
 import Foundation
+import Playout
 import Synchronization
 
 /// What `VideoSDK`'s static calls share: the permission provider, the devices, the selected
@@ -21,6 +22,9 @@ final class SDKState: Sendable {
         var roomsIn = 0
         var preCallTest: PreCallTest?
         var signalingURL: String = ProcessInfo.processInfo.environment["REVUE_SIGNALING_URL"] ?? "ws://127.0.0.1:8080/v2/rtc"
+        /// Where `Speaker` plays the rooms' sound (ALSA's default device unless the app says);
+        /// nil: nowhere.
+        var speakerOutput: SpeakerPlayout.Output? = SpeakerPlayout.Output()
     }
 
     struct WeakTrack {

@@ -1,4 +1,5 @@
 import Foundation
+import Playout
 import Log
 import Media
 import Capture
@@ -95,6 +96,16 @@ public final class VideoSDK: Sendable {
         return listed
     }
 
+    /// Where `Speaker` plays what a room hears (Revue's, for Linux): an ALSA playback device,
+    /// ALSA's `default` unless set; nil plays nothing. Rooms joined after the call use it.
+    public static func setSpeakerOutput(_ output: SpeakerOutput?) {
+        state.with { $0.speakerOutput = output }
+    }
+
+    public static func getSpeakerOutput() -> SpeakerOutput? {
+        state.with { $0.speakerOutput }
+    }
+
     /// `getCameras()` followed by `getMics()`.
     public static func getDevices() -> [DeviceInfo] {
         getCameras() + getMics()
@@ -106,7 +117,8 @@ public final class VideoSDK: Sendable {
         state.with { fields in fields.cameras.first { $0.info.deviceId == fields.selectedCameraID }?.info }
     }
 
-    /// The microphone in use. The SDK plays no sound on Linux, so it is never `Speaker`.
+    /// The microphone in use. The speaker plays beside whichever is chosen (Linux pairs no output
+    /// with an input), so it is never `Speaker`.
     public static func getSelectedAudioDevice() -> MicrophoneDeviceInfo? {
         let selected = state.with { $0.selectedMicrophoneID }
         return microphones().first { $0.info.deviceId == selected }?.info

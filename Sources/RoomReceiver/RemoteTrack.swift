@@ -53,6 +53,8 @@ public final class RemoteTrack: Sendable {
         var counts = Statistics()
         var pictureHandler: (@Sendable (VideoFrame) -> Void)?
         var soundHandler: (@Sendable (AudioChunk) -> Void)?
+        /// The speaker's tap, beside the app's handler.
+        var playoutHandler: (@Sendable (AudioChunk) -> Void)?
         var frameObserver: (@Sendable (ReceivedVideoFrame) -> Void)?
     }
     private let state = Mutex(State())
@@ -75,6 +77,12 @@ public final class RemoteTrack: Sendable {
     /// in order; nil stops it.
     public func setSoundHandler(_ handler: (@Sendable (AudioChunk) -> Void)?) {
         state.withLock { $0.soundHandler = handler }
+    }
+
+    /// Like `setSoundHandler`, for the client's speaker: it hears the sound whatever handler the
+    /// app sets. nil stops it.
+    public func setPlayoutHandler(_ handler: (@Sendable (AudioChunk) -> Void)?) {
+        state.withLock { $0.playoutHandler = handler }
     }
 
     /// Called on the receiver's thread with each whole video frame the jitter buffer releases,
@@ -109,7 +117,11 @@ public final class RemoteTrack: Sendable {
 
     /// Hands decoded sound to the handler; the decoder's own counters are copied by the caller.
     func deliver(sound: [AudioChunk]) {
-        guard !sound.isEmpty, let handler = state.withLock({ $0.soundHandler }) else { return }
-        for chunk in sound { handler(chunk) }
+        guard !sound.isEmpty else { return }
+        let (handler, playout) = state.withLock { ($0.soundHandler, $0.playoutHandler) }
+        for chunk in sound {
+            playout?(chunk)
+            handler?(chunk)
+        }
     }
 }

@@ -39,6 +39,10 @@ extension RoomServer: LiveRooms {
         return removed
     }
 
+    public func liveRoomIDs() -> [String] {
+        (try? rtc.loop.sync { [self] in registry.liveRoomIDs }) ?? []
+    }
+
     public func connectionQuality(roomID: String) -> [String: ConnectionQuality] {
         (try? rtc.loop.sync { [self] in media.connectionQuality(roomID: roomID) }) ?? [:]
     }

@@ -16,6 +16,8 @@ public protocol LiveRooms: AnyObject, Sendable {
     /// Each member of the room's live session's connection quality, by participant id (empty
     /// when the room is not live here).
     func connectionQuality(roomID: String) -> [String: ConnectionQuality]
+    /// The rooms with a live session here.
+    func liveRoomIDs() -> [String]
     /// In a cluster, the base URL (`http://host:port`) of the live node that hosts the room's
     /// session when another node does; nil when this one does, or none.
     func hostURL(roomID: String) -> String?
@@ -24,5 +26,6 @@ public protocol LiveRooms: AnyObject, Sendable {
 extension LiveRooms {
     public func metricLines() -> [String] { [] }
     public func connectionQuality(roomID: String) -> [String: ConnectionQuality] { [:] }
+    public func liveRoomIDs() -> [String] { [] }
     public func hostURL(roomID: String) -> String? { nil }
 }

@@ -34,6 +34,10 @@ extension APIServiceTests {
         #expect((limited.json as? [String: Any])?["roomId"] as? String == "example")
         let limitedToken = try #require((limited.json as? [String: Any])?["token"] as? String)
         #expect(try call("GET", "/v2/nodes", token: limitedToken).status == 403)
+        // A login never outlives the token it came from.
+        let brief = try call("POST", "/v2/console/login", ["token": try auth.token(expiresIn: 300)], token: "")
+        let briefExpiry = try #require(((brief.json as? [String: Any])?["expiresAt"] as? String).flatMap { ISO8601DateFormatter.withFractions.date(from: $0) })
+        #expect(briefExpiry.timeIntervalSinceNow <= 301 && briefExpiry.timeIntervalSinceNow > 250, "\(briefExpiry)")
     }
 
     @Test func jobsAreListedAcrossRoomsByStateAndTime() throws {
@@ -75,13 +79,31 @@ extension APIServiceTests {
         #expect(retried.status == 200 && (retried.json as? [String: Any])?["id"] as? String == delivery, "\(String(describing: retried.json))")
         #expect(try call("POST", "/v2/webhooks/\(UUID().uuidString)/retry").status == 404)
         #expect(try call("POST", "/v2/webhooks/not-a-uuid/retry").status == 404)
+        // A token limited to another room sees neither, and changes nothing.
+        let other = try auth.token(roomID: "room4")
+        #expect(try call("GET", "/v2/recordings/\(id)/events", token: other).status == 403)
+        let due = { () throws -> Date in
+            try self.api.store.pool.with { try $0.query("SELECT next_attempt_at FROM webhook_deliveries WHERE id = $1", [UUID(uuidString: delivery)])[0]
+                .decode("next_attempt_at", as: Date.self) }
+        }
+        try api.store.pool.with { _ = try $0.query("UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE id = $1", [UUID(uuidString: delivery)]) }
+        #expect(try call("POST", "/v2/webhooks/\(delivery)/retry", token: other).status == 403)
+        #expect(try due().timeIntervalSinceNow > 3000, "a refused retry made it due")
+        let own = try call("POST", "/v2/webhooks/\(delivery)/retry", token: try auth.token(roomID: "example"))
+        #expect(own.status == 200, "\(String(describing: own.json))")
         try api.store.pool.with { connection in
             _ = try connection.query("UPDATE webhook_deliveries SET delivered_at = now() WHERE id = $1", [UUID(uuidString: delivery)])
         }
         #expect(try call("POST", "/v2/webhooks/\(delivery)/retry").status == 409)
-        // A token limited to another room sees neither.
-        let other = try auth.token(roomID: "room4")
-        #expect(try call("GET", "/v2/recordings/\(id)/events", token: other).status == 403)
+        // A room webhook (no job) is its session's room's.
+        let sessionDelivery = UUID()
+        try api.store.pool.with { connection in
+            _ = try connection.query("INSERT INTO sessions (id, room_id, started_at, ended_at) VALUES ('console-session', 'example', now(), now())")
+            _ = try connection.query("INSERT INTO webhook_deliveries (id, job_id, session_id, url, event, payload) VALUES ($1, NULL, 'console-session', 'http://127.0.0.1:9/', 'session-started', '{}')",
+                                     [sessionDelivery])
+        }
+        #expect(try call("POST", "/v2/webhooks/\(sessionDelivery.uuidString)/retry", token: other).status == 403)
+        #expect(try call("POST", "/v2/webhooks/\(sessionDelivery.uuidString)/retry").status == 200)
     }
 
     @Test func workersAndNodesAreListed() throws {
@@ -119,6 +141,37 @@ extension APIServiceTests {
         while !received.contains("event: change"), Date() < deadline { received += String(decoding: try TCP.receive(socket), as: UTF8.self) }
         #expect(received.contains("event: change") && received.contains("\"jobs\""), "\(received)")
         #expect(received.contains("retry: 2000"))
+    }
+
+    @Test func theChangeFeedIsEveryRoomsAndLimitsItsWatchers() throws {
+        defer { server.stop() }
+        #expect(try TCP.http("GET", base + "/v2/changes?token=\(try auth.token(roomID: "example"))").status == 403, "a room's token sees every room")
+        let port = try #require(URL(string: base)?.port)
+        let token = try auth.token()
+        func open() throws -> (Int32, String) {
+            let socket = try TCP.connect(host: "127.0.0.1", port: port, timeout: 10)
+            try TCP.send(socket, Array("GET /v2/changes?token=\(token) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            var received = ""
+            while !received.contains("\r\n\r\n") { received += String(decoding: try TCP.receive(socket), as: UTF8.self) }
+            return (socket, received)
+        }
+        var sockets: [Int32] = []
+        for _ in 0..<8 {
+            let (socket, head) = try open()
+            sockets.append(socket)
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        }
+        let (ninth, refused) = try open()
+        close(ninth)
+        #expect(refused.hasPrefix("HTTP/1.1 503") && refused.contains("TOO_MANY_STREAMS"), "\(refused)")
+        // Watchers that hang up are let go within a look or two: their places are free again.
+        for socket in sockets { close(socket) }
+        let freed = try Poll.until(10) {
+            let (socket, head) = try open()
+            close(socket)
+            return head.hasPrefix("HTTP/1.1 200")
+        }
+        #expect(freed, "the closed streams kept their places")
     }
 }
 

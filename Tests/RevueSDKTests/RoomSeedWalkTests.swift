@@ -357,7 +357,10 @@ extension RevueSDKTests {
             let noMic = await #expect(throws: VideoSDKError.self) { try await room.changeMic(deviceId: "no-such-mic") }
             #expect(noMic?.code == 3059 && log.errors.last?.code == 3059)
 
-            // setAudioDevice: Speaker is accepted (nothing plays on Linux); an unlisted device is 3059.
+            // setAudioDevice: Speaker opens the speaker (this machine has no sound card: ALSA's
+            // null device stands in for it); an unlisted device is 3059.
+            VideoSDK.setSpeakerOutput(SpeakerOutput(device: "null"))
+            defer { VideoSDK.setSpeakerOutput(SpeakerOutput()) }
             if let speaker = VideoSDK.getMics().first(where: { $0.deviceId == "Speaker" }) {
                 do {
                     try room.setAudioDevice(speaker)
@@ -365,6 +368,7 @@ extension RevueSDKTests {
                     Issue.record("Failed to set audio device: \(error)")
                 }
             }
+            #expect(room.speaker != nil, "Speaker did not open the speaker")
             #expect(throws: VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) {
                 try room.setAudioDevice(MicrophoneDeviceInfo(label: "Gone", deviceId: "gone"))
             }

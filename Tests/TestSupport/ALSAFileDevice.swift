@@ -33,4 +33,17 @@ public enum ALSAFileDevice {
 
         """
     }
+
+    /// The playback device `name` that writes what it is given to `file` (the same raw format).
+    public static func playbackConfiguration(_ name: String, writing file: String) -> String {
+        """
+        pcm.\(name) {
+            type file
+            slave { pcm { type null } }
+            file "\(file)"
+            format "raw"
+        }
+
+        """
+    }
 }
