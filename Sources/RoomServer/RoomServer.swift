@@ -135,9 +135,11 @@ public final class RoomServer: @unchecked Sendable {
     /// WHIP sessions (RFC 9725), by resource id (RoomServer+WHIP.swift).
     let whip = WHIPSessions()
 
-    /// The hub needs its handler before `self` exists.
+    /// The hub needs its handler before `self` exists. Weak: the server holds the hub, which
+    /// holds this; a strong reference back kept every stopped server (and its pool's
+    /// connections) alive.
     // @unchecked Sendable: `server` is written once, in init before hub.start() hands it to the hub thread, which only reads it
-    final class Holder: @unchecked Sendable { var server: RoomServer? }
+    final class Holder: @unchecked Sendable { weak var server: RoomServer? }
 
     public func start() {
         rtc.start()
