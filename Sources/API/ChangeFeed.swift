@@ -86,8 +86,19 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// Takes over an answered stream's connection (on one of the server's worker threads), until
     /// `until` (the token's expiry). One that came past the limits in a race is told to come back
-    /// in a minute and closed.
+    /// in a minute and closed. Only the looking thread closes a stream once it is in `streams`
+    /// (a descriptor closed elsewhere could be reused by another connection while it writes).
     func adopt(_ connection: HTTPConnection, until: Date?) {
+        let refuse = {
+            connection.write(Array("retry: 60000\n: too many change streams\n\n".utf8), deadline: HTTPConnection.now() + self.writeTimeout)
+            connection.close()
+        }
+        guard hasRoom(for: connection.remoteAddress) else { return refuse() }
+        // The browser waits 2 s before it reconnects after the stream breaks.
+        guard connection.write(Array("retry: 2000\n: revue changes\n\n".utf8), deadline: HTTPConnection.now() + writeTimeout) else {
+            connection.close()
+            return
+        }
         let start = lock.withLock { () -> Bool? in
             guard Self.admits(streams, address: connection.remoteAddress, capacity: capacity) else { return nil }
             streams.append(Stream(connection: connection, until: until))
@@ -95,15 +106,7 @@ final class ChangeFeed: @unchecked Sendable {
             looking = true
             return true
         }
-        guard let start else {
-            connection.write(Array("retry: 60000\n: too many change streams\n\n".utf8), deadline: HTTPConnection.now() + writeTimeout)
-            connection.close()
-            return
-        }
-        // The browser waits 2 s before it reconnects after the stream breaks.
-        if !connection.write(Array("retry: 2000\n: revue changes\n\n".utf8), deadline: HTTPConnection.now() + writeTimeout) {
-            drop([ObjectIdentifier(connection)])
-        }
+        guard let start else { return refuse() }
         if start {
             let thread = Thread { [self] in look() }
             thread.name = "revue-changes"
