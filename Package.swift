@@ -164,7 +164,7 @@ let package = Package(
         .target(name: "LiveTranscription", dependencies: ["Speech", "Decode", "Ingest", "Subscriber", "MediaSource", "Media", "Signaling", "Log"]),
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         // the speaker: the room's received sound, mixed, to an ALSA playback device.
-        .target(name: "Playout", dependencies: ["CALSA", "Media", "Log"]),
+        .target(name: "Playout", dependencies: ["CALSA", "Capture", "Media", "Log"]),
         .target(name: "RevueSDK", dependencies: ["OutboundHTTP", "RoomSession", "RoomReceiver", "Capture", "Publisher", "Playout", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
         .target(name: "RoomServer", dependencies: ["APIModels", "Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",

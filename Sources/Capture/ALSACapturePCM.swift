@@ -7,13 +7,6 @@ import Foundation
 /// thread, once it is opened.
 // @unchecked Sendable: owns an ALSA capture PCM (`snd_pcm_t`), used by one thread at a time (ALSAMicrophone's capture thread)
 final class ALSACapturePCM: @unchecked Sendable {
-    /// libasound's error printer replaced once, before the first call (it is process-wide).
-    private static let silenced: Void = revue_alsa_silence()
-
-    static func silenceLibraryErrors() {
-        _ = silenced
-    }
-
     static let sampleRate = 48_000
     /// How much the device buffers (snd_pcm_set_params's latency: ALSA makes four periods of it).
     static let bufferMicroseconds: UInt32 = 80_000
@@ -26,21 +19,8 @@ final class ALSACapturePCM: @unchecked Sendable {
     /// the system's and the user's files (`~/.asoundrc`): for devices an app describes itself.
     init(device: String, configuration: String? = nil) throws(ALSAError) {
         self.device = device
-        Self.silenceLibraryErrors()
-        var opened: OpaquePointer?
-        var status: Int32
-        if let configuration {
-            var tree: OpaquePointer?
-            status = revue_alsa_config_from_text(configuration, &tree)
-            guard status >= 0, let tree else { throw ALSAError(device: device, operation: "reading its configuration", code: status) }
-            // The PCM keeps what it needs of the tree: it is freed once the device is open.
-            defer { snd_config_delete(tree) }
-            status = snd_pcm_open_lconf(&opened, device, SND_PCM_STREAM_CAPTURE, 0, tree)
-        } else {
-            status = snd_pcm_open(&opened, device, SND_PCM_STREAM_CAPTURE, 0)
-        }
-        guard status >= 0, let opened else { throw ALSAError(device: device, operation: "opening it for capture", code: status) }
-        status = snd_pcm_set_params(opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.sampleRate), 1,
+        let opened = try ALSAPCMOpening.open(device, configuration: configuration, stream: SND_PCM_STREAM_CAPTURE, mode: 0, purpose: "capture")
+        var status = snd_pcm_set_params(opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.sampleRate), 1,
                                     Self.bufferMicroseconds)
         guard status >= 0 else {
             snd_pcm_close(opened)

@@ -34,7 +34,7 @@ public struct ALSADevice: Sendable, Equatable {
     /// The capture devices the configuration lists, in its order: each that is not output-only
     /// and not one of `skippedPrefixes`. Nothing is opened.
     public static func captureDevices() -> [ALSADevice] {
-        ALSACapturePCM.silenceLibraryErrors()
+        ALSAPCMOpening.silenceLibraryErrors()
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
         guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let hints else { return [] }
         defer { snd_device_name_free_hint(hints) }

@@ -1,7 +1,7 @@
 import CALSA
 import Foundation
 
-/// Why an ALSA capture device cannot be used: what was being done, on which device, and
+/// Why an ALSA device (a microphone, or the speaker) cannot be used: what was being done, on which device, and
 /// libasound's own words for the error (`snd_strerror`).
 public struct ALSAError: Error, Sendable, Equatable, CustomStringConvertible {
     public let device: String

@@ -1,4 +1,5 @@
 import CALSA
+import Capture
 
 /// One open ALSA playback PCM (`snd_pcm_t`), mono 16-bit 48 kHz, interleaved, closed in deinit.
 /// ALSA converts and resamples to what the device takes (`snd_pcm_set_params` with soft
@@ -14,26 +15,14 @@ final class ALSAPlaybackPCM: @unchecked Sendable {
     /// Opens `device` (`default`, `plughw:0,0`, `pulse`, a name from the ALSA configuration) for
     /// playback, with `bufferMicroseconds` of buffer. `configuration`, in ALSA's configuration
     /// syntax, defines the device instead of the system's and the user's files.
-    init(device: String, configuration: String? = nil, bufferMicroseconds: UInt32) throws(PlayoutError) {
+    init(device: String, configuration: String? = nil, bufferMicroseconds: UInt32) throws(ALSAError) {
         self.device = device
-        revue_alsa_silence()
-        var opened: OpaquePointer?
-        var status: Int32
-        if let configuration {
-            var tree: OpaquePointer?
-            status = revue_alsa_config_from_text(configuration, &tree)
-            guard status >= 0, let tree else { throw PlayoutError(device: device, operation: "reading its configuration", code: status) }
-            // The PCM keeps what it needs of the tree: it is freed once the device is open.
-            defer { snd_config_delete(tree) }
-            status = snd_pcm_open_lconf(&opened, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK, tree)
-        } else {
-            status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
-        }
-        guard status >= 0, let opened else { throw PlayoutError(device: device, operation: "opening it for playback", code: status) }
-        status = snd_pcm_set_params(opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.sampleRate), 1, bufferMicroseconds)
+        let opened = try ALSAPCMOpening.open(device, configuration: configuration, stream: SND_PCM_STREAM_PLAYBACK, mode: SND_PCM_NONBLOCK,
+                                             purpose: "playback")
+        let status = snd_pcm_set_params(opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.sampleRate), 1, bufferMicroseconds)
         guard status >= 0 else {
             snd_pcm_close(opened)
-            throw PlayoutError(device: device, operation: "setting mono 16-bit 48 kHz", code: status)
+            throw ALSAError(device: device, operation: "setting mono 16-bit 48 kHz", code: status)
         }
         pcm = opened
     }
@@ -46,7 +35,7 @@ final class ALSAPlaybackPCM: @unchecked Sendable {
     }
 
     /// How many samples the device takes now without waiting (an underrun is recovered from).
-    func room() throws(PlayoutError) -> Int {
+    func room() throws(ALSAError) -> Int {
         guard let pcm else { return 0 }
         let available = snd_pcm_avail_update(pcm)
         if available >= 0 { return Int(available) }
@@ -57,7 +46,7 @@ final class ALSAPlaybackPCM: @unchecked Sendable {
     /// Writes what the device takes of `samples` now; returns how many it took. An underrun (the
     /// device ran dry) is recovered from and the write tried once more.
     @discardableResult
-    func write(_ samples: [Int16]) throws(PlayoutError) -> Int {
+    func write(_ samples: [Int16]) throws(ALSAError) -> Int {
         guard let pcm, !samples.isEmpty else { return 0 }
         var written = samples.withUnsafeBufferPointer { snd_pcm_writei(pcm, $0.baseAddress, snd_pcm_uframes_t($0.count)) }
         if written == -Int(EAGAIN) { return 0 }
@@ -70,7 +59,7 @@ final class ALSAPlaybackPCM: @unchecked Sendable {
     }
 
     /// An underrun or a suspended device is prepared again; anything else is an error.
-    private func recover(_ status: Int32, operation: String) throws(PlayoutError) {
-        guard let pcm, snd_pcm_recover(pcm, status, 1) >= 0 else { throw PlayoutError(device: device, operation: operation, code: status) }
+    private func recover(_ status: Int32, operation: String) throws(ALSAError) {
+        guard let pcm, snd_pcm_recover(pcm, status, 1) >= 0 else { throw ALSAError(device: device, operation: operation, code: status) }
     }
 }

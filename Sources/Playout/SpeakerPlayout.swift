@@ -1,3 +1,4 @@
+import Capture
 import Foundation
 import Log
 import Media
@@ -26,11 +27,11 @@ public final class SpeakerPlayout: Sendable {
     private let mixer = Mutex(PlayoutMixer())
     private let running = Atomic<Bool>(true)
     private let written = Atomic<Int>(0)
-    private let failure = Mutex<PlayoutError?>(nil)
+    private let failure = Mutex<ALSAError?>(nil)
     let tick: Double
 
     /// Opens the device (throws when it does not open) and starts playing silence.
-    public init(output: Output, tick: Double = 0.01, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) throws(PlayoutError) {
+    public init(output: Output, tick: Double = 0.01, clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }) throws(ALSAError) {
         self.output = output
         self.tick = tick
         let pcm = try ALSAPlaybackPCM(device: output.device, configuration: output.configuration, bufferMicroseconds: 120_000)
@@ -69,7 +70,7 @@ public final class SpeakerPlayout: Sendable {
     public var sourceCount: Int { mixer.withLock { $0.sourceCount } }
 
     /// Why playing stopped on its own (the device went away), if it did.
-    public var error: PlayoutError? { failure.withLock { $0 } }
+    public var error: ALSAError? { failure.withLock { $0 } }
 
     /// What the thread holds: the playout, weakly (only for the length of a tick at a time).
     private final class WeakReference: Sendable {
