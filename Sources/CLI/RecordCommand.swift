@@ -175,8 +175,8 @@ enum RecordCommand: RevueCommand {
         if spec.job?.kind == .transcription { return try LiveTranscriptionRun.run(spec, shouldStop: shouldStop) }
         if let parent = spec.parentPID { ParentWatch.dieWithParent(expected: pid_t(parent)) }
         let reporter = JobRunReporter.forSpec(spec)
-        let run = JobRun(spec: spec) { event in
-            if let reporter { return reporter.report(event) }
+        let run = JobRun(spec: spec) { event, job in
+            if let reporter { return reporter.report(event, job: job) }
             switch event {
             case .playable: Console.error("hls: playable (3 segments published)")
             case .limitReached(let limit): Console.error("stopping on its own: \(limit.reason(for: spec.job?.kind ?? .recording))")
@@ -186,7 +186,7 @@ enum RecordCommand: RevueCommand {
         let inbox = spec.controlsOnStandardInput == true ? JobControlInbox() : nil
         let outcome = try run.run(through: wrap, onProgress: { progress in
             if showProgress { Console.progress(ProgressLine.format(progress)) }
-        }, controls: { inbox?.take() }, shouldStop: shouldStop)
+        }, commands: { inbox?.take() ?? [] }, shouldStop: shouldStop)
         if showProgress { Console.progress(nil) }
         let seconds = String(format: "%.2f", outcome.seconds)
         for result in outcome.outputs {

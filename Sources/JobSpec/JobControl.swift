@@ -19,6 +19,9 @@ public struct JobControl: Sendable, Codable, Equatable {
     /// Still pictures asked for in the last minute, each with its `path`: the run writes each
     /// one it has not written yet from its next picture.
     public var captures: [CaptureRequest]?
+    /// The job the line is for, in a run that carries several (`PipelineSpec.hostsJobs`); nil:
+    /// the run's own job.
+    public var job: String?
 
     public init(version: Int, paused: Bool, layout: LayoutSettings, theme: ThemeName, destinations: [String]? = nil,
                 captures: [CaptureRequest]? = nil)

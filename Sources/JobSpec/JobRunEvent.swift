@@ -25,6 +25,9 @@ public enum JobRunEvent: Sendable, Equatable {
     case resumed(at: Double, pausedFor: Double)
     /// A control changed the layout or the theme from this media time of the output on.
     case layoutChanged(LayoutSettings, theme: ThemeName, at: Double)
+    /// The job left a run that carries others (`JobRunCommand.detach`, or its limit): its outputs
+    /// are finished, and the run goes on for the rest.
+    case detached
 
     /// One tile of a layout.
     public struct Tile: Sendable, Codable, Equatable {
@@ -53,6 +56,7 @@ public enum JobRunEvent: Sendable, Equatable {
         case .paused: "paused"
         case .resumed: "resumed"
         case .layoutChanged: "layoutChanged"
+        case .detached: "detached"
         }
     }
 }
@@ -68,6 +72,7 @@ extension JobRunEvent: Codable {
         switch name {
         case "configured": self = .configured(try container.decode(PipelineSpec.self, forKey: .spec))
         case "started": self = .started
+        case "detached": self = .detached
         case "playable": self = .playable
         case "progress": self = .progress(try container.decode(JobProgress.self, forKey: .progress))
         case "outputFailed":
@@ -89,7 +94,7 @@ extension JobRunEvent: Codable {
         try container.encode(name, forKey: .event)
         switch self {
         case .configured(let spec): try container.encode(spec, forKey: .spec)
-        case .started, .playable: break
+        case .started, .playable, .detached: break
         case .progress(let progress): try container.encode(progress, forKey: .progress)
         case .outputFailed(let output, let error):
             try container.encode(output, forKey: .output)

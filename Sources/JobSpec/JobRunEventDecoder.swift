@@ -19,7 +19,12 @@ public struct JobRunEventDecoder: Sendable {
 
     /// The events the bytes complete.
     public mutating func decode(_ bytes: some Collection<UInt8>) -> [JobRunEvent] {
-        var events: [JobRunEvent] = []
+        decodeReports(bytes).map(\.event)
+    }
+
+    /// The reports the bytes complete, each with the job it is about.
+    public mutating func decodeReports(_ bytes: some Collection<UInt8>) -> [JobRunReport] {
+        var events: [JobRunReport] = []
         for byte in bytes {
             guard byte == UInt8(ascii: "\n") else {
                 if discarding { continue }
@@ -39,7 +44,7 @@ public struct JobRunEventDecoder: Sendable {
             }
             guard !partial.isEmpty else { continue }
             do {
-                events.append(try JSONDecoder().decode(JobRunEvent.self, from: Data(partial)))
+                events.append(try JSONDecoder().decode(JobRunReport.self, from: Data(partial)))
             } catch {
                 unreadable += 1
                 lastProblem = "\(error)"

@@ -51,6 +51,11 @@ public struct PipelineSpec: Sendable, Codable, Equatable {
     /// Receive every camera at its top simulcast layer instead of the layer its tile needs
     /// (`LayerChooser`): the reference `bench/live-record --simulcast` measures against.
     public var topCameraLayers: Bool?
+    /// The run takes other jobs of its room whose composite is the same (`sharesComposite(with:)`)
+    /// as they come, on its standard input (`JobRunCommand.attach`), and lets each go on its own
+    /// (`JobRunCommand.detach`): one subscription, decode, composite and encode for them all
+    /// (issue 26 item 7, docs/PIPELINE.md "One composite for many jobs").
+    public var hostsJobs: Bool?
 
     public init(source: MediaSourceSpec, config: RecordingConfig, outputs: [OutputSpec], job: JobIdentity? = nil,
                 eventsPath: String? = nil, parentPID: Int32? = nil, bucketMirror: BucketMirrorSpec? = nil, speakerAudio: String? = nil)

@@ -15,6 +15,9 @@ public enum JobCost {
     static let tracks = 0.05
     /// A live transcription: the speech engine's helper bursts a core per utterance.
     static let transcription = 0.5
+    /// A job that joined a run of its room with the same composite (docs/JOBS.md, "One
+    /// composite for many jobs"): only its outputs' muxing and writing (`bench/live-record --shared`).
+    static let joining = 0.05
 
     /// The cost of `job`.
     public static func of(_ job: Job) -> Double {

@@ -18,9 +18,9 @@ final class RunEventPipe {
     /// The descriptor to wait on, while the run holds its end open.
     var descriptor: Int32? { pipe?.descriptor }
 
-    /// The events the run has sent since the last call, without waiting.
-    func readAvailable() -> [JobRunEvent] {
-        var events: [JobRunEvent] = []
+    /// The events the run has sent since the last call, without waiting, each with the job it is about.
+    func readAvailable() -> [JobRunReport] {
+        var events: [JobRunReport] = []
         // A few reads at most: a run that writes without pause cannot hold the loop.
         for _ in 0..<16 {
             guard let pipe, pipe.waitReadable(timeout: 0) else { break }
@@ -28,7 +28,7 @@ final class RunEventPipe {
                 self.pipe = nil
                 break
             }
-            events += decoder.decode(bytes)
+            events += decoder.decodeReports(bytes)
         }
         return events
     }

@@ -10,22 +10,22 @@ extension Worker {
     func sendStop(_ id: UUID, reason: String) {
         lock.lock()
         defer { lock.unlock() }
-        guard var entry = running[id], entry.stopSentAt == nil else { return }
+        guard var entry = running[id], entry.stopSentAt == nil, !entry.detached else { return }
         entry.stopSentAt = Date()
         running[id] = entry
-        entry.process.signal(SIGTERM)
         logger.info("stopping the pipeline", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
+        letGo(id, of: entry.child, reason: reason)
     }
 
     /// Renews the lease of every job this worker holds, stores progress, and acts on what the
     /// database says: a stop request (even one whose NOTIFY was missed), or a lease lost.
     func heartbeat() {
         lock.lock()
-        let entries = running.map { ($0.key, $0.value.progress as JobProgress?, $0.value.process as Subprocess?) }
-            + preparing.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
-            + uploading.keys.map { ($0, nil as JobProgress?, nil as Subprocess?) }
+        let entries = running.map { ($0.key, $0.value.progress as JobProgress?, $0.value.child as RunChild?) }
+            + preparing.keys.map { ($0, nil as JobProgress?, nil as RunChild?) }
+            + uploading.keys.map { ($0, nil as JobProgress?, nil as RunChild?) }
         lock.unlock()
-        for (id, progress, process) in entries {
+        for (id, progress, child) in entries {
             do {
                 switch try store.heartbeat(jobID: id, workerID: configuration.workerID, lease: configuration.lease, progress: progress) {
                 case .held:
@@ -36,12 +36,17 @@ extension Worker {
                     // Another worker owns the job now: this copy must not go on.
                     logger.warning("lost the lease; stopping work on the job", ["jobId": .string(id.uuidString.lowercased())])
                     lock.lock()
+                    // A run that carries other jobs lets this one go; one that carries only it is killed.
+                    let others = child.map { staying(in: $0).contains { $0 != id } } ?? false
+                    if others, let child { letGo(id, of: child, reason: "lease lost") }
                     running[id] = nil
                     if preparing[id] != nil { preparing[id] = false }
                     if uploading[id] != nil { uploading[id] = false }
                     lock.unlock()
-                    process?.signal(SIGKILL)
-                    process?.wait()
+                    if !others {
+                        child?.process.signal(SIGKILL)
+                        child?.process.wait()
+                    }
                 }
             } catch {
                 logger.error("heartbeat failed", ["jobId": .string(id.uuidString.lowercased()), "error": .string("\(error)")])
@@ -63,24 +68,30 @@ extension Worker {
         lock.lock()
         let entry = running[id]
         lock.unlock()
-        guard let entry, entry.readsControls, job.controlVersion > entry.controlsSent, let pipe = entry.process.standardInputPipe else { return }
-        let control = job.control(storage: configuration.storage)
+        guard let entry, entry.readsControls, job.controlVersion > entry.controlsSent, !entry.detached else { return }
+        var control = job.control(storage: configuration.storage)
+        control.job = job.idText
+        let child = entry.child
         // A run that has stopped reading (its input full) is passed over at once, and tried
         // again by the next heartbeat: it must not hold up the worker's other jobs.
-        guard pipe.isWritable else {
+        guard child.isReading else {
             logger.warning("the run is not reading its controls; they wait for the next heartbeat",
                            ["jobId": .string(job.idText), "version": .of(control.version)])
             return
         }
         do {
             // Outside the lock: the run reads its controls on a thread of its own. A line it
-            // has not taken within 2 s is given up and sent again by the next heartbeat. Each
-            // line goes after a newline (the run skips empty lines), so one cut by a give-up
-            // ends there, unreadable, and never runs into the next.
-            let bytes = [UInt8(ascii: "\n")] + control.line
-            try controlWriting.withLock { _ throws(SubprocessError) in try pipe.write(bytes, timeout: 2) }
+            // has not taken within 2 s is given up and sent again by the next heartbeat.
+            try controlWriting.withLock { _ throws(SubprocessError) in try child.send(.control(control)) }
             lock.lock()
             if let sent = running[id]?.controlsSent { running[id]?.controlsSent = max(sent, control.version) }
+            // A new layout is shown to every job the run carries: a job that joins must match it.
+            let asked = running[id]?.askedLayout ?? (job.config.layout, job.config.theme)
+            if asked.0 != control.layout || asked.1 != control.theme {
+                child.composite?.config.layout = control.layout
+                child.composite?.config.theme = control.theme
+            }
+            running[id]?.askedLayout = (control.layout, control.theme)
             lock.unlock()
             logger.info("sent the run its controls", ["jobId": .string(job.idText), "version": .of(control.version), "paused": .bool(control.paused),
                                                        "layout": .string(control.layout.type.rawValue), "theme": .string(control.theme.rawValue)])
@@ -95,10 +106,11 @@ extension Worker {
         lock.lock()
         for id in running.keys {
             running[id]?.handingBack = true
-            if running[id]?.stopSentAt == nil {
-                running[id]?.stopSentAt = Date()
-                running[id]?.process.signal(SIGTERM)
-            }
+            if running[id]?.stopSentAt == nil { running[id]?.stopSentAt = Date() }
+        }
+        for child in children where child.terminatedAt == nil {
+            child.terminatedAt = Date()
+            child.process.signal(SIGTERM)
         }
         let ids = Array(running.keys)
         lock.unlock()

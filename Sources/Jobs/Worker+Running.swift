@@ -8,26 +8,50 @@ import Platform
 extension Worker {
     func pollChildren() {
         lock.lock()
-        let ids = Array(running.keys)
+        let children = self.children
         lock.unlock()
-        for id in ids {
+        for child in children {
+            read(child)
+            // A child asked to stop that does not, in time, is killed; its parts are repaired.
+            if let sent = child.terminatedAt, Date().timeIntervalSince(sent) > 30 { child.process.signal(SIGKILL) }
+            guard let termination = child.process.poll() else { continue }
+            // What the child wrote between the read above and its end (its last progress, an
+            // output that failed as it stopped) is in the pipe still.
+            read(child)
             lock.lock()
-            guard var entry = running[id] else {
+            let ended = running.filter { $0.value.child === child }
+            for id in ended.keys { running[id] = nil }
+            lock.unlock()
+            for entry in ended.values {
+                completed(entry, termination: termination, logger: logger(for: entry))
+            }
+        }
+    }
+
+    private func logger(for entry: Running) -> Logger {
+        logger.with(["jobId": .string(entry.job.idText), "attempt": .of(entry.job.attempts)])
+    }
+
+    /// Acts on what a child reported, each event for the job it names (an event that names none
+    /// is the job the child was started for); a job that left the run is finished now.
+    private func read(_ child: RunChild) {
+        let reports = child.events.readAvailable()
+        if child.events.unreadable > child.unreadableLogged {
+            child.unreadableLogged = child.events.unreadable
+            logger.warning("the pipeline sent lines that are not events", ["count": .of(child.unreadableLogged), "pid": .of(child.process.pid),
+                                                                           "error": .string(child.events.lastProblem ?? "")])
+        }
+        for report in reports {
+            let id = report.job.flatMap(UUID.init(uuidString:)) ?? child.host
+            lock.lock()
+            // The heartbeat thread may have dropped the job meanwhile (its lease was lost).
+            guard var entry = running[id], entry.child === child else {
                 lock.unlock()
                 continue
             }
             lock.unlock()
-            let jobLogger = logger.with(["jobId": .string(id.uuidString.lowercased()), "attempt": .of(entry.job.attempts)])
-            for event in entry.events.readAvailable() { handle(event, of: &entry, logger: jobLogger) }
-            if entry.events.unreadable > entry.unreadableLogged {
-                entry.unreadableLogged = entry.events.unreadable
-                jobLogger.warning("the pipeline sent lines that are not events", ["count": .of(entry.unreadableLogged),
-                                                                                   "error": .string(entry.events.lastProblem ?? "")])
-            }
-            // A child asked to stop that does not, in time, is killed; its part is repaired.
-            if let sent = entry.stopSentAt, Date().timeIntervalSince(sent) > 30 { entry.process.signal(SIGKILL) }
+            handle(report.event, of: &entry, logger: logger(for: entry))
             lock.lock()
-            // The heartbeat thread may have dropped the job meanwhile (its lease was lost).
             guard let current = running[id] else {
                 lock.unlock()
                 continue
@@ -36,16 +60,14 @@ extension Worker {
             entry.handingBack = current.handingBack
             // `sendControls` may have handed the run a newer version meanwhile.
             entry.controlsSent = current.controlsSent
-            running[id] = entry
+            if case .detached = report.event {
+                entry.detached = true
+                running[id] = nil
+            } else {
+                running[id] = entry
+            }
             lock.unlock()
-            guard let termination = entry.process.poll() else { continue }
-            // What the child wrote between the read above and its end (its last progress, an
-            // output that failed as it stopped) is in the pipe still.
-            for event in entry.events.readAvailable() { handle(event, of: &entry, logger: jobLogger) }
-            lock.lock()
-            running[id] = nil
-            lock.unlock()
-            completed(entry, termination: termination, logger: jobLogger)
+            if entry.detached { completed(entry, termination: .exited(0), logger: logger(for: entry)) }
         }
     }
 
@@ -97,6 +119,8 @@ extension Worker {
         case .layoutChanged(let layout, let theme, let at):
             _ = try? store.note("attempt \(entry.job.attempts): layout \(layout.type.rawValue) (\(layout.priority.rawValue), gridSize \(layout.gridSize)), "
                                 + "theme \(theme.rawValue) from \(String(format: "%.2f s", at))", jobID: id, workerID: configuration.workerID)
+        case .detached:
+            logger.info("the job left the run; its outputs are finished")
         case .configured(let spec):
             // What this attempt runs, as the run itself read it: for people and tests.
             do {

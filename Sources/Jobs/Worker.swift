@@ -85,13 +85,11 @@ public final class Worker: @unchecked Sendable {
 
     struct Running {
         var job: Job
-        var process: Subprocess
+        /// The process running it, which may run other jobs of its room too.
+        var child: RunChild
         var parts: [JobPart]
-        var events: RunEventPipe
         /// Layout lines added to the job's events (at most `maximumLayoutNotes` an attempt).
         var layoutNotes = 0
-        var unreadableLogged = 0
-        var log: String
         /// Where the run's pipeline, as it reported it (no secrets), is kept for people to read.
         var pipeline: String
         var progress: JobProgress?
@@ -103,6 +101,15 @@ public final class Worker: @unchecked Sendable {
         /// Whether the run reads controls, and the newest version handed to it.
         var readsControls = false
         var controlsSent = 0
+        /// The run said the job has left it (`detached`): its outputs are finished.
+        var detached = false
+        /// The layout and theme the job's controls last asked for: when they change, the run's
+        /// composite does (for every job it carries).
+        var askedLayout: (LayoutSettings, ThemeName)?
+
+        var log: String { child.log }
+        /// Whether it joined a run started for another job.
+        var joined: Bool { child.host != job.id }
     }
 
     public let configuration: Configuration
@@ -199,7 +206,7 @@ public final class Worker: @unchecked Sendable {
     private var eventDescriptors: [Int32] {
         lock.lock()
         defer { lock.unlock() }
-        return running.values.compactMap(\.events.descriptor)
+        return children.compactMap(\.events.descriptor)
     }
 
     var count: Int {
@@ -212,7 +219,7 @@ public final class Worker: @unchecked Sendable {
     public var cpuLoad: Double {
         lock.lock()
         defer { lock.unlock() }
-        return running.values.reduce(0) { $0 + JobCost.of($1.job) }
+        return running.values.reduce(0) { $0 + ($1.joined ? JobCost.joining : JobCost.of($1.job)) }
     }
 
     /// What a claim may cost now: the cores left, or anything when nothing runs.
@@ -276,7 +283,7 @@ public final class Worker: @unchecked Sendable {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let logPath = "\(directory)/attempt-\(job.attempts).log"
         let specPath = "\(directory)/attempt-\(job.attempts).spec.json"
-        let plan = JobPlan(job: job, source: source, storage: configuration.storage, eventsDescriptor: Subprocess.reportDescriptor, parentPID: getpid(),
+        var plan = JobPlan(job: job, source: source, storage: configuration.storage, eventsDescriptor: Subprocess.reportDescriptor, parentPID: getpid(),
                            objectStorage: configuration.objectStorage, earlierParts: parts)
         parts += plan.parts
         do {
@@ -287,16 +294,29 @@ public final class Worker: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                         withIntermediateDirectories: true)
             }
+            let pipelinePath = "\(directory)/attempt-\(job.attempts).pipeline.json"
+            let readsControls = plan.spec.controlsOnStandardInput == true
+            // A job of a room this worker already records the same way joins that run.
+            if let child = join(plan.spec, job: job, logger: jobLogger) {
+                // Where this attempt's log is, for people who look in the job's directory.
+                _ = FileManager.default.createFile(atPath: logPath, contents: Data(
+                    "this attempt runs in the run of job \(child.host.uuidString.lowercased()), which records its room the same way: its log is \(child.log)\n".utf8))
+                lock.lock()
+                running[job.id] = Running(job: job, child: child, parts: parts, pipeline: pipelinePath, readsControls: readsControls)
+                lock.unlock()
+                if job.controlVersion > 0 { sendControls(job.id) }
+                return
+            }
+            plan.spec.hostsJobs = plan.spec.canShareComposite ? true : nil
             try plan.spec.write(to: specPath)
             let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "info"]
-            let readsControls = plan.spec.controlsOnStandardInput == true
             let process = try Subprocess(configuration.executable, arguments, environment: childEnvironment, standardInput: readsControls ? .pipe : .null,
                                          standardOutput: .file(logPath), standardError: .file(logPath), reportPipe: true)
+            let child = RunChild(process: process, host: job.id, log: logPath, composite: plan.spec.hostsJobs == true ? plan.spec : nil)
             lock.lock()
-            running[job.id] = Running(job: job, process: process, parts: parts, events: RunEventPipe(process.reportPipe), log: logPath,
-                                      pipeline: "\(directory)/attempt-\(job.attempts).pipeline.json", readsControls: readsControls)
+            running[job.id] = Running(job: job, child: child, parts: parts, pipeline: pipelinePath, readsControls: readsControls)
             lock.unlock()
-            jobLogger.info("pipeline started", ["pid": .of(process.pid)])
+            jobLogger.info("pipeline started", ["pid": .of(process.pid), "takesOtherJobs": .bool(child.composite != nil)])
             // A job paused, or given a new layout, before this attempt starts as it is now.
             if job.controlVersion > 0 { sendControls(job.id) }
         } catch {

@@ -3,17 +3,23 @@ import JobSpec
 import Log
 import Synchronization
 
-/// The run's end of its worker's controls (`JobControl`, one JSON line each on the run's
-/// standard input): a thread of its own reads them as they come and keeps the newest, and the
-/// pipeline's loop takes it between steps (`JobRun.run(controls:)`). A line that is too long or
-/// not a control is logged and skipped; the end of input (the worker closed its end, or died:
-/// the run then ends with it, `ParentWatch`) ends the thread.
+/// The run's end of its worker's lines (`JobRunCommand`, one JSON line each on the run's standard
+/// input): a thread of its own reads them as they come, and the pipeline's loop takes what came
+/// between steps (`JobRun.run(commands:)`): jobs that join or leave in the order sent, and each
+/// job's newest control (`JobControl`; one older than what the job had is dropped). A line that
+/// is too long or not a command is logged and skipped; the end of input (the worker closed its
+/// end, or died: the run then ends with it, `ParentWatch`) ends the thread.
 public final class JobControlInbox: Sendable {
     private struct State {
-        var newest: JobControl?
-        var taken = 0
+        var waiting: [JobRunCommand] = []
+        /// The newest control version each job (its id; "" for the run's own) has had.
+        var versions: [String: Int] = [:]
     }
     private let state = Mutex(State())
+
+    /// Lines waiting at most: a worker sends a few a minute; one that floods is cut short
+    /// (the oldest controls go first: each control carries a job's whole state).
+    static let maximumWaiting = 256
 
     /// Starts reading `descriptor` (the run's standard input).
     public init(descriptor: Int32 = 0, logger: Logger = Logger(label: "pipeline")) {
@@ -22,12 +28,35 @@ public final class JobControlInbox: Sendable {
         thread.start()
     }
 
-    /// The newest control not taken yet, if its version is newer than the last one taken.
-    public func take() -> JobControl? {
+    /// What came since the last call, in order.
+    public func take() -> [JobRunCommand] {
         state.withLock { state in
-            guard let newest = state.newest, newest.version > state.taken else { return nil }
-            state.taken = newest.version
-            return newest
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+    }
+
+    /// The newest control not taken yet, if its version is newer than the last one taken (a
+    /// run that carries one job and reads nothing else: `revue record` of a per-participant recording).
+    public func takeControl() -> JobControl? {
+        take().compactMap { if case .control(let control) = $0 { control } else { nil } }.last
+    }
+
+    func add(_ command: JobRunCommand) {
+        state.withLock { state in
+            if case .control(let control) = command {
+                let key = control.job ?? ""
+                guard control.version > state.versions[key] ?? 0 else { return }
+                state.versions[key] = control.version
+                // Each control carries the job's whole state: an older one still waiting is replaced.
+                state.waiting.removeAll { if case .control(let waiting) = $0 { waiting.job ?? "" == key } else { false } }
+            }
+            state.waiting.append(command)
+            if state.waiting.count > Self.maximumWaiting,
+               let oldest = state.waiting.firstIndex(where: { if case .control = $0 { true } else { false } })
+            {
+                state.waiting.remove(at: oldest)
+            }
         }
     }
 
@@ -42,12 +71,9 @@ public final class JobControlInbox: Sendable {
                 switch line {
                 case .line(let bytes):
                     do {
-                        let control = try JSONDecoder().decode(JobControl.self, from: Data(bytes))
-                        state.withLock { state in
-                            if control.version > (state.newest?.version ?? 0) { state.newest = control }
-                        }
+                        add(try JobRunCommand(line: bytes))
                     } catch {
-                        logger.warning("a control line is not a control; skipped", ["error": .string("\(error)")])
+                        logger.warning("a control line is not a command; skipped", ["error": .string("\(error)")])
                     }
                 case .tooLong:
                     logger.warning("a control line longer than \(JobControl.maximumLineLength) bytes; skipped")

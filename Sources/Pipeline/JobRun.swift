@@ -10,7 +10,12 @@ import Outputs
 /// source and the outputs made from the spec, the pipeline run to the end or to a stop, and its
 /// events (`JobRunEvent`) handed to `report` as they happen: `configured`, `started` at the
 /// first bytes written, `playable`, `progress` every second or so, `outputFailed`, `layout`.
-/// docs/PIPELINE.md.
+///
+/// A run whose spec `hostsJobs` carries other jobs of its room too (issue 26 item 7): each
+/// joins with its own spec (`JobRunCommand.attach`), gets its outputs from the next keyframe on
+/// behind its own gate (`JobSlot`), pauses, stops at its limits and leaves
+/// (`JobRunCommand.detach`) on its own, and is reported about under its id; one subscription,
+/// decode, composite and encode serve them all. docs/PIPELINE.md.
 public final class JobRun {
     /// What each output came to.
     public struct OutputResult: Sendable {
@@ -30,36 +35,55 @@ public final class JobRun {
     }
 
     public let spec: PipelineSpec
-    let report: @Sendable (JobRunEvent) -> Void
-    /// The still pictures the controls ask for.
-    private let captures = CaptureWriter(logger: Logger(label: "pipeline"))
-    /// Every output the run has had, in the order they were made (destinations a control added
-    /// last, and those it removed still there for the outcome).
-    private var sinks: [(OutputSpec, QueuedSink)] = []
-    /// Destinations a control removed, finishing off the pipeline's thread; the run waits for
-    /// them before it returns.
-    private let removals = DispatchGroup()
+    /// Reports an event about a job: nil for the run's own.
+    let reportAbout: @Sendable (JobRunEvent, String?) -> Void
+    /// The jobs carried now, the run's own first while it stays.
+    var members: [RunMember] = []
+    /// Jobs on their way out: their outputs take what the encoders still hold from before they
+    /// left, then finish.
+    private var leaving: [RunMember] = []
+    /// Jobs that left the run, for the outcome.
+    private var departed: [RunMember] = []
+    /// The run's own job (the spec's), which may have left.
+    var host: RunMember?
+    /// Outputs and jobs taken out while the pipeline runs, finishing off its thread; the run
+    /// waits for them before it returns.
+    let removals = DispatchGroup()
+    let logger = Logger(label: "pipeline")
+    /// A detach left the run nothing to carry: it ends.
+    private var emptied = false
 
-    public init(spec: PipelineSpec, report: @escaping @Sendable (JobRunEvent) -> Void) {
+    public init(spec: PipelineSpec, report: @escaping @Sendable (JobRunEvent, String?) -> Void) {
         self.spec = spec
-        self.report = report
+        reportAbout = report
+    }
+
+    /// Reports about the run's own job.
+    func report(_ event: JobRunEvent) { reportAbout(event, nil) }
+
+    /// Reports about one of the jobs carried, under its id (the worker takes a line without one
+    /// for the run's own).
+    func report(_ event: JobRunEvent, about member: RunMember) {
+        reportAbout(event, member.jobID)
     }
 
     /// Runs the spec. `wrap` may wrap the source the pipeline reads (`revue capture` records
     /// what it reads); it runs after the source is made, so a room it throws for is still
-    /// left. `onProgress` sees each progress report (the terminal's progress line). `controls`
-    /// gives the worker's latest `JobControl` when one came since it was last asked (nil
-    /// otherwise); it is asked between the loop's steps. Throws only when nothing could
-    /// start; a failure once running is the outcome's.
+    /// left. `onProgress` sees each progress report (the terminal's progress line). `commands`
+    /// gives what the worker sent since it was last asked (controls, jobs that join or leave);
+    /// it is asked between the loop's steps. Throws only when nothing could start; a failure
+    /// once running is the outcome's.
     public func run(through wrap: (any MediaSource) throws -> any MediaSource = { $0 },
-                    onProgress: (RecordingPipeline.Progress) -> Void = { _ in }, controls: () -> JobControl? = { nil },
+                    onProgress: (RecordingPipeline.Progress) -> Void = { _ in }, commands: () -> [JobRunCommand] = { [] },
                     shouldStop: () -> Bool) throws -> Outcome
     {
         let made = try JobSource(spec.source)
         defer { made.room?.leave() }
-        for warning in made.warnings { Logger(label: "pipeline").warning(warning) }
+        for warning in made.warnings { logger.warning(warning) }
         if spec.config.mode == .tracks {
-            return try runTracks(source: made, through: wrap, onProgress: onProgress, controls: controls, shouldStop: shouldStop)
+            return try runTracks(source: made, through: wrap, onProgress: onProgress, controls: {
+                commands().compactMap { if case .control(let control) = $0 { control } else { nil } }.last
+            }, shouldStop: shouldStop)
         }
         let source = try wrap(made.source)
         // A ladder's rungs are encoded only for an HLS output, best first (a spec written by hand
@@ -69,103 +93,178 @@ public final class JobRun {
         let pipeline = try RecordingPipeline(config: config)
         // A live room's cameras may send simulcast layers: each is received at what its tile needs.
         pipeline.choosesLayers = made.room != nil && spec.topCameraLayers != true
-        if let directory = spec.speakerAudio { try pipeline.keepSpeakerAudio(in: directory) }
-        let report = self.report
-        for output in spec.outputs {
-            try add(output, to: pipeline, captions: made.room != nil, wallClockAtZero: made.room?.wallClockAtZero)
-            if let start = output.startKeyframes { pipeline.forceKeyframes(every: start.interval, count: start.count) }
-        }
-        let thumbnails = try spec.thumbnailDirectory.flatMap { directory in
-            try spec.config.thumbnails.map { try ThumbnailWriter(directory: directory, settings: $0, logger: Logger(label: "pipeline")) }
+        let context = Context(pipeline: pipeline, room: made.room != nil, wallClockAtZero: made.room?.wallClockAtZero)
+        let own = try join(spec, context: context, fromStart: true)
+        host = own
+        if let directory = spec.speakerAudio {
+            // On the recording's clock: nothing said in a pause, and what comes after it moved back.
+            try pipeline.keepSpeakerAudio(in: directory) { [unowned own] start in
+                guard own.slot.gate.outputTime(of: Double(start) / Double(OutputGate.sampleRate)) != nil else { return nil }
+                return start - own.slot.gate.audioShift
+            }
         }
         let rate = Double(pipeline.composer.framesPerSecond)
-        pipeline.onCanvas = { [captures] image, index in
-            thumbnails?.offer(image, mediaTime: Double(index) / rate)
-            captures.offer(image)
+        pipeline.onCanvas = { [unowned self] image, index in
+            for member in members {
+                if let at = member.slot.gate.outputTime(of: Double(index) / rate) { member.thumbnails?.offer(image, mediaTime: at) }
+                member.captures.offer(image)
+            }
         }
-        report(.configured(spec.redacted))
-        var shown: [JobRunEvent.Tile] = []
-        let framesPerSecond = Double(pipeline.composer.framesPerSecond)
-        pipeline.composer.onLayout = { [unowned pipeline] layout, index in
-            // What a pause leaves out is not on screen in the output; the rest at its time there.
-            guard let at = pipeline.outputTime(of: Double(index) / framesPerSecond) else { return }
+        pipeline.composer.onLayout = { [unowned self] layout, index in
             let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
-            guard tiles != shown else { return }
-            shown = tiles
-            report(.layout(tiles: tiles, at: at))
+            for member in members {
+                // What a pause leaves out is not on screen in the output; the rest at its time there.
+                guard let at = member.slot.gate.outputTime(of: Double(index) / rate), tiles != member.shownTiles else { continue }
+                member.shownTiles = tiles
+                report(.layout(tiles: tiles, at: at), about: member)
+            }
         }
-        var reportedStart = false
         var last: (time: Date, frames: Int64)?
         var failure: (any Error)?
         let started = Date()
-        var limits = JobLimits(config: spec.config, room: made.room != nil)
-        var reached: JobStopLimit?
-        let kind = spec.job?.kind ?? .recording
-        // Checked between the loop's steps: a limit stops the run as a stop request would, and
-        // the files say why in their metadata.
-        let stopsHere = {
+        // Checked between the loop's steps: a limit stops the job as a stop request would, and
+        // its files say why in their metadata.
+        let stopsHere = { [unowned self] in
             if shouldStop() { return true }
-            if let control = controls() { self.apply(control, to: pipeline) }
-            guard reached == nil,
-                  let limit = limits.check(recorded: pipeline.outputMediaTime, mediaTime: pipeline.composer.mediaEnd, publishing: pipeline.isPublishing)
-            else {
-                return reached != nil
+            for command in commands() { apply(command, context: context) }
+            for member in leaving where member.slot.drained { finishLeaving(member, pipeline: pipeline) }
+            for member in members where member.reached == nil {
+                guard let limit = member.limits.check(recorded: member.slot.outputSeconds, mediaTime: pipeline.composer.mediaEnd,
+                                                      publishing: pipeline.isPublishing)
+                else { continue }
+                member.reached = limit
+                logger.info("stopping on its own", ["jobId": .string(member.jobID ?? ""), "reason": .string(limit.reason(for: member.kind))])
+                report(.limitReached(limit), about: member)
+                for (_, sink) in member.outputs { sink.add(metadata: "comment", value: limit.reason(for: member.kind)) }
+                // The last job stops the run, so the encoders' last packets reach its files.
+                if members.count > 1 { leave(member, pipeline: pipeline) } else { return true }
             }
-            reached = limit
-            Logger(label: "pipeline").info("stopping on its own", ["reason": .string(limit.reason(for: kind))])
-            report(.limitReached(limit))
-            pipeline.addMetadata("comment", limit.reason(for: kind))
-            return true
+            return emptied
         }
         do {
             try pipeline.run(source, progress: { progress in
-                if !reportedStart && progress.bytesWritten > 0 {
-                    reportedStart = true
-                    report(.started)
-                }
                 let now = Date()
                 let fps = last.map { Double(progress.videoFrames - $0.frames) / max(0.001, now.timeIntervalSince($0.time)) } ?? 0
                 last = (now, progress.videoFrames)
-                let dropped = self.sinks.reduce(0) { $0 + $1.1.status.droppedPackets }
-                report(.progress(JobProgress(
-                    mediaTime: progress.mediaTime, fps: fps,
-                    bitrate: progress.mediaTime > 0 ? Double(progress.bytesWritten) * 8 / progress.mediaTime : 0,
-                    bytes: progress.bytesWritten, framesEncoded: progress.videoFrames, framesDropped: Int64(dropped),
-                    encodeLag: made.realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime - pipeline.secondsPaused) : 0)))
+                let lag = made.realtime ? max(0, now.timeIntervalSince(started) - progress.mediaTime) : 0
+                for member in members {
+                    reportProgress(of: member, pipeline: pipeline, fps: fps, lag: lag)
+                }
                 onProgress(progress)
             }, shouldStop: stopsHere)
         } catch {
             failure = error
         }
-        let seconds = pipeline.outputMediaTime
+        // The jobs still carried end with the run; their last progress is what they wrote.
+        for member in members { reportProgress(of: member, pipeline: pipeline, fps: 0, lag: 0) }
         removals.wait()
-        let outputs = sinks.map { output, sink in
-            OutputResult(output: output, name: sink.name, failure: sink.status.failure.map { "\($0)" })
+        let outputs = (departed + leaving + members).flatMap { member in
+            member.outputs.map { OutputResult(output: $0.output, name: $0.sink.name, failure: $0.sink.status.failure) }
         }
-        return Outcome(outputs: outputs, seconds: seconds, limit: reached, failure: failure)
+        return Outcome(outputs: outputs, seconds: host?.slot.outputSeconds ?? pipeline.outputMediaTime, limit: host?.reached, failure: failure)
     }
 
-    /// Makes an output's sink and puts it behind the pipeline: an HLS output of a job with
+    /// What a job's outputs are made with.
+    struct Context {
+        let pipeline: RecordingPipeline
+        let room: Bool
+        let wallClockAtZero: Date?
+    }
+
+    private func reportProgress(of member: RunMember, pipeline: RecordingPipeline, fps: Double, lag: Double) {
+        // A ladder's rungs are behind the pipeline itself (its job runs alone).
+        let bytes = member.ladder.isEmpty ? member.slot.bytesWritten : pipeline.bytesWritten
+        if !member.reportedStart && bytes > 0 {
+            member.reportedStart = true
+            report(.started, about: member)
+        }
+        let seconds = member.ladder.isEmpty ? member.slot.outputSeconds : pipeline.outputMediaTime
+        let dropped = member.outputs.reduce(0) { $0 + $1.sink.status.droppedPackets }
+        report(.progress(JobProgress(mediaTime: seconds, fps: fps, bitrate: seconds > 0 ? Double(bytes) * 8 / seconds : 0,
+                                     bytes: bytes, framesEncoded: pipeline.outputFrames, framesDropped: Int64(dropped), encodeLag: lag)),
+               about: member)
+    }
+
+    // MARK: - Jobs joining and leaving
+
+    /// Makes a job's outputs and puts them behind the pipeline: from the first picture for the
+    /// run's own job, from the next keyframe for one that joins.
+    func join(_ spec: PipelineSpec, context: Context, fromStart: Bool) throws -> RunMember {
+        let pipeline = context.pipeline
+        let slot = JobSlot(name: spec.job?.id ?? "run", framesPerSecond: pipeline.composer.framesPerSecond,
+                           hasVideo: pipeline.config.mode == .videoAndAudio, openFromStart: fromStart)
+        let member = try RunMember(spec: spec, slot: slot, room: context.room, logger: logger)
+        members.append(member)
+        // Where the job's media time 0 is on the wall clock (HLS program dates): the run's, or
+        // the picture it joins at.
+        let wallClock = context.wallClockAtZero.map { fromStart ? $0 : $0.addingTimeInterval(pipeline.composer.nextOutputTime) }
+        do {
+            for output in spec.outputs {
+                try add(output, to: member, context: context, wallClockAtZero: wallClock)
+                if let start = output.startKeyframes {
+                    pipeline.forceKeyframes(every: start.interval, count: start.count, from: fromStart ? 0 : pipeline.outputFrames)
+                }
+            }
+        } catch {
+            members.removeAll { $0 === member }
+            try? slot.finish()
+            throw error
+        }
+        pipeline.add(sink: slot)
+        if !fromStart { pipeline.requestKeyframe() }
+        report(.configured(spec.redacted), about: member)
+        return member
+    }
+
+    /// A job leaves the run: its outputs stop at the next picture, take what the encoders still
+    /// hold from before it, then finish on a thread of their own, and the worker hears it has
+    /// gone (`detached`); the others go on untouched. A run left with no job ends.
+    func leave(_ member: RunMember, pipeline: RecordingPipeline) {
+        _ = member.slot.pause(pipeline)
+        members.removeAll { $0 === member }
+        leaving.append(member)
+        if members.isEmpty { emptied = true }
+    }
+
+    private func finishLeaving(_ member: RunMember, pipeline: RecordingPipeline) {
+        pipeline.remove(sink: member.slot)
+        for (_, sink) in member.ladder { pipeline.remove(sink: sink) }
+        leaving.removeAll { $0 === member }
+        departed.append(member)
+        let sinks = member.slot.takeOutputs() + member.ladder.map(\.sink)
+        let report = reportAbout
+        let job = member.jobID
+        logger.info("a job left the run", ["jobId": .string(member.jobID ?? ""), "seconds": .double(member.slot.outputSeconds)])
+        DispatchQueue.global().async(group: removals) {
+            for sink in sinks { try? sink.finish() }
+            report(.detached, job)
+        }
+    }
+
+    /// Makes an output's sink and puts it behind the job's gate: an HLS output of a job with
     /// renditions as a ladder of them.
-    private func add(_ output: OutputSpec, to pipeline: RecordingPipeline, captions: Bool, wallClockAtZero: Date? = nil) throws {
+    func add(_ output: OutputSpec, to member: RunMember, context: Context, wallClockAtZero: Date?) throws {
+        let pipeline = context.pipeline
         if case .hls(let directory, let segmentDuration, let window, let partDuration) = output, pipeline.renditionCount > 1 {
             return try addLadder(directory: directory, segmentDuration: segmentDuration, window: window, partDuration: partDuration,
-                                 to: pipeline, captions: captions, wallClockAtZero: wallClockAtZero)
+                                 to: member, context: context)
         }
-        let report = self.report
-        let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: spec.bucketMirror, captions: captions,
-                                       wallClockAtZero: wallClockAtZero, onPlayable: { report(.playable) })
-        sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)")) }
-        sinks.append((output, sink))
-        pipeline.add(sink: sink)
+        let report = reportAbout
+        let job = member.jobID
+        let sink = try output.makeSink(streams: pipeline.streams, bucketMirror: member.spec.bucketMirror, captions: context.room,
+                                       wallClockAtZero: wallClockAtZero, onPlayable: { report(.playable, job) })
+        sink.onFailure = { name, error in report(.outputFailed(output: name, error: "\(error)"), job) }
+        member.slot.add(output, sink: sink)
     }
 
     /// One HLS output per rendition, each in a directory of its own named for it (`720p/`), and
-    /// the ladder's multivariant playlists above them (`HLSLadder`).
-    private func addLadder(directory: String, segmentDuration: Double, window: Int, partDuration: Double?, to pipeline: RecordingPipeline,
-                           captions: Bool, wallClockAtZero: Date?) throws
+    /// the ladder's multivariant playlists above them (`HLSLadder`). A ladder's job runs alone
+    /// and never pauses (only recordings do), so its rungs go straight behind the pipeline.
+    private func addLadder(directory: String, segmentDuration: Double, window: Int, partDuration: Double?, to member: RunMember,
+                           context: Context) throws
     {
-        guard spec.bucketMirror == nil else {
+        let pipeline = context.pipeline
+        guard member.spec.bucketMirror == nil else {
             throw SpecError("config.renditions with a bucket (awsDirPath) is not built yet: the ladder is served by Revue's own origin")
         }
         let names = (pipeline.config.renditions ?? []).map(\.rawValue)
@@ -182,76 +281,21 @@ public final class JobRun {
                                      framesPerSecond: Double(presets[index].framesPerSecond))
             return HLSLadder.Rung(name: name, variant: variant)
         }
-        let report = self.report
-        let ladder = HLSLadder(directory: directory, rungs: rungs, captionsLanguage: captions ? "en" : nil) { report(.playable) }
+        let report = reportAbout
+        let job = member.jobID
+        let ladder = HLSLadder(directory: directory, rungs: rungs, captionsLanguage: context.room ? "en" : nil) { report(.playable, job) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for (index, name) in names.enumerated() {
             let output = OutputSpec.hls(directory: directory + "/" + name, segmentDuration: segmentDuration, window: window, partDuration: partDuration)
             // Every rendition carries the captions, so each holds low-latency players as far back.
-            let sink = try output.makeSink(streams: pipeline.streams(rendition: index), captions: captions,
-                                           wallClockAtZero: wallClockAtZero, ladder: (ladder, index)) { ladder.published(rung: index) }
+            let sink = try output.makeSink(streams: pipeline.streams(rendition: index), captions: context.room,
+                                           wallClockAtZero: context.wallClockAtZero, ladder: (ladder, index)) { ladder.published(rung: index) }
             sink.onFailure = { name, error in
                 ladder.failed(rung: index)
-                report(.outputFailed(output: name, error: "\(error)"))
+                report(.outputFailed(output: name, error: "\(error)"), job)
             }
-            sinks.append((output, sink))
+            member.ladder.append((output, sink))
             pipeline.add(sink: sink, rendition: index)
-        }
-    }
-
-    /// A livestream's destinations as a control wants them (issue 26 item 3): a new one gets an
-    /// RTMP output from the next keyframe (`RTMPOutput` starts each connection there, at time
-    /// 0); one no longer wanted leaves the pipeline at once and finishes on a thread of its own,
-    /// so a server that is slow to close holds up nothing. The others go on untouched.
-    private func follow(destinations wanted: [String], pipeline: RecordingPipeline) {
-        let logger = Logger(label: "pipeline")
-        let streaming = sinks.compactMap { output, sink -> (String, QueuedSink)? in
-            guard case .rtmp(let destination) = output, pipeline.has(sink: sink) else { return nil }
-            return (destination.publishURL, sink)
-        }
-        for (url, sink) in streaming where !wanted.contains(url) {
-            pipeline.remove(sink: sink)
-            DispatchQueue.global().async(group: removals) { try? sink.finish() }
-            logger.info("a destination removed", ["output": .string(sink.name)])
-        }
-        for url in wanted where !streaming.contains(where: { $0.0 == url }) {
-            do {
-                try add(.rtmp(LivestreamOutput(url: url, streamKey: nil)), to: pipeline, captions: false)
-                logger.info("a destination added", ["output": .string(sinks.last?.1.name ?? "")])
-            } catch {
-                logger.error("a destination could not be added", ["error": .string("\(error)")])
-                report(.outputFailed(output: RTMPOutput.redacted(url), error: "\(error)"))
-            }
-        }
-    }
-
-    /// Carries out what a control changes: a pause or a resume, a new layout or theme, captures
-    /// not written yet. What is the same as now is left alone, so a control repeated does nothing.
-    func apply(_ control: JobControl, to pipeline: RecordingPipeline) {
-        let logger = Logger(label: "pipeline")
-        let pauses = spec.job.map { $0.kind == .recording } ?? true
-        if control.paused && !pipeline.isPaused && !pauses {
-            logger.warning("only a recording pauses; the control's pause is not applied", ["kind": .string(spec.job?.kind.rawValue ?? "")])
-        } else if control.paused && !pipeline.isPaused {
-            pipeline.pause()
-            logger.info("paused", ["at": .double(pipeline.outputMediaTime)])
-            report(.paused(at: pipeline.outputMediaTime))
-        } else if !control.paused, let length = pipeline.resume() {
-            logger.info("resumed", ["at": .double(pipeline.outputMediaTime), "pausedFor": .double(length)])
-            report(.resumed(at: pipeline.outputMediaTime, pausedFor: length))
-        }
-        if let requests = control.captures { captures.ask(requests) }
-        if let destinations = control.destinations, spec.job?.kind == .livestream { follow(destinations: destinations, pipeline: pipeline) }
-        let config = pipeline.composer.config
-        if control.layout != config.layout || control.theme != config.theme {
-            do {
-                try pipeline.change(layout: control.layout, theme: control.theme)
-                logger.info("layout changed", ["type": .string(control.layout.type.rawValue), "gridSize": .of(control.layout.gridSize),
-                                               "theme": .string(control.theme.rawValue)])
-                report(.layoutChanged(control.layout, theme: control.theme, at: pipeline.outputMediaTime))
-            } catch {
-                logger.error("the new layout could not be applied; the old one goes on", ["error": .string("\(error)")])
-            }
         }
     }
 }

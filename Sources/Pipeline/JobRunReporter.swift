@@ -45,8 +45,9 @@ public final class JobRunReporter: Sendable {
         if ownsDescriptor, let open = descriptor.withLock({ $0 }) { close(open) }
     }
 
-    public func report(_ event: JobRunEvent) {
-        let line = event.line
+    /// Reports `event`, about `job` in a run that carries several (nil: the run's own).
+    public func report(_ event: JobRunEvent, job: String? = nil) {
+        let line = JobRunReport(job: job, event: event).line
         descriptor.withLock { descriptor in
             guard let open = descriptor else { return }
             var offset = 0

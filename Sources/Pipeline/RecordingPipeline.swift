@@ -69,15 +69,14 @@ public final class RecordingPipeline {
     /// benchmarks; the planes are valid only during the call.
     public var onCanvas: ((PlanarImage, Int64) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
-    /// What of the composer's output reaches the encoders: all of it but what falls in a pause.
-    private var pauses: PauseGate
-    /// Pictures encoded (the output's own count: the composer's, less those a pause dropped).
+    /// Pictures encoded: every one the composer made (a job's pause is its outputs' own,
+    /// `JobSlot`).
     public private(set) var outputFrames: Int64 = 0
     /// Audio samples encoded, from the first block's position (the encoder's priming: the
     /// composer's audio timeline starts there too).
     public private(set) var outputSamples: Int64 = 0
-    /// The next picture is encoded as a keyframe (the first after a resume, so an HLS segment
-    /// and a player seeking there start clean).
+    /// The next picture is encoded as a keyframe (`requestKeyframe`: a job that joins or
+    /// resumes starts its outputs there).
     private var keyframeNext = false
     /// Output pictures still to be encoded as keyframes: a low-latency HLS output's short first
     /// segments (`forceKeyframes(every:count:)`).
@@ -137,11 +136,9 @@ public final class RecordingPipeline {
         if config.mode == .videoAndAudio {
             rungs = try OutputPreset.ladder(for: config).dropFirst().map { try ScaledVideoEncoder(preset: $0, from: preset.size) }
         }
-        pauses = PauseGate(framesPerSecond: composer.framesPerSecond, audioBlock: composer.audioBlock, hasVideo: config.mode == .videoAndAudio)
         outputSamples = Int64(audioEncoder.primingSamples)
         composer.onPicture = { [unowned self] index, draw in
-            guard let videoEncoder = self.videoEncoder,
-                  self.pauses.admitPicture(at: Double(index) / Double(self.composer.framesPerSecond)) else { return }
+            guard let videoEncoder = self.videoEncoder else { return }
             let output = self.outputFrames
             self.outputFrames += 1
             var keyframe = self.keyframeNext
@@ -165,23 +162,17 @@ public final class RecordingPipeline {
                 }
             }
         }
-        composer.onAudio = { [unowned self] samples, start in
-            switch self.pauses.admitAudio(at: Double(start) / Double(AudioChunk.sampleRate)) {
-            case .drop:
-                return
-            case .encodeAfterSilence(let blocks):
-                for _ in 0..<blocks { try self.encodeAudio([Float](repeating: 0, count: samples.count)) }
-            case .encode:
-                break
-            }
-            try self.encodeAudio(samples)
-        }
+        composer.onAudio = { [unowned self] samples, _ in try self.encodeAudio(samples) }
     }
 
     /// Adds a sink of `rendition`'s video (0: the composite's; a rung's, 1 and up) and the audio.
     public func add(sink: any PacketSink, rendition: Int = 0) {
         sinks.append((sink, rendition))
+        if captionsExpected { sink.expectCaptions() }
     }
+
+    /// The room's live transcription is on: sinks added later hear it too.
+    public private(set) var captionsExpected = false
 
     /// Takes a sink out (a livestream destination a control removed): it gets nothing more. Its
     /// owner finishes it.
@@ -202,46 +193,26 @@ public final class RecordingPipeline {
 
     // MARK: - Controls
 
-    /// Whether a pause is under way.
-    public var isPaused: Bool { pauses.isPaused }
-
-    /// The output's media time: what has been written, pauses left out.
+    /// The media time encoded so far.
     public var outputMediaTime: Double {
         config.mode == .audio
             ? Double(outputSamples) / Double(AudioChunk.sampleRate)
             : Double(outputFrames) / Double(composer.framesPerSecond)
     }
 
-    /// Where a media time of the room falls in the output: nil when a pause leaves it out.
-    public func outputTime(of time: Double) -> Double? {
-        pauses.isPaused(at: time) ? nil : time - pauses.secondsDropped
-    }
-
-    /// Seconds of the room a pause left out so far.
-    public var secondsPaused: Double { pauses.secondsDropped }
-
-    /// Pauses from the next output on (nothing the room does is written until `resume`); false
-    /// when already paused.
-    @discardableResult
-    public func pause() -> Bool {
-        pauses.pause(at: composer.nextOutputTime)
-    }
-
     /// Encodes `count` pictures at most `interval` seconds apart as keyframes, counted from
     /// output picture 0 (so call it before `run`), on top of the encoder's own every two seconds
     /// (its GOP counts on from each).
-    public func forceKeyframes(every interval: Double, count: Int) {
+    /// `from`: the output picture to count from (a job that joins a run later counts from where it joins).
+    public func forceKeyframes(every interval: Double, count: Int, from start: Int64 = 0) {
         let step = max(1, Int64((interval * Double(composer.framesPerSecond) + 1e-6).rounded(.down)))
-        keyframeIndices = (keyframeIndices + (1...max(1, count)).map { Int64($0) * step }).sorted()
+        keyframeIndices = (keyframeIndices + (1...max(1, count)).map { start + Int64($0) * step }).sorted()
     }
 
-    /// Writes again from the next output on, starting with a keyframe; the pause's length in
-    /// seconds, or nil when not paused.
-    @discardableResult
-    public func resume() -> Double? {
-        guard let length = pauses.resume(at: composer.nextOutputTime) else { return nil }
+    /// Encodes the next picture as a keyframe (and the rungs' with it): where a job that joins
+    /// or resumes starts its outputs.
+    public func requestKeyframe() {
         keyframeNext = true
-        return length
     }
 
     /// A running job's new layout and theme, from the next picture on.
@@ -259,16 +230,16 @@ public final class RecordingPipeline {
     }
 
     /// Keeps each participant's own audio in `directory` for a transcript, on the recording's
-    /// clock (`SpeakerTracksWriter`); its WAV headers are completed when the run ends.
-    public func keepSpeakerAudio(in directory: String) throws {
+    /// clock (`SpeakerTracksWriter`); its WAV headers are completed when the run ends. `place`
+    /// moves a block's start (samples on the run's clock) to the recording's, nil for a block
+    /// the recording leaves out (a pause).
+    func keepSpeakerAudio(in directory: String, place: @escaping (Int64) -> Int64?) throws {
         let writer = try SpeakerTracksWriter(directory: directory, logger: logger)
         speakerTracks = writer
-        // On the output's clock, like the recording: nothing said in a pause, and what comes
-        // after it moved back by the time the pause left out.
-        composer.onParticipantAudio = { [unowned self] audio in
-            guard !self.pauses.isPaused(at: Double(audio.blockStart) / Double(AudioChunk.sampleRate)) else { return }
+        composer.onParticipantAudio = { audio in
+            guard let start = place(audio.blockStart) else { return }
             writer.add(participantID: audio.participantID, name: audio.name, samples: audio.samples, offset: audio.offset,
-                       blockFrames: audio.blockFrames, blockStart: audio.blockStart - self.pauses.audioSamplesDropped)
+                       blockFrames: audio.blockFrames, blockStart: start)
         }
     }
 
@@ -289,15 +260,11 @@ public final class RecordingPipeline {
                 handle(event, at: time)
             case .idle(let time):
                 try tick(time)
-            case .caption(var caption):
-                // The source's clock is the media time: a caption said in a pause is left out
-                // with the rest, and one after it moves back by what pauses left out.
-                guard !pauses.isPaused(at: caption.start) else { break }
-                let shift = pauses.secondsDropped
-                caption.start -= shift
-                caption.end -= shift
+            case .caption(let caption):
+                // On the source's clock, the media time: each job's outputs place it on theirs (`JobSlot`).
                 for (sink, _) in sinks { sink.add(caption: caption) }
             case .captionsExpected:
+                captionsExpected = true
                 for (sink, _) in sinks { sink.expectCaptions() }
             case .ended:
                 break loop
@@ -491,7 +458,7 @@ public final class RecordingPipeline {
     private func currentProgress(duration: Double?, since started: Date) -> Progress {
         let produced = outputMediaTime
         let elapsed = max(1e-6, Date().timeIntervalSince(started))
-        return Progress(mediaTime: produced, duration: duration, speed: (produced + secondsPaused) / elapsed, videoFrames: outputFrames,
+        return Progress(mediaTime: produced, duration: duration, speed: produced / elapsed, videoFrames: outputFrames,
                         bytesWritten: bytesWritten)
     }
 }

@@ -34,11 +34,40 @@ import Testing
         }
         var taken: JobControl?
         #expect(Poll.until(5) {
-            taken = inbox.take()
+            taken = inbox.takeControl()
             return taken != nil
         })
         #expect(taken == Self.control, "version 3 is the newest whole control; 2 is older, 9 is not a control")
-        #expect(inbox.take() == nil, "taken once")
+        #expect(inbox.take().isEmpty, "taken once")
+    }
+
+    /// A run that carries several jobs: jobs join and leave in the order sent, each job's
+    /// newest control replaces an older one still waiting, and another job's is kept apart.
+    @Test func joinsAndLeavesComeInOrderWithEachJobsNewestControl() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[1]) }
+        let inbox = JobControlInbox(descriptor: ends[0])
+        let joining = PipelineSpec(source: .room(RoomSourceSpec(signalingURL: "ws://127.0.0.1:1/v2/rtc", roomID: "r", token: "t")),
+                                   config: RecordingConfig(), outputs: [.mp4(path: "/tmp/b.mp4")], job: .init(id: "b", kind: .hls, attempt: 1))
+        var first = Self.control
+        first.job = "a"
+        var newer = first
+        newer.version = 4
+        var other = Self.control
+        other.job = "b"
+        other.version = 1
+        let lines: [JobRunCommand] = [.control(first), .attach(joining), .control(other), .control(newer), .detach(job: "b")]
+        let bytes = lines.flatMap(\.line)
+        #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == bytes.count)
+        var taken: [JobRunCommand] = []
+        #expect(Poll.until(5) {
+            taken += inbox.take()
+            return taken.count >= 4
+        })
+        #expect(taken == [.attach(joining), .control(other), .control(newer), .detach(job: "b")], "\(taken)")
+        // Each line reads back as what was sent.
+        for line in lines { #expect(try JobRunCommand(line: line.line.dropLast()) == line) }
     }
 
     /// Random bytes, newlines among them: never a crash, never a line longer than the limit.

@@ -1,0 +1,107 @@
+import Encode
+import JobSpec
+import Log
+import Media
+import Outputs
+
+/// One job's outputs in a run, behind their own gate (`OutputGate`): the pipeline writes the
+/// composite's packets to it as to one sink, and it hands each output what its job writes, on
+/// its job's times. So jobs that share one encode (`PipelineSpec.hostsJobs`) each start where
+/// they joined, pause and resume on their own, and their files play from 0 as if encoded alone.
+/// Confined to the pipeline's thread, as the pipeline's sinks are.
+final class JobSlot: PacketSink {
+    private(set) var gate: OutputGate
+    /// The job's outputs, in the order they were made; those removed stay for the outcome.
+    private(set) var outputs: [(output: OutputSpec, sink: QueuedSink)] = []
+    /// The outputs still written to.
+    private var active: [QueuedSink] = []
+    private(set) var bytesWritten: Int64 = 0
+    /// Captions are on in the room: outputs added later hear it too.
+    private var captionsExpected = false
+    let name: String
+
+    init(name: String, framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool) {
+        self.name = name
+        gate = OutputGate(framesPerSecond: framesPerSecond, hasVideo: hasVideo, openFromStart: openFromStart)
+    }
+
+    func add(_ output: OutputSpec, sink: QueuedSink) {
+        outputs.append((output, sink))
+        active.append(sink)
+        if captionsExpected { sink.expectCaptions() }
+    }
+
+    /// Stops writing to one output (its owner finishes it).
+    func remove(_ sink: QueuedSink) {
+        active.removeAll { $0 === sink }
+    }
+
+    /// The outputs still written to, taken out (the job leaves the run: its owner finishes them).
+    func takeOutputs() -> [QueuedSink] {
+        defer { active = [] }
+        return active
+    }
+
+    func isWriting(to sink: QueuedSink) -> Bool {
+        active.contains { $0 === sink }
+    }
+
+    /// Pauses the job's outputs from the pipeline's next picture and audio block on (what its
+    /// encoders still hold from before is written); false when paused already.
+    func pause(_ pipeline: RecordingPipeline) -> Bool {
+        // Audio is cut where the video is (the run may have mixed sound a little ahead of its
+        // pictures), so both end together.
+        let audio = gate.hasVideo ? pipeline.outputFrames * OutputGate.sampleRate / Int64(gate.framesPerSecond)
+            : pipeline.outputSamples - Int64(pipeline.audioEncoder.primingSamples)
+        return gate.close(video: pipeline.outputFrames, audio: audio)
+    }
+
+    /// Paused, and everything from before the pause has been written: the outputs can finish.
+    var drained: Bool { gate.state == .closed && gate.pastCut }
+
+    /// Writes again from the next keyframe (the caller asks the encoder for one); false when not paused.
+    func resume() -> Bool { gate.open() }
+
+    /// The job's own media time: what its outputs have been given.
+    var outputSeconds: Double { gate.outputSeconds }
+
+    func write(_ packet: EncodedPacket) throws {
+        for moved in gate.admit(packet) {
+            bytesWritten += Int64(moved.data.count)
+            for sink in active { try sink.write(moved) }
+        }
+    }
+
+    /// A caption on the run's clock, moved to the job's (and cut to where its outputs began);
+    /// none while paused.
+    func add(caption: Caption) {
+        guard let end = gate.outputTime(of: caption.end) else { return }
+        var moved = caption
+        moved.start = max(caption.start, gate.openedAt) - gate.shiftSeconds
+        moved.end = end
+        for sink in active { sink.add(caption: moved) }
+    }
+
+    func expectCaptions() {
+        captionsExpected = true
+        for sink in active { sink.expectCaptions() }
+    }
+
+    func add(metadata key: String, value: String) {
+        for sink in active { sink.add(metadata: key, value: value) }
+    }
+
+    /// Finishes every output still written to; the first failure is thrown after all have finished.
+    func finish() throws {
+        var firstError: (any Error)?
+        for sink in active {
+            do {
+                try sink.finish()
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        active = []
+        if let firstError { throw firstError }
+    }
+}

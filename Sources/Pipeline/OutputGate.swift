@@ -1,0 +1,179 @@
+import Encode
+
+/// Which of a run's encoded packets one job's outputs get, and at what times (issue 26 items 1
+/// and 7). Several jobs can share one encode (`JobSlot`); each still starts when it joins,
+/// pauses and resumes on its own, and its files play straight through from 0 as if it had been
+/// encoded alone.
+///
+/// - Closed (paused) from a cut, the pts of the next picture and audio block the run makes when
+///   the pause is asked for: what the encoders still hold from before it passes, nothing after.
+/// - Opening (started or resumed), video waits for a keyframe (the run forces one for the next
+///   picture); from it on, video passes moved back by what the gate left out, so the output's
+///   frames follow on with no hole.
+/// - Audio follows the video's move to within half a block: of the blocks that come about the
+///   keyframe (the pause's last few and those while the keyframe is awaited), the first kept is the one whose move is
+///   nearest the video's, and every block after it follows on. So lip sync holds however many
+///   pauses there are, and audio has no hole either. Without video, audio reopens at once.
+///
+/// Times: video packets count frames (1/`framesPerSecond`), audio packets samples at 48 kHz;
+/// both streams of a fresh encode start at 0. A value the pipeline's thread owns.
+struct OutputGate {
+    enum State: Equatable {
+        case open
+        case closed
+        /// Waiting for the keyframe to reopen at.
+        case opening
+    }
+
+    let framesPerSecond: Int
+    let hasVideo: Bool
+    private(set) var state: State
+    /// What is taken off an admitted video packet's pts and dts (frames).
+    private(set) var videoShift: Int64 = 0
+    /// What is taken off an admitted audio packet's pts and dts (samples).
+    private(set) var audioShift: Int64 = 0
+    /// Audio waits to be lined up with the video's new shift (after the keyframe reopened it).
+    private var aligningAudio = false
+    /// Audio blocks that came while the keyframe was awaited, the oldest first.
+    private var heldAudio: [EncodedPacket] = []
+    /// The next output video pts (frames) and audio pts (samples).
+    private(set) var nextVideo: Int64 = 0
+    private(set) var nextAudio: Int64 = 0
+    /// Where in the run's media (seconds) the output last reopened: what came before and was
+    /// left out is not placed (captions, a speaker's audio).
+    private(set) var openedAt: Double = 0
+
+    static let sampleRate: Int64 = 48_000
+    /// Where the pause under way began: the first video pts (frames) and audio pts (samples) left out.
+    private(set) var cut: (video: Int64, audio: Int64) = (0, 0)
+    /// A packet from past the cut came (video, or audio without video): everything from before
+    /// it has passed, and the outputs can be finished.
+    private(set) var pastCut = false
+    /// Audio held while a keyframe is awaited: about 1.4 s of AAC blocks, more than a forced
+    /// keyframe ever takes.
+    static let maximumHeldAudio = 64
+    /// Audio kept from a pause's last moments: about a third of a second.
+    static let audioKeptWhilePaused = 16
+
+    /// A gate open from the run's start, or closed until `open()` for a job that joins later.
+    init(framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool) {
+        self.framesPerSecond = framesPerSecond
+        self.hasVideo = hasVideo
+        state = openFromStart ? .open : .opening
+    }
+
+    var isPaused: Bool { state != .open }
+
+    /// Seconds written so far: the output's media time.
+    var outputSeconds: Double {
+        hasVideo ? Double(nextVideo) / Double(framesPerSecond) : Double(nextAudio) / Double(Self.sampleRate)
+    }
+
+    /// Closes from the cut on: video from pts `video` (frames), audio from `audio` (samples); one
+    /// still awaiting its keyframe stays shut. False when closed already.
+    mutating func close(video: Int64, audio: Int64) -> Bool {
+        guard state != .closed else { return false }
+        cut = state == .open ? (video, audio) : (0, 0)
+        pastCut = false
+        state = .closed
+        heldAudio.removeAll()
+        aligningAudio = false
+        return true
+    }
+
+    /// Opens again at the next keyframe (the run is to force one); false when not closed.
+    mutating func open() -> Bool {
+        guard state == .closed else { return false }
+        state = .opening
+        if !hasVideo { heldAudio = [] }
+        return true
+    }
+
+    /// What of `packet` the outputs get: none, or it (or held audio with it) moved to the output's times.
+    mutating func admit(_ packet: EncodedPacket) -> [EncodedPacket] {
+        switch packet.stream {
+        case .video: return admitVideo(packet)
+        case .audio: return admitAudio(packet)
+        }
+    }
+
+    private mutating func admitVideo(_ packet: EncodedPacket) -> [EncodedPacket] {
+        switch state {
+        case .closed:
+            guard packet.pts >= cut.video else { return [moved(packet)] }
+            pastCut = true
+            return []
+        case .opening:
+            guard packet.isKeyframe else { return [] }
+            videoShift = packet.pts - nextVideo
+            state = .open
+            openedAt = Double(packet.pts) / Double(framesPerSecond)
+            aligningAudio = true
+            let held = heldAudio
+            heldAudio = []
+            return [moved(packet)] + held.flatMap { admitAudio($0) }
+        case .open:
+            return [moved(packet)]
+        }
+    }
+
+    private mutating func admitAudio(_ packet: EncodedPacket) -> [EncodedPacket] {
+        switch state {
+        case .closed:
+            guard packet.pts >= cut.audio else { return [moved(packet)] }
+            if !hasVideo { pastCut = true }
+            // Kept a while: the run may mix sound ahead of its pictures, so the block that lines
+            // up with the keyframe a resume waits for can come before the resume.
+            heldAudio.append(packet)
+            if heldAudio.count > Self.audioKeptWhilePaused { heldAudio.removeFirst() }
+            return []
+        case .opening:
+            guard hasVideo else {
+                audioShift = packet.pts - nextAudio
+                state = .open
+                openedAt = Double(packet.pts) / Double(Self.sampleRate)
+                return [moved(packet)]
+            }
+            heldAudio.append(packet)
+            if heldAudio.count > Self.maximumHeldAudio { heldAudio.removeFirst() }
+            return []
+        case .open:
+            if aligningAudio {
+                // The video moved back by this many samples; the first block whose own move
+                // comes within half a block of it is kept, and those before it dropped.
+                let target = videoShift * Self.sampleRate / Int64(framesPerSecond)
+                let shift = packet.pts - nextAudio
+                guard shift >= target - max(1, packet.duration) / 2 else { return [] }
+                audioShift = shift
+                aligningAudio = false
+            }
+            return [moved(packet)]
+        }
+    }
+
+    private mutating func moved(_ packet: EncodedPacket) -> EncodedPacket {
+        var out = packet
+        switch packet.stream {
+        case .video:
+            out.pts -= videoShift
+            out.dts -= videoShift
+            nextVideo = out.pts + max(1, packet.duration)
+        case .audio:
+            out.pts -= audioShift
+            out.dts -= audioShift
+            nextAudio = out.pts + max(1, packet.duration)
+        }
+        return out
+    }
+
+    /// Where a time of the run's media (seconds) falls in the output: nil when the gate left it out.
+    func outputTime(of time: Double) -> Double? {
+        guard state == .open, time >= openedAt else { return nil }
+        return time - shiftSeconds
+    }
+
+    /// Seconds of the run's media left out before what is written now.
+    var shiftSeconds: Double {
+        hasVideo ? Double(videoShift) / Double(framesPerSecond) : Double(audioShift) / Double(Self.sampleRate)
+    }
+}
