@@ -108,8 +108,6 @@ public final class Worker: @unchecked Sendable {
         var askedLayout: (LayoutSettings, ThemeName)?
 
         var log: String { child.log }
-        /// Whether it joined a run started for another job.
-        var joined: Bool { child.host != job.id }
     }
 
     public let configuration: Configuration
@@ -219,7 +217,12 @@ public final class Worker: @unchecked Sendable {
     public var cpuLoad: Double {
         lock.lock()
         defer { lock.unlock() }
-        return running.values.reduce(0) { $0 + ($1.joined ? JobCost.joining : JobCost.of($1.job)) }
+        // A child that carries several jobs costs its dearest composite once, and a little for
+        // each other job's outputs.
+        return children.reduce(0) { total, child in
+            let costs = running.values.filter { $0.child === child }.map { JobCost.of($0.job) }
+            return total + (costs.max() ?? 0) + Double(max(0, costs.count - 1)) * JobCost.joining
+        }
     }
 
     /// What a claim may cost now: the cores left, or anything when nothing runs.

@@ -109,10 +109,33 @@ import Testing
             + codec + [path])
         #expect(made.status == 0, "\(made.standardError)")
         let microphone = try MediaFileMicrophone(path: path)
+        // Played as a publisher plays it: 20 ms at a time, past the file's end.
+        let played = stride(from: 0, to: 60_000, by: 960).flatMap { microphone.samples(from: $0, count: 960) }
         // Half a second, give or take the codec's priming and padding.
-        #expect(abs(microphone.mono.count - 24_000) < 2_400, "\(microphone.mono.count) samples")
-        #expect(Goertzel.prominence(of: microphone.mono[2_400..<21_600], frequency: 500) > 20)
-        #expect(microphone.samples(from: microphone.mono.count, count: 5) == Array(microphone.mono.prefix(5)), "looped")
+        let length = try #require(microphone.loopLength)
+        #expect(abs(length - 24_000) < 2_400, "\(length) samples")
+        #expect(Goertzel.prominence(of: played[2_400..<21_600], frequency: 500) > 20)
+        #expect(Array(played[length..<(length + 5)]) == Array(played.prefix(5)), "looped")
+        #expect(microphone.samples(from: 100, count: 5) == Array(played[100..<105]), "asked again for what has been played")
+        #expect(microphone.samples(from: 2 * length + 7, count: 5) == Array(played[7..<12]), "a later pass")
         #expect(throws: MediaFileMicrophone.OpenError.self) { try MediaFileMicrophone(path: directory.file("missing.mp3")) }
+    }
+
+    /// A long file opens and plays: 11 minutes of Opus (a microphone that decoded the whole file
+    /// at open refused more than 10), its last half minute read as a publisher reaches it.
+    @Test func aLongFilePlaysWithoutBeingDecodedWhole() throws {
+        let directory = try TemporaryDirectory(prefix: "publisher-long-sound")
+        let path = directory.file("long.webm")
+        let made = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=700:sample_rate=48000", "-t", "660",
+                                           "-c:a", "libopus", "-b:a", "16k", "-ac", "1", path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let opened = ContinuousClock.now
+        let microphone = try MediaFileMicrophone(path: path)
+        let openTook = ContinuousClock.now - opened
+        #expect(microphone.loopLength == nil, "nothing past the first block is decoded at open")
+        print("measured: 11 minutes of Opus opened in \(openTook)")
+        // Straight to 10 min 30 s (a publisher that starts there reads forward to it).
+        let late = microphone.samples(from: 630 * 48_000, count: 48_000)
+        #expect(Goertzel.prominence(of: late[...], frequency: 700) > 20)
     }
 }

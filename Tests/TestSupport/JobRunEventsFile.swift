@@ -7,9 +7,12 @@ public final class JobRunEventsFile {
     public let path: String
     private var offset: UInt64 = 0
     private var decoder = JobRunEventDecoder()
+    /// Only the events about this job (a run that carries several reports each under its id); nil: all.
+    public let job: String?
 
-    public init(path: String) {
+    public init(path: String, job: String? = nil) {
         self.path = path
+        self.job = job
     }
 
     /// The events written since the last call.
@@ -18,7 +21,7 @@ public final class JobRunEventsFile {
         defer { try? handle.close() }
         guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
         offset += UInt64(data.count)
-        return decoder.decode(data)
+        return decoder.decodeReports(data).filter { job == nil || $0.job == job }.map(\.event)
     }
 }
 

@@ -39,7 +39,8 @@ enum LiveRecordBench {
         ("Ada Red", 0xD02020, 440), ("Ben Blue", 0x2040D0, 550), ("Cy Green", 0x30A050, 660), ("Di Amber", 0xE08020, 770),
     ]
 
-    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double, tracks: Bool = false, simulcast: Bool = false) throws {
+    static func run(fixtureDirectory: String, revue: String, maximum: Int, seconds: Double, tracks: Bool = false, simulcast: Bool = false,
+                    shared: Bool = false) throws {
         try LoopbackNamespace.require()
         let work = try TemporaryDirectory(prefix: "revue-live-record")
         let room = try BenchRoomServer(storage: work.file("storage"))
@@ -77,6 +78,10 @@ enum LiveRecordBench {
             print(String(format: "live-record: a room of %d RoomPublishers (640x360 30 fps VP8 + Opus), N live 720p30 recordings for %.0f s; beside them N of %@ looped to %.0f s; "
                          + "a batch holds with lag ≤ %.1f s and ≥ %.0f fps after %.0f s",
                          publishers.count, seconds, fixtureDirectory, fixtureLength, DensityBench.maximumLag, DensityBench.minimumFPS, DensityBench.warmUp))
+        }
+        if shared {
+            try runShared(room: room, roomID: roomID, revue: revue, runs: maximum, seconds: seconds, work: work)
+            return
         }
         var largest = 0
         var count = 1

@@ -47,7 +47,7 @@ do {
         guard arguments.count >= 3 else { throw BenchError("usage: live-record FIXTURE REVUE [MAXIMUM] [SECONDS] [--tracks]") }
         try LiveRecordBench.run(fixtureDirectory: arguments[1], revue: arguments[2], maximum: arguments.count > 3 ? Int(arguments[3]) ?? 8 : 8,
                                 seconds: arguments.count > 4 ? Double(arguments[4]) ?? 30 : 30, tracks: arguments.contains("--tracks"),
-                                simulcast: arguments.contains("--simulcast"))
+                                simulcast: arguments.contains("--simulcast"), shared: arguments.contains("--shared"))
     case "hls-latency":
         // hls-latency [SECONDS] [VIEWERS]
         try HLSLatencyBench.run(seconds: arguments.count > 1 ? Double(arguments[1]) ?? 60 : 60,
