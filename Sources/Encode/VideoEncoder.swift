@@ -20,8 +20,11 @@ public final class VideoEncoder: @unchecked Sendable {
     /// PSNR on the fixtures (frame threads predict rate control less well; the same on detailed
     /// content), and the output's repeatability (x264's ABR with frame threads is not
     /// deterministic).
-    public init(preset: OutputPreset, threads: Int = 1) throws(AVError) {
+    /// `firstIndex`: the pts of its first picture (an encoder that starts later on a timeline
+    /// others share, as a composite branch's does, counts on from where it joins).
+    public init(preset: OutputPreset, threads: Int = 1, firstIndex: Int64 = 0) throws(AVError) {
         self.preset = preset
+        nextIndex = firstIndex
         context = try CodecContext(encoderNamed: "libx264")
         let codec = context.pointer
         codec.pointee.width = Int32(preset.size.width)

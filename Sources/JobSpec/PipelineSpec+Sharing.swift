@@ -1,9 +1,10 @@
-/// Which jobs one run can carry together: the same live room, composited and encoded the same
-/// way, so that every picture and sound one of them writes is what the others write too. What
-/// is each job's own (its outputs, its limits, its thumbnails, whether it also records) may
-/// differ; what shapes the composite (layout, theme, mode, quality, orientation, the E2EE keys
-/// it decrypts with) may not. A ladder (`renditions`), a per-participant recording and a
-/// recording that keeps each speaker's audio for a transcript run on their own.
+/// Which jobs one run can carry together: the same live room, received, decoded and encoded the
+/// same way. What is each job's own may differ: its outputs, limits, thumbnails, whether it also
+/// records, and its layout and theme (jobs with the same layout share one composite, others get
+/// a composite of their own on the same decoders, `CompositeBranch`); what shapes the rest
+/// (mode, quality, orientation, the E2EE keys it decrypts with) may not. A ladder
+/// (`renditions`), a per-participant recording and a recording that keeps each speaker's audio
+/// for a transcript run on their own.
 extension PipelineSpec {
     /// Whether this spec's run may take other jobs (`hostsJobs`) or join one.
     public var canShareComposite: Bool {
@@ -12,7 +13,7 @@ extension PipelineSpec {
     }
 
     /// Whether `other` can join this spec's run: both can share, and they record the same room
-    /// into the same composite.
+    /// the same way (their layouts may differ).
     public func sharesComposite(with other: PipelineSpec) -> Bool {
         guard canShareComposite, other.canShareComposite,
               case .room(let mine) = source, case .room(let theirs) = other.source,
@@ -24,9 +25,11 @@ extension PipelineSpec {
 }
 
 extension RecordingConfig {
-    /// The settings that shape the composite and its encode, each job's own left out.
+    /// The settings that shape a shared run's decode and encode, each job's own left out.
     var composite: RecordingConfig {
         var shape = self
+        shape.layout = LayoutSettings()
+        shape.theme = .default
         shape.recording = nil
         shape.maxDuration = nil
         shape.idleTimeout = nil

@@ -12,9 +12,9 @@ final class RunChild {
     /// The job it was started for: an event that names no job is that job's.
     let host: UUID
     let log: String
-    /// The composite the run makes now (the host's spec, with the layout and theme the latest
-    /// control asked for): what a job must match to join it. Nil: the run takes no other jobs.
-    var composite: PipelineSpec?
+    /// The spec it was started with, when its run takes other jobs of the room: what a job must
+    /// match to join it (`PipelineSpec.sharesComposite(with:)`). Nil: it takes none.
+    let composite: PipelineSpec?
     /// When it was told to end (SIGTERM): it is killed 30 s later if it has not.
     var terminatedAt: Date?
     /// Event lines that were not events, as far as logged.

@@ -85,13 +85,6 @@ extension Worker {
             try controlWriting.withLock { _ throws(SubprocessError) in try child.send(.control(control)) }
             lock.lock()
             if let sent = running[id]?.controlsSent { running[id]?.controlsSent = max(sent, control.version) }
-            // A new layout is shown to every job the run carries: a job that joins must match it.
-            let asked = running[id]?.askedLayout ?? (job.config.layout, job.config.theme)
-            if asked.0 != control.layout || asked.1 != control.theme {
-                child.composite?.config.layout = control.layout
-                child.composite?.config.theme = control.theme
-            }
-            running[id]?.askedLayout = (control.layout, control.theme)
             lock.unlock()
             logger.info("sent the run its controls", ["jobId": .string(job.idText), "version": .of(control.version), "paused": .bool(control.paused),
                                                        "layout": .string(control.layout.type.rawValue), "theme": .string(control.theme.rawValue)])

@@ -103,9 +103,6 @@ public final class Worker: @unchecked Sendable {
         var controlsSent = 0
         /// The run said the job has left it (`detached`): its outputs are finished.
         var detached = false
-        /// The layout and theme the job's controls last asked for: when they change, the run's
-        /// composite does (for every job it carries).
-        var askedLayout: (LayoutSettings, ThemeName)?
 
         var log: String { child.log }
     }

@@ -34,10 +34,7 @@ extension JobRun {
             logger.warning("a job asked to join a run that does not take it", ["jobId": .string(id)])
             return
         }
-        var current = spec
-        current.config.layout = context.pipeline.composer.config.layout
-        current.config.theme = context.pipeline.composer.config.theme
-        guard current.sharesComposite(with: joining) else {
+        guard spec.sharesComposite(with: joining) else {
             logger.error("a job asked to join a run whose composite it does not share", ["jobId": .string(id)])
             reportAbout(.outputFailed(output: "run", error: "the job does not share this run's composite"), id)
             reportAbout(.detached, id)
@@ -71,7 +68,7 @@ extension JobRun {
         } else if !control.paused && member.paused {
             member.paused = false
             _ = member.slot.resume()
-            pipeline.requestKeyframe()
+            pipeline.requestKeyframe(branch: member.branch)
             let length = max(0, pipeline.composer.nextOutputTime - member.pausedAt)
             log.info("resumed", ["at": .double(member.slot.outputSeconds), "pausedFor": .double(length)])
             report(.resumed(at: member.slot.outputSeconds, pausedFor: length), about: member)
@@ -83,18 +80,38 @@ extension JobRun {
         guard control.layout != member.askedLayout || control.theme != member.askedTheme else { return }
         member.askedLayout = control.layout
         member.askedTheme = control.theme
-        let config = pipeline.composer.config
-        guard control.layout != config.layout || control.theme != config.theme else { return }
         do {
-            try pipeline.change(layout: control.layout, theme: control.theme)
+            try show(control.layout, theme: control.theme, to: member, pipeline: pipeline)
             log.info("layout changed", ["type": .string(control.layout.type.rawValue), "gridSize": .of(control.layout.gridSize),
-                                                          "theme": .string(control.theme.rawValue), "jobs": .of(members.count)])
-            for shown in members {
-                report(.layoutChanged(control.layout, theme: control.theme, at: shown.slot.outputSeconds), about: shown)
-            }
+                                        "theme": .string(control.theme.rawValue), "composite": .of(member.branch)])
+            report(.layoutChanged(control.layout, theme: control.theme, at: member.slot.outputSeconds), about: member)
         } catch {
             log.error("the new layout could not be applied; the old one goes on", ["error": .string("\(error)")])
         }
+    }
+
+    /// A job's new layout and theme, from the next picture on, the other jobs' left as they are:
+    /// a composite it alone shows changes; otherwise the job moves, at a keyframe, to the
+    /// composite that shows it or to a new one (the same decoders and sound, `CompositeBranch`).
+    private func show(_ layout: LayoutSettings, theme: ThemeName, to member: RunMember, pipeline: RecordingPipeline) throws {
+        guard let current = pipeline.composer(of: member.branch) else { return }
+        guard current.config.layout != layout || current.config.theme != theme else { return }
+        let alone = !members.contains { $0 !== member && $0.branch == member.branch }
+        let elsewhere = pipeline.config.mode == .videoAndAudio
+            && (pipeline.composer.config.layout == layout && pipeline.composer.config.theme == theme
+                || pipeline.branches.contains { $0.composer.config.layout == layout && $0.composer.config.theme == theme })
+        if alone && !elsewhere {
+            if member.branch == 0 { try pipeline.change(layout: layout, theme: theme) } else { try current.change(layout: layout, theme: theme) }
+            return
+        }
+        let target = try branch(showing: layout, theme: theme, pipeline: pipeline)
+        guard let composer = pipeline.composer(of: target) else { return }
+        // The target's next picture, a keyframe, is where the job's pictures come from it.
+        pipeline.requestKeyframe(branch: target)
+        member.slot.switchVideo(to: target, at: composer.videoFrames)
+        member.branch = target
+        member.shownTiles = []
+        dropUnusedBranches(pipeline: pipeline)
     }
 
     /// A livestream's destinations as a control wants them (issue 26 item 3): a new one gets an

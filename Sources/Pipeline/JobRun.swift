@@ -104,21 +104,13 @@ public final class JobRun {
             }
         }
         let rate = Double(pipeline.composer.framesPerSecond)
-        pipeline.onCanvas = { [unowned self] image, index in
-            for member in members {
+        pipeline.onCanvas = { [unowned self] image, index, branch in
+            for member in members where member.branch == branch {
                 if let at = member.slot.gate.outputTime(of: Double(index) / rate) { member.thumbnails?.offer(image, mediaTime: at) }
                 member.captures.offer(image)
             }
         }
-        pipeline.composer.onLayout = { [unowned self] layout, index in
-            let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
-            for member in members {
-                // What a pause leaves out is not on screen in the output; the rest at its time there.
-                guard let at = member.slot.gate.outputTime(of: Double(index) / rate), tiles != member.shownTiles else { continue }
-                member.shownTiles = tiles
-                report(.layout(tiles: tiles, at: at), about: member)
-            }
-        }
+        watchLayouts(of: pipeline.composer, branch: 0)
         var last: (time: Date, frames: Int64)?
         var failure: (any Error)?
         let started = Date()
@@ -127,7 +119,11 @@ public final class JobRun {
         let stopsHere = { [unowned self] in
             if shouldStop() { return true }
             for command in commands() { apply(command, context: context) }
-            for member in leaving where member.slot.drained { finishLeaving(member, pipeline: pipeline) }
+            // Once the encoders have given what they held from before it left (or its composite
+            // has gone, and gave it all).
+            for member in leaving where member.slot.drained || pipeline.composer(of: member.branch) == nil {
+                finishLeaving(member, pipeline: pipeline)
+            }
             for member in members where member.reached == nil {
                 guard let limit = member.limits.check(recorded: member.slot.outputSeconds, mediaTime: pipeline.composer.mediaEnd,
                                                       publishing: pipeline.isPublishing)
@@ -164,6 +160,47 @@ public final class JobRun {
         return Outcome(outputs: outputs, seconds: host?.slot.outputSeconds ?? pipeline.outputMediaTime, limit: host?.reached, failure: failure)
     }
 
+    /// Reports who is on screen to the jobs that show a composite, when it changes for them.
+    func watchLayouts(of composer: RoomComposer, branch: Int) {
+        let rate = Double(composer.framesPerSecond)
+        composer.onLayout = { [unowned self] layout, index in
+            let tiles = layout.tiles.map { JobRunEvent.Tile(participantID: $0.participantID, name: $0.name, content: "\($0.content)") }
+            for member in members where member.branch == branch {
+                // What a pause leaves out is not on screen in the output; the rest at its time there.
+                guard let at = member.slot.gate.outputTime(of: Double(index) / rate), tiles != member.shownTiles else { continue }
+                member.shownTiles = tiles
+                report(.layout(tiles: tiles, at: at), about: member)
+            }
+        }
+    }
+
+    /// The composite that shows `layout` and `theme`: the main one, a branch that does, or a new
+    /// branch (an audio-only run has one composite: layout does not apply).
+    func branch(showing layout: LayoutSettings, theme: ThemeName, pipeline: RecordingPipeline) throws -> Int {
+        let main = pipeline.composer.config
+        if pipeline.config.mode != .videoAndAudio || (main.layout == layout && main.theme == theme) { return 0 }
+        if let existing = pipeline.branches.first(where: { $0.composer.config.layout == layout && $0.composer.config.theme == theme }) {
+            return existing.id
+        }
+        let made = try pipeline.addBranch(layout: layout, theme: theme)
+        watchLayouts(of: made.composer, branch: made.id)
+        logger.info("a composite of its own for another layout", ["branch": .of(made.id), "type": .string(layout.type.rawValue),
+                                                                  "theme": .string(theme.rawValue), "composites": .of(1 + pipeline.branches.count)])
+        return made.id
+    }
+
+    /// Branches no job shows any more go, their last pictures written first.
+    func dropUnusedBranches(pipeline: RecordingPipeline) {
+        for branch in pipeline.branches where !members.contains(where: { $0.branch == branch.id }) {
+            do {
+                try pipeline.removeBranch(branch.id)
+            } catch {
+                logger.error("a composite could not be flushed", ["branch": .of(branch.id), "error": .string("\(error)")])
+            }
+            logger.info("a composite no job shows any more has gone", ["branch": .of(branch.id), "composites": .of(1 + pipeline.branches.count)])
+        }
+    }
+
     /// What a job's outputs are made with.
     struct Context {
         let pipeline: RecordingPipeline
@@ -191,9 +228,12 @@ public final class JobRun {
     /// run's own job, from the next keyframe for one that joins.
     func join(_ spec: PipelineSpec, context: Context, fromStart: Bool) throws -> RunMember {
         let pipeline = context.pipeline
+        // A job that joins shows its own layout: the composite that has it, or one made for it.
+        let branch = fromStart ? 0 : try self.branch(showing: spec.config.layout, theme: spec.config.theme, pipeline: pipeline)
         let slot = JobSlot(name: spec.job?.id ?? "run", framesPerSecond: pipeline.composer.framesPerSecond,
-                           hasVideo: pipeline.config.mode == .videoAndAudio, openFromStart: fromStart)
+                           hasVideo: pipeline.config.mode == .videoAndAudio, openFromStart: fromStart, videoBranch: branch)
         let member = try RunMember(spec: spec, slot: slot, room: context.room, logger: logger)
+        member.branch = branch
         members.append(member)
         // Where the job's media time 0 is on the wall clock (HLS program dates): the run's, or
         // the picture it joins at.
@@ -208,10 +248,11 @@ public final class JobRun {
         } catch {
             members.removeAll { $0 === member }
             try? slot.finish()
+            dropUnusedBranches(pipeline: pipeline)
             throw error
         }
         pipeline.add(sink: slot)
-        if !fromStart { pipeline.requestKeyframe() }
+        if !fromStart { pipeline.requestKeyframe(branch: branch) }
         report(.configured(spec.redacted), about: member)
         return member
     }
@@ -224,6 +265,8 @@ public final class JobRun {
         members.removeAll { $0 === member }
         leaving.append(member)
         if members.isEmpty { emptied = true }
+        // A branch it alone showed goes now: its encoder's last pictures reach the job first.
+        if !emptied { dropUnusedBranches(pipeline: pipeline) }
     }
 
     private func finishLeaving(_ member: RunMember, pipeline: RecordingPipeline) {

@@ -20,8 +20,9 @@ final class JobSlot: PacketSink {
     private var captionsExpected = false
     let name: String
 
-    init(name: String, framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool) {
+    init(name: String, framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool, videoBranch: Int = 0) {
         self.name = name
+        self.videoBranch = videoBranch
         gate = OutputGate(framesPerSecond: framesPerSecond, hasVideo: hasVideo, openFromStart: openFromStart)
     }
 
@@ -51,9 +52,11 @@ final class JobSlot: PacketSink {
     func pause(_ pipeline: RecordingPipeline) -> Bool {
         // Audio is cut where the video is (the run may have mixed sound a little ahead of its
         // pictures), so both end together.
-        let audio = gate.hasVideo ? pipeline.outputFrames * OutputGate.sampleRate / Int64(gate.framesPerSecond)
+        // Every composite of the run counts pictures on one timeline, the main composer's.
+        let frames = pipeline.composer.videoFrames
+        let audio = gate.hasVideo ? frames * OutputGate.sampleRate / Int64(gate.framesPerSecond)
             : pipeline.outputSamples - Int64(pipeline.audioEncoder.primingSamples)
-        return gate.close(video: pipeline.outputFrames, audio: audio)
+        return gate.close(video: frames, audio: audio)
     }
 
     /// Paused, and everything from before the pause has been written: the outputs can finish.
@@ -64,6 +67,31 @@ final class JobSlot: PacketSink {
 
     /// The job's own media time: what its outputs have been given.
     var outputSeconds: Double { gate.outputSeconds }
+
+    /// The composite whose pictures the job's outputs take (0: the run's main one), and, after
+    /// a move, the one it took before with the pts from which the new one's are taken.
+    private(set) var videoBranch = 0
+    private var moved: (from: Int, at: Int64)?
+
+    /// Takes pictures from another composite from pts `at` on (its keyframe there, the same
+    /// timeline): the old one's from before it still come out of its encoder and are written.
+    func switchVideo(to branch: Int, at pts: Int64) {
+        moved = (videoBranch, pts)
+        videoBranch = branch
+    }
+
+    /// A packet of composite `branch`: video only from the composite the job shows (or the one
+    /// it showed, from before it moved).
+    func write(_ packet: EncodedPacket, branch: Int) throws {
+        if packet.stream == .video {
+            if branch == videoBranch {
+                if let moved, packet.pts < moved.at { return }
+            } else {
+                guard let moved, branch == moved.from, packet.pts < moved.at else { return }
+            }
+        }
+        try write(packet)
+    }
 
     func write(_ packet: EncodedPacket) throws {
         for moved in gate.admit(packet) {

@@ -52,8 +52,19 @@ public struct LayerChooser {
 
     /// The composite's layout now: each camera's tile, and which cameras are off screen.
     public mutating func show(_ layout: Layout, participants: [String]) {
+        show([layout], participants: participants)
+    }
+
+    /// The layouts of a run's composites now (it may make several, `CompositeBranch`): each
+    /// camera's largest tile in any of them, and which cameras are off screen in all.
+    public mutating func show(_ layouts: [Layout], participants: [String]) {
         var tiles: [String: (Int, Int)] = [:]
-        for tile in layout.tiles where tile.content == .camera { tiles[tile.participantID] = (tile.rect.width, tile.rect.height) }
+        for layout in layouts {
+            for tile in layout.tiles where tile.content == .camera {
+                let largest = tiles[tile.participantID].map { $0.0 * $0.1 } ?? 0
+                if tile.rect.width * tile.rect.height > largest { tiles[tile.participantID] = (tile.rect.width, tile.rect.height) }
+            }
+        }
         for id in Set(participants).union(cameras.keys) {
             guard participants.contains(id) else {
                 cameras[id] = nil

@@ -65,9 +65,10 @@ public final class RecordingPipeline {
     private let logger: Logger
     private var speakerTracks: SpeakerTracksWriter?
     public private(set) var packetsWritten = 0
-    /// Sees each composited picture (and its index) just before it is encoded, for tests and
-    /// benchmarks; the planes are valid only during the call.
-    public var onCanvas: ((PlanarImage, Int64) -> Void)?
+    /// Sees each composited picture (its index, and the branch that made it: 0 for the main
+    /// composite) just before it is encoded, for thumbnails, captures, tests and benchmarks; the
+    /// planes are valid only during the call.
+    public var onCanvas: ((PlanarImage, Int64, Int) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
     /// Pictures encoded: every one the composer made (a job's pause is its outputs' own,
     /// `JobSlot`).
@@ -98,7 +99,10 @@ public final class RecordingPipeline {
 
     /// Each sink and the rendition whose video it takes (0: the composite's own); every sink
     /// takes the audio.
-    private var sinks: [(sink: any PacketSink, rendition: Int)] = []
+    var sinks: [(sink: any PacketSink, rendition: Int)] = []
+    /// Composites in other layouts for jobs that share this run (`CompositeBranch`), by id.
+    var branches: [CompositeBranch] = []
+    var nextBranchID = 1
     /// An HLS ladder's lower rungs (`config.renditions`), renditions 1, 2, …: the composite
     /// scaled and encoded again. Released once `finish` has flushed them.
     public private(set) var rungs: [ScaledVideoEncoder] = []
@@ -150,7 +154,7 @@ public final class RecordingPipeline {
             var canvas: PlanarImage?
             try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
-                self.onCanvas?(image, output)
+                self.onCanvas?(image, output, 0)
                 canvas = image
             })
             // The rungs get the same picture and the same forced keyframes; with the same GOP
@@ -252,7 +256,8 @@ public final class RecordingPipeline {
         for participant in source.participants { handle(.join(participant), at: 0) }
         var lastReport = -1.0
         loop: while !shouldStop() {
-            switch source.next(until: composer.nextOutputTime + playoutDelay) {
+            let due = branches.reduce(composer.nextOutputTime) { min($0, $1.composer.nextOutputTime) }
+            switch source.next(until: due + playoutDelay) {
             case .datagram(let bytes, let arrival):
                 try receive(bytes, arrival: arrival)
             case .event(let event, let time):
@@ -291,8 +296,9 @@ public final class RecordingPipeline {
         now = max(now, time)
         handle(receiver.poll(at: time))
         composer.extend(to: time - playoutDelay)
+        for branch in branches { branch.composer.extend(to: time - playoutDelay) }
         decodeVideo(until: time - playoutDelay + RecordingPipeline.decodeAhead)
-        try composer.advance(until: time - playoutDelay)
+        try advanceAll(until: time - playoutDelay)
         if choosesLayers && time - layersCheckedAt >= 0.1 {
             layersCheckedAt = time
             chooseLayers(at: time)
@@ -301,7 +307,9 @@ public final class RecordingPipeline {
 
     /// Steps each camera towards the layer its tile needs (`LayerChooser`).
     private func chooseLayers(at time: Double) {
-        if let layout = composer.currentLayout { layers.show(layout, participants: Array(Set(cameraOwners.values))) }
+        // The largest tile a camera has in any of the run's composites.
+        let layouts = ([composer] + branches.map(\.composer)).compactMap(\.currentLayout)
+        if !layouts.isEmpty { layers.show(layouts, participants: Array(Set(cameraOwners.values))) }
         for step in layers.poll(now: time) {
             source?.requestCameraLayer(step.level, participantID: step.participantID)
             logger.info("asked for a camera layer", ["participantId": .string(step.participantID), "level": .string("\(step.level)"),
@@ -326,6 +334,7 @@ public final class RecordingPipeline {
             break
         }
         composer.schedule(event, at: time)
+        for branch in branches { branch.composer.schedule(event, at: time) }
         logger.debug("room event", ["event": .string("\(event)"), "at": .double(time)])
     }
 
@@ -340,10 +349,14 @@ public final class RecordingPipeline {
         {
             time = max(time, next - RecordingPipeline.decodeAhead)
             decodeVideo(until: time + RecordingPipeline.decodeAhead)
-            try composer.advance(until: min(time, last))
+            try advanceAll(until: min(time, last))
             time += 1 / Double(composer.framesPerSecond)
         }
         try composer.finish()
+        for branch in branches {
+            branch.composer.follow(speakers: composer.detector)
+            try branch.composer.finish()
+        }
         speakerTracks?.finish()
         if choosesLayers { logger.info("camera layers at the end", ["cameras": .string(layers.summary.joined(separator: "; "))]) }
         if composer.latePictures > 0 {
@@ -351,6 +364,7 @@ public final class RecordingPipeline {
                            ["pictures": .of(composer.latePictures), "worstMilliseconds": .double((composer.worstPictureLateness * 1000).rounded())])
         }
         if let videoEncoder { try deliver(videoEncoder.finish()) }
+        for branch in branches { try flush(branch) }
         for (index, rung) in rungs.enumerated() { try deliver(rung.encoder.finish(), rendition: index + 1) }
         rungs = []
         try deliver(audioEncoder.finish())
@@ -437,7 +451,10 @@ public final class RecordingPipeline {
                     if let owner = cameraOwners[ssrc], let last = pictures.last {
                         layers.decoded(participantID: owner, width: last.width, height: last.height)
                     }
-                    for picture in pictures { composer.add(picture: picture, ssrc: ssrc) }
+                    for picture in pictures {
+                        composer.add(picture: picture, ssrc: ssrc)
+                        for branch in branches { branch.composer.add(picture: picture, ssrc: ssrc) }
+                    }
                     if decoder.needsKeyframe && !endingVideo.contains(ssrc) { handle(receiver.keyframeNeeded(ssrc: ssrc, at: now)) }
                 }
             }
@@ -446,12 +463,22 @@ public final class RecordingPipeline {
         }
     }
 
-    /// Hands packets to their sinks: video to the sinks of `rendition`, audio to all.
-    private func deliver(_ packets: [EncodedPacket], rendition: Int = 0) throws {
+    /// Hands packets to their sinks: audio to all, video of the main composite's `rendition` to
+    /// the sinks of that rendition, and each job's slot the video of the composite it shows
+    /// (`branch`: 0, the main one).
+    func deliver(_ packets: [EncodedPacket], rendition: Int = 0, branch: Int = 0) throws {
         for packet in packets {
             packetsWritten += 1
             bytesWritten += Int64(packet.data.count)
-            for (sink, wanted) in sinks where packet.stream == .audio || wanted == rendition { try sink.write(packet) }
+            for (sink, wanted) in sinks {
+                if packet.stream == .audio {
+                    try sink.write(packet)
+                } else if let slot = sink as? JobSlot {
+                    if rendition == 0 { try slot.write(packet, branch: branch) }
+                } else if wanted == rendition && branch == 0 {
+                    try sink.write(packet)
+                }
+            }
         }
     }
 

@@ -84,6 +84,9 @@ public final class RoomComposer {
     public var onParticipantAudio: ((ParticipantAudio) -> Void)?
     /// Sees the layout of each picture (tests use it to know where each tile was).
     public var onLayout: (Layout, Int64) -> Void = { _, _ in }
+    /// Whether it mixes the room's sound (a branch's composer, `fork`, makes pictures only; the
+    /// sound is the main composer's).
+    public private(set) var mixesAudio = true
 
     /// `participants` are in the room from the first frame. `audioStart` is the first output
     /// sample: the audio encoder's priming, so its packets start at time 0 (the first 21 ms of a
@@ -189,7 +192,7 @@ public final class RoomComposer {
 
     /// Media time of the next output (picture or audio block) that is not produced yet.
     public var nextOutputTime: Double {
-        let audioEnd = Double(audioSamples + Int64(audioBlock)) / Double(AudioMixer.sampleRate)
+        let audioEnd = mixesAudio ? Double(audioSamples + Int64(audioBlock)) / Double(AudioMixer.sampleRate) : Double.infinity
         guard compositor != nil else { return audioEnd }
         let frameDuration = 1 / Double(framesPerSecond)
         return min(audioEnd, Double(videoFrames) * frameDuration + frameDuration / 2)
@@ -205,7 +208,7 @@ public final class RoomComposer {
             // A nanosecond of slack: `time` is often `nextOutputTime` after a round trip through
             // the playout delay, and rounding must not leave that output waiting for ever.
             let videoReady = compositor != nil && videoTime + frameDuration / 2 <= time + 1e-9
-            let audioReady = audioEnd <= time + 1e-9
+            let audioReady = mixesAudio && audioEnd <= time + 1e-9
             if audioReady && (!videoReady || audioEnd <= videoTime + 1e-9) {
                 try mixBlock(end: audioEnd, duration: blockDuration)
             } else if videoReady {
@@ -220,7 +223,7 @@ public final class RoomComposer {
     public func finish() throws {
         try advance(until: mediaEnd + 1 / Double(framesPerSecond) / 2)
         // The last audio block, padded with silence, so audio reaches the end too.
-        if Double(audioSamples) / Double(AudioMixer.sampleRate) < mediaEnd {
+        if mixesAudio && Double(audioSamples) / Double(AudioMixer.sampleRate) < mediaEnd {
             try mixBlock(end: Double(audioSamples + Int64(audioBlock)) / Double(AudioMixer.sampleRate),
                          duration: Double(audioBlock) / Double(AudioMixer.sampleRate))
         }
@@ -276,6 +279,33 @@ public final class RoomComposer {
         onLayout(layout, index)
         videoFrames += 1
         try onPicture(index) { image in compositor.render(layout, pictures: pictures, shares: shares, into: image) }
+    }
+
+    // MARK: - Branches
+
+    /// A composer for the same room in another layout and theme, from the next picture on
+    /// (issue 26 item 7): who is present, their pictures, the events still to apply and the
+    /// frame count as this one has them now. It makes pictures only (`mixesAudio` false), and
+    /// follows this one's speakers (`follow(speakers:)`).
+    public func fork(layout: LayoutSettings, theme: ThemeName) throws -> RoomComposer {
+        var branchConfig = config
+        branchConfig.layout = layout
+        branchConfig.theme = theme
+        let branch = try RoomComposer(config: branchConfig, text: text, audioBlock: audioBlock, audioStart: audioSamples)
+        branch.mixesAudio = false
+        branch.present = present
+        branch.videoTracks = videoTracks
+        branch.audioRoutes = audioRoutes
+        branch.pending = pending
+        branch.detector = detector
+        branch.videoFrames = videoFrames
+        branch.mediaEnd = mediaEnd
+        return branch
+    }
+
+    /// Takes who speaks from the composer that mixes the sound.
+    public func follow(speakers: SpeakerDetector) {
+        detector = speakers
     }
 
     // MARK: - Room events

@@ -23,6 +23,8 @@ final class RunMember {
     /// leaves the composite as another job's control set it.
     var askedLayout: LayoutSettings
     var askedTheme: ThemeName
+    /// The composite it shows (0: the run's main one; another a `CompositeBranch` for its layout).
+    var branch = 0
     let thumbnails: ThumbnailWriter?
     let captures: CaptureWriter
 

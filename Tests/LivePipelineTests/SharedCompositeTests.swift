@@ -11,7 +11,8 @@ import Testing
 /// nginx-rtmp: a recording, an HLS stream and a livestream (to nginx and to a server that is not
 /// there) of one room run in one child process. Each keeps its own state, outputs, pause and
 /// stop: the dead destination fails alone, the recording pauses while the others go on, the
-/// livestream stops first and the rest go on, and every file plays from 0 to its own end.
+/// livestream stops first and the rest go on, the stream changes its layout and the recording
+/// keeps its own, and every file plays from 0 to its own end.
 extension LivePipelineSuites {
     @Suite(.live, .timeLimit(.minutes(10))) struct SharedCompositeTests {
         @Test func aRecordingAnHLSStreamAndALivestreamShareOneComposite() throws {
@@ -87,6 +88,17 @@ extension LivePipelineSuites {
             #expect(stillRunning.allSatisfy { $0?.state == .started || $0?.state == .playable }, "\(stillRunning.map { $0?.state })")
             #expect((stillRunning[0]?.progress?.mediaTime ?? 0) > recordingBefore + 1, "the recording went on after the livestream stopped")
             #expect(Self.children(of: [recording, hls, streaming]).count == 1)
+
+            // The stream takes a layout of its own (a composite of its own on the same decoders);
+            // the recording stays as it was.
+            let relaid = try server.call("POST", "/v2/hls/\(hls.idText)/layout",
+                                         .object(["layout": .object(["type": .string("SPOTLIGHT")]), "theme": .string("LIGHT")]))
+            #expect(relaid.status == 200, "\(relaid.json.text)")
+            #expect(Poll.until(20) { Self.notes(server, hls).contains { $0.contains("layout SPOTLIGHT") } }, "\(Self.notes(server, hls))")
+            Thread.sleep(forTimeInterval: 3)
+            #expect(!Self.notes(server, recording).contains { $0.contains("layout SPOTLIGHT") }, "\(Self.notes(server, recording))")
+            #expect(Self.children(of: [recording, hls, streaming]).count == 1)
+            #expect(server.attemptLog(recording).contains("a composite of its own for another layout"))
             let hlsFinished = try server.stopJob(hls)
             let hlsSpan = Date().timeIntervalSince(hlsStarted)
             let recordingFinished = try server.stopJob(recording)
@@ -109,6 +121,11 @@ extension LivePipelineSuites {
                 + "unpaused, HLS \(String(format: "%.2f", streamed)) s for \(String(format: "%.2f", hlsSpan)) s, livestream \(size(pushed)) bytes")
             #expect(abs(recorded - recordingSpan) < 2, "\(recorded) s recorded for \(recordingSpan) s unpaused")
             #expect(abs(streamed - hlsSpan) < 3, "\(streamed) s streamed for \(hlsSpan) s")
+            // Each ends in its own layout: the recording GRID on the dark theme, the stream on LIGHT.
+            let lastPicture = { (path: String) in try MediaSamples.frames(of: path, perSecond: 1, width: 1280, height: 720).last?.pixel(x: 2, y: 2) }
+            let recordingEnd = try #require(try lastPicture(mp4))
+            let streamEnd = try #require(try lastPicture(server.storage.path + "/" + part.path + "/index.m3u8"))
+            #expect(recordingEnd.y < 60 && streamEnd.y > 180, "backgrounds: recording \(recordingEnd), stream \(streamEnd)")
             // Both cameras and both tones in the recording: the composite is the room's.
             let sound = try MediaSamples.monoAudio(of: mp4)
             #expect(Goertzel.prominence(of: sound[...], frequency: 1000) > 10 && Goertzel.prominence(of: sound[...], frequency: 440) > 10)

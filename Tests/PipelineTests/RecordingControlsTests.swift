@@ -87,6 +87,56 @@ import Testing
         try Self.expectPlaysThrough(directory.file("second.mp4"), seconds: leftAt - joinedAt, after: 1)
     }
 
+    /// Two jobs, one layout each (issue 26 item 7): the second moves to SPOTLIGHT on LIGHT at
+    /// 2.5 s (a composite of its own on the same decoders, `CompositeBranch`) and back at 5 s (the
+    /// branch goes); the first stays GRID on the dark theme throughout. Both files play straight
+    /// through, each showing its own layout.
+    @Test func aJobThatChangesItsLayoutGetsACompositeOfItsOwn() throws {
+        let fixture = try Fixture(directory: TestFixtures.path("example"))
+        let directory = try TemporaryDirectory(prefix: "branched")
+        let pipeline = try RecordingPipeline(config: RecordingConfig())
+        let first = try Self.slot(pipeline, writing: directory.file("first.mp4"), fromStart: true)
+        let second = try Self.slot(pipeline, writing: directory.file("second.mp4"), fromStart: true)
+        var movedAt: Int64?, backAt: Int64?
+        var branchesWhileMoved = 0
+        try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible, passes: 2)), shouldStop: {
+            let now = pipeline.composer.nextOutputTime
+            if movedAt == nil && now >= 2.5, let branch = try? pipeline.addBranch(layout: LayoutSettings(type: .spotlight), theme: .light) {
+                movedAt = branch.composer.videoFrames
+                second.switchVideo(to: branch.id, at: branch.composer.videoFrames)
+                branchesWhileMoved = pipeline.branches.count
+            }
+            if let branch = pipeline.branches.first, backAt == nil && now >= 5 {
+                pipeline.requestKeyframe(branch: 0)
+                backAt = pipeline.composer.videoFrames
+                second.switchVideo(to: 0, at: pipeline.composer.videoFrames)
+                try? pipeline.removeBranch(branch.id)
+            }
+            return false
+        })
+        let moved = try #require(movedAt), back = try #require(backAt)
+        #expect(branchesWhileMoved == 1 && pipeline.branches.isEmpty, "one branch while moved, none after")
+        #expect(pipeline.composer.config.layout.type == .grid && pipeline.composer.config.theme == .default, "the main composite is as it was")
+        let light = Theme.named(.light).background, dark = Theme.named(.default).background
+        let background = { (path: String, frame: Int64) in
+            try MediaSamples.frame(of: path, at: Double(frame) / 30 + 0.01, width: 1280, height: 720).pixel(x: 2, y: 2)
+        }
+        for frame in [moved - 3, moved + 3, back - 3, back + 3] {
+            #expect(try background(directory.file("first.mp4"), frame).distance(to: dark) < 12, "first at frame \(frame)")
+        }
+        #expect(try background(directory.file("second.mp4"), moved - 3).distance(to: dark) < 12)
+        #expect(try background(directory.file("second.mp4"), moved + 3).distance(to: light) < 12, "moved at frame \(moved)")
+        #expect(try background(directory.file("second.mp4"), back - 3).distance(to: light) < 12)
+        #expect(try background(directory.file("second.mp4"), back + 3).distance(to: dark) < 12, "back at frame \(back)")
+        for name in ["first.mp4", "second.mp4"] {
+            let video = try MediaProbe.packets(directory.file(name), stream: "v:0").map(\.time).sorted()
+            #expect(abs(Double(video.count) / 30 - pipeline.composer.mediaEnd) < 0.1, "\(name): \(video.count) frames")
+            #expect(zip(video, video.dropFirst()).allSatisfy { abs($1 - $0 - 1.0 / 30) < 0.002 }, "\(name) has no hole")
+            let decode = try Tool.decodeFully(directory.file(name))
+            #expect(decode.status == 0 && decode.standardError.isEmpty, "\(name): \(decode.standardError)")
+        }
+    }
+
     /// A job's gate with one MP4 behind it, on `pipeline`.
     static func slot(_ pipeline: RecordingPipeline, writing path: String, fromStart: Bool) throws -> JobSlot {
         let slot = JobSlot(name: path, framesPerSecond: pipeline.composer.framesPerSecond, hasVideo: true, openFromStart: fromStart)

@@ -49,7 +49,7 @@ enum EncodeQualityBench {
         defer { try? file.close() }
         let pipeline = try RecordingPipeline(config: RecordingConfig())
         var size = (width: 0, height: 0)
-        pipeline.onCanvas = { image, _ in
+        pipeline.onCanvas = { image, _, _ in
             size = (image.width, image.height)
             let picture = VideoFrame(copying: image)
             file.write(Data(picture.y))
