@@ -12,13 +12,17 @@ public struct EncodedPacket: Sendable, Equatable {
     public var dts: Int64
     public var duration: Int64
     public var isKeyframe: Bool
+    /// A keyframe of the encode's own cadence (every GOP of the timeline), not one forced in
+    /// between: where an HLS output may end a short segment to stay on its cadence.
+    public var startsGroup: Bool
 
-    public init(stream: Stream, data: [UInt8], pts: Int64, dts: Int64, duration: Int64, isKeyframe: Bool) {
+    public init(stream: Stream, data: [UInt8], pts: Int64, dts: Int64, duration: Int64, isKeyframe: Bool, startsGroup: Bool = false) {
         self.stream = stream
         self.data = data
         self.pts = pts
         self.dts = dts
         self.duration = duration
         self.isKeyframe = isKeyframe
+        self.startsGroup = startsGroup
     }
 }

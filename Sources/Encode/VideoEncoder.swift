@@ -35,7 +35,11 @@ public final class VideoEncoder: @unchecked Sendable {
         codec.pointee.bit_rate = Int64(preset.videoBitrate)
         codec.pointee.rc_max_rate = Int64(preset.videoBitrate) * 3 / 2
         codec.pointee.rc_buffer_size = Int32(preset.videoBitrate * 2)
-        codec.pointee.gop_size = Int32(preset.gopLength)
+        // The encoder places the GOP's keyframes itself, at every multiple of `gopLength` of the
+        // timeline (`encode`); x264 is told never to, so a keyframe forced in between (a job
+        // joining or resuming on a shared encode) does not move the cadence that HLS segments
+        // are cut on.
+        codec.pointee.gop_size = Int32(preset.gopLength * 10_000)
         codec.pointee.keyint_min = Int32(preset.gopLength)
         codec.pointee.max_b_frames = 0
         codec.pointee.thread_count = Int32(threads)
@@ -61,11 +65,14 @@ public final class VideoEncoder: @unchecked Sendable {
         try frame.makeWritable()
         frame.copyPlanes(of: picture)
         frame.pts = nextIndex
-        frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        frame.pointer.pointee.pict_type = forceKeyframe || onCadence ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         nextIndex += 1
         try context.send(frame)
         return try drain()
     }
+
+    /// Whether the next picture starts a GOP of the timeline's cadence.
+    private var onCadence: Bool { nextIndex % Int64(preset.gopLength) == 0 }
 
     /// Encodes the next picture of the constant-rate timeline, drawn in place: `draw` gets the
     /// planes of the encoder's own input frame, which still hold the previous picture (so only
@@ -81,7 +88,7 @@ public final class VideoEncoder: @unchecked Sendable {
         draw(PlanarImage(width: preset.size.width, height: preset.size.height, y: y, u: u, v: v, yStride: frame.lineSize(0),
                          uStride: frame.lineSize(1), vStride: frame.lineSize(2)))
         frame.pts = nextIndex
-        frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        frame.pointer.pointee.pict_type = forceKeyframe || onCadence ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         nextIndex += 1
         try context.send(frame)
         return try drain()
@@ -100,7 +107,8 @@ public final class VideoEncoder: @unchecked Sendable {
         var packets: [EncodedPacket] = []
         while try context.receive(packet) {
             packets.append(EncodedPacket(stream: .video, data: packet.bytes, pts: packet.pts, dts: packet.dts,
-                                         duration: max(1, packet.duration), isKeyframe: packet.isKeyframe))
+                                         duration: max(1, packet.duration), isKeyframe: packet.isKeyframe,
+                                         startsGroup: packet.isKeyframe && packet.pts % Int64(preset.gopLength) == 0))
             packet.unref()
         }
         return packets

@@ -9,10 +9,13 @@ import Synchronization
 extension Worker {
     func sendStop(_ id: UUID, reason: String) {
         lock.lock()
-        defer { lock.unlock() }
-        guard var entry = running[id], entry.stopSentAt == nil, !entry.detached else { return }
+        guard var entry = running[id], entry.stopSentAt == nil, !entry.detached else {
+            lock.unlock()
+            return
+        }
         entry.stopSentAt = Date()
         running[id] = entry
+        lock.unlock()
         logger.info("stopping the pipeline", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
         letGo(id, of: entry.child, reason: reason)
     }
@@ -36,14 +39,16 @@ extension Worker {
                     // Another worker owns the job now: this copy must not go on.
                     logger.warning("lost the lease; stopping work on the job", ["jobId": .string(id.uuidString.lowercased())])
                     lock.lock()
-                    // A run that carries other jobs lets this one go; one that carries only it is killed.
-                    let others = child.map { staying(in: $0).contains { $0 != id } } ?? false
-                    if others, let child { letGo(id, of: child, reason: "lease lost") }
+                    // A run that carries other jobs (even ones finishing) lets this one go; one
+                    // that carries only it is killed.
+                    let others = child.map { child in running.contains { $0.key != id && $0.value.child === child && !$0.value.detached } } ?? false
                     running[id] = nil
                     if preparing[id] != nil { preparing[id] = false }
                     if uploading[id] != nil { uploading[id] = false }
                     lock.unlock()
-                    if !others {
+                    if others, let child {
+                        letGo(id, of: child, reason: "lease lost")
+                    } else {
                         child?.process.signal(SIGKILL)
                         child?.process.wait()
                     }
@@ -85,6 +90,7 @@ extension Worker {
             try controlWriting.withLock { _ throws(SubprocessError) in try child.send(.control(control)) }
             lock.lock()
             if let sent = running[id]?.controlsSent { running[id]?.controlsSent = max(sent, control.version) }
+            running[id]?.shown = Worker.shown(control.layout, control.theme)
             lock.unlock()
             logger.info("sent the run its controls", ["jobId": .string(job.idText), "version": .of(control.version), "paused": .bool(control.paused),
                                                        "layout": .string(control.layout.type.rawValue), "theme": .string(control.theme.rawValue)])

@@ -13,7 +13,10 @@ extension Worker {
         for child in children {
             read(child)
             // A child asked to stop that does not, in time, is killed; its parts are repaired.
-            if let sent = child.terminatedAt, Date().timeIntervalSince(sent) > 30 { child.process.signal(SIGKILL) }
+            lock.lock()
+            let terminatedAt = child.terminatedAt
+            lock.unlock()
+            if let sent = terminatedAt, Date().timeIntervalSince(sent) > 30 { child.process.signal(SIGKILL) }
             guard let termination = child.process.poll() else { continue }
             // What the child wrote between the read above and its end (its last progress, an
             // output that failed as it stopped) is in the pipe still.
@@ -23,12 +26,17 @@ extension Worker {
             for id in ended.keys { running[id] = nil }
             lock.unlock()
             for entry in ended.values {
-                completed(entry, termination: termination, logger: logger(for: entry))
+                // A job handed to the child that it never took runs on its own.
+                if !entry.acknowledged {
+                    runAlone(entry, why: "its run ended (\(termination)) before it took the job")
+                } else {
+                    completed(entry, termination: termination, logger: logger(for: entry))
+                }
             }
         }
     }
 
-    private func logger(for entry: Running) -> Logger {
+    func logger(for entry: Running) -> Logger {
         logger.with(["jobId": .string(entry.job.idText), "attempt": .of(entry.job.attempts)])
     }
 
@@ -42,7 +50,11 @@ extension Worker {
                                                                            "error": .string(child.events.lastProblem ?? "")])
         }
         for report in reports {
-            let id = report.job.flatMap(UUID.init(uuidString:)) ?? child.host
+            // An event names its job, or is the job the child was started for.
+            guard let id = report.job.map({ UUID(uuidString: $0) }) ?? child.host else {
+                logger.warning("the pipeline reported about a job it does not name rightly", ["job": .string(report.job ?? "")])
+                continue
+            }
             lock.lock()
             // The heartbeat thread may have dropped the job meanwhile (its lease was lost).
             guard var entry = running[id], entry.child === child else {
@@ -67,7 +79,13 @@ extension Worker {
                 running[id] = entry
             }
             lock.unlock()
-            if entry.detached { completed(entry, termination: .exited(0), logger: logger(for: entry)) }
+            if entry.detached {
+                if entry.acknowledged {
+                    completed(entry, termination: .exited(0), logger: logger(for: entry))
+                } else {
+                    runAlone(entry, why: "its run refused it")
+                }
+            }
         }
     }
 
@@ -122,6 +140,7 @@ extension Worker {
         case .detached:
             logger.info("the job left the run; its outputs are finished")
         case .configured(let spec):
+            entry.acknowledged = true
             // What this attempt runs, as the run itself read it: for people and tests.
             do {
                 try spec.redacted.write(to: entry.pipeline)

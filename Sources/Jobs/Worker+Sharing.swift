@@ -43,9 +43,13 @@ extension Worker {
     }
 
     /// Lets one job go from a child that carries others (its outputs finish, theirs go on), or
-    /// ends the child when it carries no other. Call with `lock` held.
+    /// ends the child when it carries no other. Called without `lock`: the line is written
+    /// outside it, so a run slow to read holds up no other job.
     func letGo(_ id: UUID, of child: RunChild, reason: String) {
-        if staying(in: child).contains(where: { $0 != id }) {
+        lock.lock()
+        let others = staying(in: child).contains { $0 != id }
+        lock.unlock()
+        if others {
             do {
                 try controlWriting.withLock { _ throws(SubprocessError) in try child.send(.detach(job: id.uuidString.lowercased())) }
                 logger.info("letting the job go from a run that carries others", ["jobId": .string(id.uuidString.lowercased()), "reason": .string(reason)])
@@ -55,9 +59,21 @@ extension Worker {
                                                                                            "error": .string("\(error)")])
             }
         }
-        if child.terminatedAt == nil {
-            child.terminatedAt = Date()
-            child.process.signal(SIGTERM)
-        }
+        lock.lock()
+        let terminate = child.terminatedAt == nil
+        if terminate { child.terminatedAt = Date() }
+        lock.unlock()
+        if terminate { child.process.signal(SIGTERM) }
+    }
+
+    /// The key of a layout and theme, for counting a child's composites.
+    static func shown(_ layout: LayoutSettings, _ theme: ThemeName) -> String {
+        "\(layout.type.rawValue) \(layout.priority.rawValue) \(layout.gridSize) \(theme.rawValue)"
+    }
+
+    /// A job the run refused (or whose child ended before taking it) runs on its own, in this attempt.
+    func runAlone(_ entry: Running, why: String) {
+        logger(for: entry).warning("the job did not join the run of its room; it runs on its own", ["why": .string(why)])
+        start(JobStore.Claim(job: entry.job, previousWorker: nil), mayJoin: false)
     }
 }

@@ -103,6 +103,13 @@ public final class Worker: @unchecked Sendable {
         var controlsSent = 0
         /// The run said the job has left it (`detached`): its outputs are finished.
         var detached = false
+        /// The run has taken the job (its `configured` event): always so for the job a child was
+        /// started for; a job handed to a running child waits for it, and one the run refuses,
+        /// or whose child ends first, runs on its own instead.
+        var acknowledged = true
+        /// The layout and theme it shows (its config's, then its controls'): a child costs a
+        /// composite for each one its jobs show.
+        var shown: String = ""
 
         var log: String { child.log }
     }
@@ -214,11 +221,13 @@ public final class Worker: @unchecked Sendable {
     public var cpuLoad: Double {
         lock.lock()
         defer { lock.unlock() }
-        // A child that carries several jobs costs its dearest composite once, and a little for
-        // each other job's outputs.
+        // A child that carries several jobs costs a composite for each layout they show, and a
+        // little for each other job's outputs.
         return children.reduce(0) { total, child in
-            let costs = running.values.filter { $0.child === child }.map { JobCost.of($0.job) }
-            return total + (costs.max() ?? 0) + Double(max(0, costs.count - 1)) * JobCost.joining
+            let jobs = running.values.filter { $0.child === child }
+            var composites: [String: Double] = [:]
+            for entry in jobs { composites[entry.shown] = max(composites[entry.shown] ?? 0, JobCost.of(entry.job)) }
+            return total + composites.values.reduce(0, +) + Double(max(0, jobs.count - composites.count)) * JobCost.joining
         }
     }
 
@@ -240,7 +249,8 @@ public final class Worker: @unchecked Sendable {
 
     // MARK: - Starting
 
-    func start(_ claim: JobStore.Claim) {
+    /// `mayJoin`: false for a job a run refused, which gets a child of its own.
+    func start(_ claim: JobStore.Claim, mayJoin: Bool = true) {
         lock.lock()
         preparing[claim.job.id] = true
         lock.unlock()
@@ -297,12 +307,13 @@ public final class Worker: @unchecked Sendable {
             let pipelinePath = "\(directory)/attempt-\(job.attempts).pipeline.json"
             let readsControls = plan.spec.controlsOnStandardInput == true
             // A job of a room this worker already records the same way joins that run.
-            if let child = join(plan.spec, job: job, logger: jobLogger) {
+            if mayJoin, let child = join(plan.spec, job: job, logger: jobLogger) {
                 // Where this attempt's log is, for people who look in the job's directory.
                 _ = FileManager.default.createFile(atPath: logPath, contents: Data(
                     "this attempt runs in the run of job \(child.host.uuidString.lowercased()), which records its room the same way: its log is \(child.log)\n".utf8))
                 lock.lock()
-                running[job.id] = Running(job: job, child: child, parts: parts, pipeline: pipelinePath, readsControls: readsControls)
+                running[job.id] = Running(job: job, child: child, parts: parts, pipeline: pipelinePath, readsControls: readsControls,
+                                          acknowledged: false, shown: Worker.shown(job.config.layout, job.config.theme))
                 lock.unlock()
                 if job.controlVersion > 0 { sendControls(job.id) }
                 return
@@ -314,7 +325,8 @@ public final class Worker: @unchecked Sendable {
                                          standardOutput: .file(logPath), standardError: .file(logPath), reportPipe: true)
             let child = RunChild(process: process, host: job.id, log: logPath, composite: plan.spec.hostsJobs == true ? plan.spec : nil)
             lock.lock()
-            running[job.id] = Running(job: job, child: child, parts: parts, pipeline: pipelinePath, readsControls: readsControls)
+            running[job.id] = Running(job: job, child: child, parts: parts, pipeline: pipelinePath, readsControls: readsControls,
+                                      shown: Worker.shown(job.config.layout, job.config.theme))
             lock.unlock()
             jobLogger.info("pipeline started", ["pid": .of(process.pid), "takesOtherJobs": .bool(child.composite != nil)])
             // A job paused, or given a new layout, before this attempt starts as it is now.

@@ -77,11 +77,16 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     }
 
     /// Whether the segment that began at `start` is long enough to end before `packet` (at
-    /// `time`), at a keyframe with video: after `segmentDuration`, or, for the first segments
-    /// of a low-latency stream until it is published, when the packet would make it longer
-    /// than a part (the rule that cuts parts, so each of them is one part).
+    /// `time`), at a keyframe with video: after `segmentDuration`; at a keyframe of the
+    /// encode's cadence (`startsGroup`) after a quarter of it, so a stream whose segments began
+    /// off the cadence (a low-latency stream's short first segments, a job that joined a shared
+    /// run between keyframes) gets back on it with one shorter segment, never a longer one; or,
+    /// for the first segments of a low-latency stream until it is published, when the packet
+    /// would make it longer than a part (the rule that cuts parts, so each of them is one part).
     private func segmentIsDue(before packet: EncodedPacket, at time: Double, start: Double) -> Bool {
-        guard let lowLatency, !isPublished, segments.count < minimumSegments else { return time - start >= segmentDuration - 0.001 }
+        guard let lowLatency, !isPublished, segments.count < minimumSegments else {
+            return time - start >= segmentDuration - 0.001 || packet.startsGroup && time - start >= segmentDuration / 4
+        }
         return time + muxer.seconds(packet.duration, of: packet.stream) - start > lowLatency.declaredPartTarget + 0.0001
     }
     /// Where every file also goes, in the order it is written (a bucket for a CDN).

@@ -51,11 +51,16 @@ public final class JobControlInbox: Sendable {
                 // Each control carries the job's whole state: an older one still waiting is replaced.
                 state.waiting.removeAll { if case .control(let waiting) = $0 { waiting.job ?? "" == key } else { false } }
             }
+            if case .detach(let job) = command { state.versions[job] = nil }
             state.waiting.append(command)
-            if state.waiting.count > Self.maximumWaiting,
-               let oldest = state.waiting.firstIndex(where: { if case .control = $0 { true } else { false } })
-            {
-                state.waiting.remove(at: oldest)
+            if state.waiting.count > Self.maximumWaiting {
+                // The oldest control goes first (a job's next one carries its whole state); a
+                // worker that sends nothing but joins and leaves is cut short at the newest.
+                if let oldest = state.waiting.firstIndex(where: { if case .control = $0 { true } else { false } }) {
+                    state.waiting.remove(at: oldest)
+                } else {
+                    state.waiting.removeLast()
+                }
             }
         }
     }

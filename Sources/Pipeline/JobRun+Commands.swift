@@ -30,8 +30,14 @@ extension JobRun {
     /// run's composite (the worker checks, this is the run's own check) is told so and let go.
     private func attach(_ joining: PipelineSpec, context: Context) {
         let id = joining.job?.id ?? ""
-        guard spec.hostsJobs == true, !members.contains(where: { $0.jobID == id }) else {
-            logger.warning("a job asked to join a run that does not take it", ["jobId": .string(id)])
+        guard !members.contains(where: { $0.jobID == id }) else {
+            logger.warning("a job asked to join a run that carries it already", ["jobId": .string(id)])
+            return
+        }
+        guard spec.hostsJobs == true else {
+            logger.error("a job asked to join a run that takes no other jobs", ["jobId": .string(id)])
+            reportAbout(.outputFailed(output: "run", error: "the run takes no other jobs"), id)
+            reportAbout(.detached, id)
             return
         }
         guard spec.sharesComposite(with: joining) else {
@@ -80,13 +86,32 @@ extension JobRun {
         guard control.layout != member.askedLayout || control.theme != member.askedTheme else { return }
         member.askedLayout = control.layout
         member.askedTheme = control.theme
+        change(member, to: control.layout, theme: control.theme, pipeline: pipeline)
+    }
+
+    /// Shows a job a new layout and theme and reports it; while it is still moving to another
+    /// composite, the change waits for the move to end (`applyWaitingLayouts`).
+    func change(_ member: RunMember, to layout: LayoutSettings, theme: ThemeName, pipeline: RecordingPipeline) {
+        guard !member.slot.isMoving else {
+            member.waitingLayout = (layout, theme)
+            return
+        }
+        member.waitingLayout = nil
+        let log = logger.with(["jobId": .string(member.jobID ?? "")])
         do {
-            try show(control.layout, theme: control.theme, to: member, pipeline: pipeline)
-            log.info("layout changed", ["type": .string(control.layout.type.rawValue), "gridSize": .of(control.layout.gridSize),
-                                        "theme": .string(control.theme.rawValue), "composite": .of(member.branch)])
-            report(.layoutChanged(control.layout, theme: control.theme, at: member.slot.outputSeconds), about: member)
+            try show(layout, theme: theme, to: member, pipeline: pipeline)
+            log.info("layout changed", ["type": .string(layout.type.rawValue), "gridSize": .of(layout.gridSize),
+                                        "theme": .string(theme.rawValue), "composite": .of(member.branch)])
+            report(.layoutChanged(layout, theme: theme, at: member.slot.outputSeconds), about: member)
         } catch {
             log.error("the new layout could not be applied; the old one goes on", ["error": .string("\(error)")])
+        }
+    }
+
+    /// Layouts that waited for a move to end.
+    func applyWaitingLayouts(pipeline: RecordingPipeline) {
+        for member in members where !member.slot.isMoving {
+            if let (layout, theme) = member.waitingLayout { change(member, to: layout, theme: theme, pipeline: pipeline) }
         }
     }
 

@@ -5,6 +5,7 @@ import JobSpec
 import Log
 import MediaSource
 import Outputs
+import Synchronization
 
 /// One run of a pipeline spec, as a worker's child (`revue record --spec FILE`) runs it: the
 /// source and the outputs made from the spec, the pipeline run to the end or to a stop, and its
@@ -52,6 +53,14 @@ public final class JobRun {
     let logger = Logger(label: "pipeline")
     /// A detach left the run nothing to carry: it ends.
     private var emptied = false
+    /// Jobs whose outputs have finished after they left, and how many more times to say so:
+    /// `detached` is said again with the next progress reports, so a line dropped by a full
+    /// pipe (`JobRunReporter`) does not leave the worker waiting for it.
+    private let departures = Departures()
+
+    final class Departures: Sendable {
+        let left = Mutex<[String: Int]>([:])
+    }
 
     public init(spec: PipelineSpec, report: @escaping @Sendable (JobRunEvent, String?) -> Void) {
         self.spec = spec
@@ -98,10 +107,7 @@ public final class JobRun {
         host = own
         if let directory = spec.speakerAudio {
             // On the recording's clock: nothing said in a pause, and what comes after it moved back.
-            try pipeline.keepSpeakerAudio(in: directory) { [unowned own] start in
-                guard own.slot.gate.outputTime(of: Double(start) / Double(OutputGate.sampleRate)) != nil else { return nil }
-                return start - own.slot.gate.audioShift
-            }
+            try pipeline.keepSpeakerAudio(in: directory) { [unowned own] start in own.slot.gate.outputSample(of: start) }
         }
         let rate = Double(pipeline.composer.framesPerSecond)
         pipeline.onCanvas = { [unowned self] image, index, branch in
@@ -119,6 +125,7 @@ public final class JobRun {
         let stopsHere = { [unowned self] in
             if shouldStop() { return true }
             for command in commands() { apply(command, context: context) }
+            applyWaitingLayouts(pipeline: pipeline)
             // Once the encoders have given what they held from before it left (or its composite
             // has gone, and gave it all).
             for member in leaving where member.slot.drained || pipeline.composer(of: member.branch) == nil {
@@ -146,6 +153,11 @@ public final class JobRun {
                 for member in members {
                     reportProgress(of: member, pipeline: pipeline, fps: fps, lag: lag)
                 }
+                let again = departures.left.withLock { left in
+                    defer { left = left.compactMapValues { $0 > 1 ? $0 - 1 : nil } }
+                    return Array(left.keys)
+                }
+                for id in again { reportAbout(.detached, id) }
                 onProgress(progress)
             }, shouldStop: stopsHere)
         } catch {
@@ -232,7 +244,13 @@ public final class JobRun {
         let branch = fromStart ? 0 : try self.branch(showing: spec.config.layout, theme: spec.config.theme, pipeline: pipeline)
         let slot = JobSlot(name: spec.job?.id ?? "run", framesPerSecond: pipeline.composer.framesPerSecond,
                            hasVideo: pipeline.config.mode == .videoAndAudio, openFromStart: fromStart, videoBranch: branch)
-        let member = try RunMember(spec: spec, slot: slot, room: context.room, logger: logger)
+        let member: RunMember
+        do {
+            member = try RunMember(spec: spec, slot: slot, room: context.room, logger: logger)
+        } catch {
+            dropUnusedBranches(pipeline: pipeline)
+            throw error
+        }
         member.branch = branch
         members.append(member)
         // Where the job's media time 0 is on the wall clock (HLS program dates): the run's, or
@@ -242,7 +260,7 @@ public final class JobRun {
             for output in spec.outputs {
                 try add(output, to: member, context: context, wallClockAtZero: wallClock)
                 if let start = output.startKeyframes {
-                    pipeline.forceKeyframes(every: start.interval, count: start.count, from: fromStart ? 0 : pipeline.outputFrames)
+                    pipeline.forceKeyframes(every: start.interval, count: start.count, from: fromStart ? 0 : pipeline.composer.videoFrames)
                 }
             }
         } catch {
@@ -277,10 +295,12 @@ public final class JobRun {
         let sinks = member.slot.takeOutputs() + member.ladder.map(\.sink)
         let report = reportAbout
         let job = member.jobID
+        let departures = self.departures
         logger.info("a job left the run", ["jobId": .string(member.jobID ?? ""), "seconds": .double(member.slot.outputSeconds)])
         DispatchQueue.global().async(group: removals) {
             for sink in sinks { try? sink.finish() }
             report(.detached, job)
+            if let job { departures.left.withLock { $0[job] = 20 } }
         }
     }
 

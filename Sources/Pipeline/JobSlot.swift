@@ -69,28 +69,55 @@ final class JobSlot: PacketSink {
     var outputSeconds: Double { gate.outputSeconds }
 
     /// The composite whose pictures the job's outputs take (0: the run's main one), and, after
-    /// a move, the one it took before with the pts from which the new one's are taken.
+    /// a move, the one it took before with the pts from which the new one's are taken, and
+    /// whether the old one has given all it had from before that.
     private(set) var videoBranch = 0
-    private var moved: (from: Int, at: Int64)?
+    private var moved: (from: Int, at: Int64, oldDone: Bool)?
+    /// The new composite's pictures, held until the old one's last come (each composite's
+    /// encoder gives its pictures a few frames late, and not in step with the others').
+    private var heldVideo: [EncodedPacket] = []
+    /// Pictures held at most: four seconds; an old composite quiet that long is not waited for.
+    static let maximumHeldVideo = 120
+
+    /// A move to another composite is under way (the old one's last pictures not in yet).
+    var isMoving: Bool { moved.map { !$0.oldDone } ?? false }
 
     /// Takes pictures from another composite from pts `at` on (its keyframe there, the same
-    /// timeline): the old one's from before it still come out of its encoder and are written.
+    /// timeline): the old one's from before it still come out of its encoder and are written
+    /// first. One move at a time (`isMoving`).
     func switchVideo(to branch: Int, at pts: Int64) {
-        moved = (videoBranch, pts)
+        moved = (videoBranch, pts, false)
         videoBranch = branch
     }
 
     /// A packet of composite `branch`: video only from the composite the job shows (or the one
-    /// it showed, from before it moved).
+    /// it showed, from before it moved), in order.
     func write(_ packet: EncodedPacket, branch: Int) throws {
-        if packet.stream == .video {
-            if branch == videoBranch {
-                if let moved, packet.pts < moved.at { return }
-            } else {
-                guard let moved, branch == moved.from, packet.pts < moved.at else { return }
+        guard packet.stream == .video else { return try write(packet) }
+        if branch == videoBranch {
+            if let moved, packet.pts < moved.at { return }
+            if let moved, !moved.oldDone {
+                heldVideo.append(packet)
+                if heldVideo.count > Self.maximumHeldVideo { try finishMove() }
+                return
             }
+            return try write(packet)
         }
+        guard let moved, branch == moved.from, !moved.oldDone, packet.pts < moved.at else { return }
         try write(packet)
+        if packet.pts == moved.at - 1 { try finishMove() }
+    }
+
+    /// A composite's encoder has given its last: a move away from it is complete.
+    func compositeEnded(_ branch: Int) throws {
+        if let moved, moved.from == branch, !moved.oldDone { try finishMove() }
+    }
+
+    private func finishMove() throws {
+        moved?.oldDone = true
+        let held = heldVideo
+        heldVideo = []
+        for packet in held { try write(packet) }
     }
 
     func write(_ packet: EncodedPacket) throws {
@@ -103,9 +130,10 @@ final class JobSlot: PacketSink {
     /// A caption on the run's clock, moved to the job's (and cut to where its outputs began);
     /// none while paused.
     func add(caption: Caption) {
-        guard let end = gate.outputTime(of: caption.end) else { return }
+        // Placed by the span its end falls in, cut to where that span began.
+        guard let span = gate.span(holding: caption.end), let end = gate.outputTime(of: caption.end) else { return }
         var moved = caption
-        moved.start = max(caption.start, gate.openedAt) - gate.shiftSeconds
+        moved.start = max(caption.start, span.from) - (caption.end - end)
         moved.end = end
         for sink in active { sink.add(caption: moved) }
     }
@@ -122,6 +150,11 @@ final class JobSlot: PacketSink {
     /// Finishes every output still written to; the first failure is thrown after all have finished.
     func finish() throws {
         var firstError: (any Error)?
+        do {
+            try finishMove()
+        } catch {
+            firstError = error
+        }
         for sink in active {
             do {
                 try sink.finish()

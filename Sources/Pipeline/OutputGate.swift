@@ -7,13 +7,17 @@ import Encode
 ///
 /// - Closed (paused) from a cut, the pts of the next picture and audio block the run makes when
 ///   the pause is asked for: what the encoders still hold from before it passes, nothing after.
-/// - Opening (started or resumed), video waits for a keyframe (the run forces one for the next
-///   picture); from it on, video passes moved back by what the gate left out, so the output's
-///   frames follow on with no hole.
+/// - Opening (started or resumed), video waits for a keyframe past the cut (the run forces one
+///   for the next picture); from it on, video passes moved back by what the gate left out, so
+///   the output's frames follow on with no hole. What the encoders still hold from before the
+///   cut passes meanwhile.
 /// - Audio follows the video's move to within half a block: of the blocks that come about the
-///   keyframe (the pause's last few and those while the keyframe is awaited), the first kept is the one whose move is
-///   nearest the video's, and every block after it follows on. So lip sync holds however many
-///   pauses there are, and audio has no hole either. Without video, audio reopens at once.
+///   keyframe (the pause's last few and those while the keyframe is awaited), the first kept is
+///   the one whose move is nearest the video's, and every block after it follows on. So lip sync
+///   holds however many pauses there are, and audio has no hole either. Without video, audio
+///   reopens at once.
+/// - Each span the output was open for is remembered with its move (the last few), so what
+///   arrives late on the run's clock (a caption said before a pause) is still placed.
 ///
 /// Times: video packets count frames (1/`framesPerSecond`), audio packets samples at 48 kHz;
 /// both streams of a fresh encode start at 0. A value the pipeline's thread owns.
@@ -23,6 +27,16 @@ struct OutputGate {
         case closed
         /// Waiting for the keyframe to reopen at.
         case opening
+    }
+
+    /// A stretch of the run's media the output took, from `from` (seconds) to `to` (nil: still
+    /// open), and what was taken off its times.
+    struct Span {
+        var from: Double
+        var to: Double?
+        var videoShift: Int64
+        /// Nil while the audio is still being lined up.
+        var audioShift: Int64?
     }
 
     let framesPerSecond: Int
@@ -39,9 +53,8 @@ struct OutputGate {
     /// The next output video pts (frames) and audio pts (samples).
     private(set) var nextVideo: Int64 = 0
     private(set) var nextAudio: Int64 = 0
-    /// Where in the run's media (seconds) the output last reopened: what came before and was
-    /// left out is not placed (captions, a speaker's audio).
-    private(set) var openedAt: Double = 0
+    /// The spans the output was open for, the latest last.
+    private(set) var spans: [Span] = []
 
     static let sampleRate: Int64 = 48_000
     /// Where the pause under way began: the first video pts (frames) and audio pts (samples) left out.
@@ -54,12 +67,15 @@ struct OutputGate {
     static let maximumHeldAudio = 64
     /// Audio kept from a pause's last moments: about a third of a second.
     static let audioKeptWhilePaused = 16
+    /// Spans remembered: enough for captions that come seconds late.
+    static let spansKept = 16
 
     /// A gate open from the run's start, or closed until `open()` for a job that joins later.
     init(framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool) {
         self.framesPerSecond = framesPerSecond
         self.hasVideo = hasVideo
         state = openFromStart ? .open : .opening
+        if openFromStart { spans = [Span(from: 0, to: nil, videoShift: 0, audioShift: 0)] }
     }
 
     var isPaused: Bool { state != .open }
@@ -74,14 +90,19 @@ struct OutputGate {
     mutating func close(video: Int64, audio: Int64) -> Bool {
         guard state != .closed else { return false }
         cut = state == .open ? (video, audio) : (0, 0)
+        // Audio not lined up yet with the last reopening has no move to pass with: none passes.
+        if aligningAudio { cut.audio = 0 }
         pastCut = false
+        if state == .open, !spans.isEmpty {
+            spans[spans.count - 1].to = hasVideo ? Double(video) / Double(framesPerSecond) : Double(audio) / Double(Self.sampleRate)
+        }
         state = .closed
         heldAudio.removeAll()
         aligningAudio = false
         return true
     }
 
-    /// Opens again at the next keyframe (the run is to force one); false when not closed.
+    /// Opens again at the next keyframe past the cut (the run is to force one); false when not closed.
     mutating func open() -> Bool {
         guard state == .closed else { return false }
         state = .opening
@@ -98,17 +119,18 @@ struct OutputGate {
     }
 
     private mutating func admitVideo(_ packet: EncodedPacket) -> [EncodedPacket] {
+        // What the encoder still held from before a pause is written, whatever came since.
+        if state != .open && packet.pts < cut.video { return [moved(packet)] }
         switch state {
         case .closed:
-            guard packet.pts >= cut.video else { return [moved(packet)] }
             pastCut = true
             return []
         case .opening:
             guard packet.isKeyframe else { return [] }
             videoShift = packet.pts - nextVideo
             state = .open
-            openedAt = Double(packet.pts) / Double(framesPerSecond)
             aligningAudio = true
+            remember(from: Double(packet.pts) / Double(framesPerSecond))
             let held = heldAudio
             heldAudio = []
             return [moved(packet)] + held.flatMap { admitAudio($0) }
@@ -118,9 +140,9 @@ struct OutputGate {
     }
 
     private mutating func admitAudio(_ packet: EncodedPacket) -> [EncodedPacket] {
+        if state != .open && packet.pts < cut.audio { return [moved(packet)] }
         switch state {
         case .closed:
-            guard packet.pts >= cut.audio else { return [moved(packet)] }
             if !hasVideo { pastCut = true }
             // Kept a while: the run may mix sound ahead of its pictures, so the block that lines
             // up with the keyframe a resume waits for can come before the resume.
@@ -131,7 +153,8 @@ struct OutputGate {
             guard hasVideo else {
                 audioShift = packet.pts - nextAudio
                 state = .open
-                openedAt = Double(packet.pts) / Double(Self.sampleRate)
+                remember(from: Double(packet.pts) / Double(Self.sampleRate))
+                spans[spans.count - 1].audioShift = audioShift
                 return [moved(packet)]
             }
             heldAudio.append(packet)
@@ -146,9 +169,15 @@ struct OutputGate {
                 guard shift >= target - max(1, packet.duration) / 2 else { return [] }
                 audioShift = shift
                 aligningAudio = false
+                if !spans.isEmpty { spans[spans.count - 1].audioShift = shift }
             }
             return [moved(packet)]
         }
+    }
+
+    private mutating func remember(from time: Double) {
+        spans.append(Span(from: time, to: nil, videoShift: videoShift, audioShift: hasVideo ? nil : audioShift))
+        if spans.count > Self.spansKept { spans.removeFirst(spans.count - Self.spansKept) }
     }
 
     private mutating func moved(_ packet: EncodedPacket) -> EncodedPacket {
@@ -166,14 +195,26 @@ struct OutputGate {
         return out
     }
 
-    /// Where a time of the run's media (seconds) falls in the output: nil when the gate left it out.
-    func outputTime(of time: Double) -> Double? {
-        guard state == .open, time >= openedAt else { return nil }
-        return time - shiftSeconds
+    /// The span that holds a time of the run's media (seconds), if the output took it.
+    func span(holding time: Double) -> Span? {
+        spans.last { $0.from <= time && ($0.to.map { time < $0 } ?? true) }
     }
 
-    /// Seconds of the run's media left out before what is written now.
-    var shiftSeconds: Double {
-        hasVideo ? Double(videoShift) / Double(framesPerSecond) : Double(audioShift) / Double(Self.sampleRate)
+    /// Where a time of the run's media (seconds) falls in the output: nil when the gate left it out.
+    func outputTime(of time: Double) -> Double? {
+        span(holding: time).map { time - seconds(of: $0) }
+    }
+
+    /// Where an audio block that starts at `sample` of the run's media falls in the output's
+    /// samples: nil when the gate left it out.
+    func outputSample(of sample: Int64) -> Int64? {
+        span(holding: Double(sample) / Double(Self.sampleRate)).map { span in
+            sample - (span.audioShift ?? span.videoShift * Self.sampleRate / Int64(framesPerSecond))
+        }
+    }
+
+    /// Seconds of the run's media left out before a span.
+    private func seconds(of span: Span) -> Double {
+        hasVideo ? Double(span.videoShift) / Double(framesPerSecond) : Double(span.audioShift ?? 0) / Double(Self.sampleRate)
     }
 }

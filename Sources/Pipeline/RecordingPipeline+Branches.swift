@@ -15,7 +15,7 @@ extension RecordingPipeline {
         nextBranchID += 1
         composer.onPicture = { [unowned self, unowned branch] index, draw in
             guard let encoder = branch.encoder else { return }
-            let keyframe = branch.keyframeNext
+            let keyframe = branch.keyframeNext || keyframeIndices.contains(index)
             branch.keyframeNext = false
             try deliver(encoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
@@ -39,6 +39,7 @@ extension RecordingPipeline {
         guard let encoder = branch.encoder else { return }
         branch.encoder = nil
         try deliver(encoder.finish(), branch: branch.id)
+        for case let slot as JobSlot in sinks.map(\.sink) { try slot.compositeEnded(branch.id) }
     }
 
     /// The composer of a branch (0: the main one).

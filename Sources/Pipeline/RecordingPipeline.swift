@@ -81,7 +81,8 @@ public final class RecordingPipeline {
     private var keyframeNext = false
     /// Output pictures still to be encoded as keyframes: a low-latency HLS output's short first
     /// segments (`forceKeyframes(every:count:)`).
-    private var keyframeIndices: [Int64] = []
+    /// (Every composite of the run forces them, branches too: `CompositeBranch`.)
+    var keyframeIndices: Set<Int64> = []
     /// Asks a live room for the simulcast layer of each camera that fills its tile, no more
     /// (`LayerChooser`); off for a fixture, which has one layer.
     public var choosesLayers = false
@@ -147,10 +148,9 @@ public final class RecordingPipeline {
             self.outputFrames += 1
             var keyframe = self.keyframeNext
             self.keyframeNext = false
-            while let next = self.keyframeIndices.first, output >= next {
-                keyframe = true
-                self.keyframeIndices.removeFirst()
-            }
+            if self.keyframeIndices.contains(output) { keyframe = true }
+            // Branches render the same picture within the same step, so older ones are done with.
+            if self.keyframeIndices.contains(where: { $0 < output - 30 }) { self.keyframeIndices = self.keyframeIndices.filter { $0 >= output - 30 } }
             var canvas: PlanarImage?
             try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
@@ -210,7 +210,7 @@ public final class RecordingPipeline {
     /// `from`: the output picture to count from (a job that joins a run later counts from where it joins).
     public func forceKeyframes(every interval: Double, count: Int, from start: Int64 = 0) {
         let step = max(1, Int64((interval * Double(composer.framesPerSecond) + 1e-6).rounded(.down)))
-        keyframeIndices = (keyframeIndices + (1...max(1, count)).map { start + Int64($0) * step }).sorted()
+        keyframeIndices.formUnion((1...max(1, count)).map { start + Int64($0) * step })
     }
 
     /// Encodes the next picture as a keyframe (and the rungs' with it): where a job that joins

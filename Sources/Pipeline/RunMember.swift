@@ -23,6 +23,9 @@ final class RunMember {
     /// leaves the composite as another job's control set it.
     var askedLayout: LayoutSettings
     var askedTheme: ThemeName
+    /// A layout asked for while the job was still moving to another composite: applied once
+    /// the move is done.
+    var waitingLayout: (LayoutSettings, ThemeName)?
     /// The composite it shows (0: the run's main one; another a `CompositeBranch` for its layout).
     var branch = 0
     let thumbnails: ThumbnailWriter?

@@ -95,7 +95,7 @@ import Testing
         let fixture = try Fixture(directory: TestFixtures.path("example"))
         let directory = try TemporaryDirectory(prefix: "branched")
         let pipeline = try RecordingPipeline(config: RecordingConfig())
-        let first = try Self.slot(pipeline, writing: directory.file("first.mp4"), fromStart: true)
+        _ = try Self.slot(pipeline, writing: directory.file("first.mp4"), fromStart: true)
         let second = try Self.slot(pipeline, writing: directory.file("second.mp4"), fromStart: true)
         var movedAt: Int64?, backAt: Int64?
         var branchesWhileMoved = 0
