@@ -62,6 +62,42 @@ import Testing
         #expect(abs(Double(audio.last?.pts ?? 0) / 48_000 - Double(video.last?.pts ?? 0) / 30) < 0.05)
     }
 
+    /// A pause asked for while the encoder still holds pictures from before it, and resumed
+    /// before they come out: they are written, and the output reopens only at a keyframe past
+    /// the cut (not at one of the run's from before it).
+    @Test func aShortPauseKeepsWhatCameBeforeItAndReopensPastIt() {
+        var gate = OutputGate(framesPerSecond: 30, hasVideo: true, openFromStart: true)
+        let packets = Self.packets(seconds: 4, keyframesAt: [60, 70])
+        var out: [EncodedPacket] = []
+        for packet in packets {
+            // The run asks at picture 65 (the encoder has given up to 62) and resumes at 67.
+            if packet.stream == .video && packet.pts == 62 { _ = gate.close(video: 65, audio: Self.audioCut(65)) }
+            if packet.stream == .video && packet.pts == 64 { _ = gate.open() }
+            out += gate.admit(packet)
+        }
+        let video = out.filter { $0.stream == .video }.map(\.pts)
+        // 0…64 as they were, then 70 on moved back by the five left out (65…69).
+        #expect(video.count == 120 - 5, "\(video.count) pictures")
+        #expect(zip(video, video.dropFirst()).allSatisfy { $1 == $0 + 1 }, "no hole")
+        #expect(gate.videoShift == 70 - 65, "reopened at the keyframe past the cut: \(gate.videoShift)")
+    }
+
+    /// A caption said before a pause that arrives after it is still placed, on the output's
+    /// clock of the span it was said in; one said during the pause is not.
+    @Test func lateCaptionsArePlacedByTheSpanTheyWereSaidIn() {
+        var gate = OutputGate(framesPerSecond: 30, hasVideo: true, openFromStart: true)
+        for packet in Self.packets(seconds: 6, keyframesAt: [120]) {
+            if packet.stream == .video && packet.pts == 60 { _ = gate.close(video: 60, audio: Self.audioCut(60)) }
+            if packet.stream == .video && packet.pts == 118 { _ = gate.open() }
+            _ = gate.admit(packet)
+        }
+        // Open 0–2 s, paused 2–4 s, open again from 4 s (moved back by 2 s).
+        #expect(gate.outputTime(of: 1.5) == 1.5, "said before the pause")
+        #expect(gate.outputTime(of: 3) == nil, "said during the pause")
+        #expect(abs((gate.outputTime(of: 5) ?? 0) - 3) < 1e-9, "said after it")
+        #expect(gate.outputSample(of: 48_000) == 48_000 && gate.outputSample(of: 150_000) == nil)
+    }
+
     @Test func audioOnlyReopensAtTheNextBlock() {
         var gate = OutputGate(framesPerSecond: 30, hasVideo: false, openFromStart: true)
         let audio = Self.packets(seconds: 2, keyframesAt: []).filter { $0.stream == .audio }
