@@ -39,6 +39,8 @@ final class JobSlot: PacketSink {
 
     /// The outputs still written to, taken out (the job leaves the run: its owner finishes them).
     func takeOutputs() -> [QueuedSink] {
+        // Pictures held for a move still under way go out first.
+        try? finishMove()
         defer { active = [] }
         return active
     }
