@@ -12,6 +12,11 @@ public enum JobRunCommand: Sendable, Equatable {
     case attach(PipelineSpec)
     case detach(job: String)
 
+    /// The control the line carries, if it is one.
+    public var control: JobControl? {
+        if case .control(let control) = self { control } else { nil }
+    }
+
     private enum CodingKeys: String, CodingKey {
         case attach, detach
     }

@@ -36,12 +36,6 @@ public final class JobControlInbox: Sendable {
         }
     }
 
-    /// The newest control not taken yet, if its version is newer than the last one taken (a
-    /// run that carries one job and reads nothing else: `revue record` of a per-participant recording).
-    public func takeControl() -> JobControl? {
-        take().compactMap { if case .control(let control) = $0 { control } else { nil } }.last
-    }
-
     func add(_ command: JobRunCommand) {
         state.withLock { state in
             if case .control(let control) = command {

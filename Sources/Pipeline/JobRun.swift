@@ -90,9 +90,8 @@ public final class JobRun {
         defer { made.room?.leave() }
         for warning in made.warnings { logger.warning(warning) }
         if spec.config.mode == .tracks {
-            return try runTracks(source: made, through: wrap, onProgress: onProgress, controls: {
-                commands().compactMap { if case .control(let control) = $0 { control } else { nil } }.last
-            }, shouldStop: shouldStop)
+            return try runTracks(source: made, through: wrap, onProgress: onProgress, controls: { commands().compactMap(\.control).last },
+                                 shouldStop: shouldStop)
         }
         let source = try wrap(made.source)
         // A ladder's rungs are encoded only for an HLS output, best first (a spec written by hand

@@ -34,7 +34,7 @@ import Testing
         }
         var taken: JobControl?
         #expect(Poll.until(5) {
-            taken = inbox.takeControl()
+            taken = inbox.take().compactMap(\.control).last
             return taken != nil
         })
         #expect(taken == Self.control, "version 3 is the newest whole control; 2 is older, 9 is not a control")
