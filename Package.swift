@@ -108,6 +108,10 @@ let package = Package(
         // The SpeechEngine seam, faster-whisper in a helper process Revue owns (Resources/
         // whisper_helper.py, built in), voice activity detection, transcripts and their files.
         .target(name: "Speech", dependencies: ["Platform", "Log", "Media"], exclude: ["Resources"], plugins: ["EmbedFiles"]),
+        // MARK: Segmentation: camera pictures in, person masks out, backgrounds replaced (docs/SDK.md)
+        // MediaPipe's selfie-segmentation model in a helper process Revue owns (Resources/
+        // segment_helper.py, built in), and the blur and blend that put the person over another background.
+        .target(name: "Segmentation", dependencies: ["Platform", "Log", "Media"], exclude: ["Resources"], plugins: ["EmbedFiles"]),
         // Machine translation of transcription lines (Apertium), off the room server's loop.
         .target(name: "Translation", dependencies: ["Platform", "Log"]),
         // Transcripts of files and recordings: each speaker's audio decoded, cut and transcribed.
@@ -165,7 +169,7 @@ let package = Package(
         // The seeds' client API (VideoSDK, Room, custom tracks) over RoomClient's signalling and publisher.
         // the speaker: the room's received sound, mixed, to an ALSA playback device.
         .target(name: "Playout", dependencies: ["CALSA", "Capture", "Media", "Log"]),
-        .target(name: "RevueSDK", dependencies: ["OutboundHTTP", "RoomSession", "RoomReceiver", "Capture", "Publisher", "Playout", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech"]),
+        .target(name: "RevueSDK", dependencies: ["OutboundHTTP", "RoomSession", "RoomReceiver", "Capture", "Publisher", "Playout", "Signaling", "JobSpec", "Log", "Media", "DataChannel", "HTTP", "Speech", "Segmentation"]),
         .target(name: "RoomServer", dependencies: ["APIModels", "Transport", "SDP", "SFU", "DataChannel", "DTLS", "ICE", "Net", "Rooms",
                                                    "Signaling", "WebSocket", "HTTP", "JobSpec", "Jobs", "Postgres", "Log", "Media",
                                                    "Crypto", "Translation", "Cluster"],
@@ -187,7 +191,7 @@ let package = Package(
         .executableTarget(name: "RevueBench", dependencies: ["APIModels", "Publisher", "Capture", "JobSpec", "Encode", "Fixture", "Ingest", "Decode", "Pipeline", "Platform", "Layout",
                                                             "LibAV", "Outputs", "Jobs", "CFFmpeg", "TestSupport", "RTP", "SFU", "SRTP",
                                                             "CSocketBatch", "API", "Crypto", "HTTP", "Net", "Postgres", "Media",
-                                                            "RoomServer", "Rooms", "Cluster", "Signaling", "HLS"],
+                                                            "RoomServer", "Rooms", "Cluster", "Signaling", "HLS", "Segmentation"],
                           path: "bench/RevueBench"),
 
         // MARK: Tests mirror Sources/
@@ -270,8 +274,9 @@ let package = Package(
         .target(name: "SeedExamples", dependencies: ["RevueSDK"], path: "Tests/SeedExamples", exclude: ["README.md"],
                 swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
         .testTarget(name: "RevueSDKTests", dependencies: ["OutboundHTTP", "Publisher", "RoomReceiver", "Capture", "RevueSDK", "Log", "Media", "HTTP", "JobSpec", "Jobs", "Net",
-                                                          "Transport", "TestSupport", "Platform", "Speech", "Cluster", "Postgres"]),
+                                                          "Transport", "TestSupport", "Platform", "Speech", "Segmentation", "Cluster", "Postgres"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
+        .testTarget(name: "SegmentationTests", dependencies: ["Segmentation", "Capture", "Media", "Platform"]),
         .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["APIModels", "Capture", "CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport", "Cluster"]),
     ],

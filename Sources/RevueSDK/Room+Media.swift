@@ -103,8 +103,12 @@ extension Room {
     /// Sets the processor every camera picture passes through before it is sent; nil, or
     /// `removeVideoProcessor()`, removes it. It applies from the next picture, also to a camera
     /// that is on, and stays for the cameras turned on later.
+    /// A `VideoSDKBackgroundProcessor` reports its failures to `onError` (3068, 3073).
     public func setVideoProcessor(processor: (any VideoSDKVideoProcessor)?) {
         videoProcessor.current = processor
+        (processor as? VideoSDKBackgroundProcessor)?.reportErrors { [weak self] error in
+            Task { @MainActor in self?.report(error) }
+        }
     }
 
     /// Removes the processor set with `setVideoProcessor`: pictures are sent as captured.

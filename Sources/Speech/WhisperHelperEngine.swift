@@ -21,7 +21,7 @@ public final class WhisperHelperEngine: SpeechEngine {
 
     private struct Running {
         let process: Subprocess
-        let reader: LineReader
+        let reader: PipeReader
         let errorLog: String
     }
 
@@ -126,10 +126,11 @@ public final class WhisperHelperEngine: SpeechEngine {
         // Whisper tiny takes a fraction of real time; this leaves room for a loaded machine.
         let timeout = 30 + 4 * utterance.duration
         while true {
-            switch try running.reader.nextLine(timeout: timeout, now: Self.now) {
+            switch running.reader.nextLine(timeout: timeout, now: Self.now) {
             case .closed: throw SpeechError(.unavailable, "the speech helper exited (\(Self.exitReason(running)))")
             case .timedOut: throw SpeechError(.unavailable, "the speech helper did not answer within \(Int(timeout)) s")
-            case .line(let line):
+            case .tooLong: throw SpeechError(.unavailable, "the speech helper wrote a line longer than \(PipeReader.maximumLineBytes) bytes")
+            case .bytes(let line):
                 switch try HelperMessage.decode(line) {
                 case .result(let answered, let segments, _) where answered == id:
                     return segments
@@ -162,16 +163,12 @@ public final class WhisperHelperEngine: SpeechEngine {
             throw SpeechError(.unavailable, "cannot start the speech helper \(runtime.python): \(error)")
         }
         guard let output = process.standardOutputPipe else { throw SpeechError(.unavailable, "the helper has no output") }
-        let running = Running(process: process, reader: LineReader(pipe: output), errorLog: errorLog)
-        let outcome: LineReader.Outcome
-        do {
-            outcome = try running.reader.nextLine(timeout: timeout, now: now)
-        } catch {
+        let running = Running(process: process, reader: PipeReader(pipe: output), errorLog: errorLog)
+        switch running.reader.nextLine(timeout: timeout, now: now) {
+        case .tooLong:
             kill(running)
-            throw SpeechError(.unavailable, error.description)
-        }
-        switch outcome {
-        case .line(let line):
+            throw SpeechError(.unavailable, "the speech helper wrote a line longer than \(PipeReader.maximumLineBytes) bytes at start")
+        case .bytes(let line):
             switch try? HelperMessage.decode(line) {
             case .ready(let engine, let version, let name):
                 return (running, "\(engine) \(version), \(name)")

@@ -385,6 +385,13 @@ import RevueSDK
         }
     }
 
+    /// `setVideoProcessor`, line 1074 of the seed.
+    func setVideoProcessorExample() {
+        let backgroundSource = URL(string: "https://cdn.videosdk.live/virtual-background/cloud.jpeg")!
+        let processor = VideoSDKBackgroundProcessor(backgroundSource: backgroundSource)
+        room?.setVideoProcessor(processor: processor)
+    }
+
     /// `removeVideoProcessor`, line 1091 of the seed.
     func removeVideoProcessorExample() {
         room?.removeVideoProcessor()

@@ -89,8 +89,13 @@ do {
         let seconds = arguments.count > 1 ? Double(arguments[1]) ?? 20 : 20
         let runs = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
         try SDKEncodeBench.run(ffmpeg: "ffmpeg", seconds: seconds, runs: runs)
+    case "virtual-background":
+        // virtual-background [FRAMES] [RUNS]
+        let frames = arguments.count > 1 ? Int(arguments[1]) ?? 300 : 300
+        let runs = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+        try VirtualBackgroundBench.run(frames: frames, runs: runs)
     default:
-        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | ladder [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE] | sdk-encode [SECONDS] [RUNS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: RevueBench ingest [FIXTURE] [PASSES] | record-vs-ffmpeg FIXTURE REVUE [RUNS] [--libvpx] [--x264-one-thread] [--baseline REVUE] | encode-quality FIXTURE PASSES REVUE... | density FIXTURE REVUE [FROM] [SECONDS] | live-record FIXTURE REVUE [MAXIMUM] [SECONDS] | outputs [FIXTURE] [RUNS] | ladder [FIXTURE] [RUNS] | job-isolation FIXTURE REVUE [RUNS] | sfu [OUTPUT-PACKETS] [MODE] | sdk-encode [SECONDS] [RUNS] | virtual-background [FRAMES] [RUNS]\n".utf8))
         exit(2)
     }
 } catch {
