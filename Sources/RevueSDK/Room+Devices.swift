@@ -27,7 +27,7 @@ extension Room {
         guard camOn else { return }
         let fresh: CustomStreamTrack
         do throws(VideoSDKError) {
-            fresh = try defaultCameraTrack()
+            fresh = try await defaultCameraTrack()
         } catch {
             chosenCameraId = previous
             throw error
@@ -83,7 +83,7 @@ extension Room {
         }
         let fresh: CustomStreamTrack
         do throws(VideoSDKError) {
-            fresh = try defaultMicrophoneTrack()
+            fresh = try await defaultMicrophoneTrack()
         } catch {
             chosenMicrophoneId = previous
             throw error
@@ -140,7 +140,9 @@ extension Room {
             chosenMicrophoneId = device.deviceId
             let fresh: CustomStreamTrack
             do throws(VideoSDKError) {
-                fresh = try defaultMicrophoneTrack()
+                let last = microphoneTrack ?? microphoneSettings ?? settings.customMicrophoneTrack
+                fresh = try VideoSDK.openMicrophoneTrackNow(encoderConfig: last?.microphoneConfig ?? .speech_standard,
+                                                            microphoneId: device.deviceId, noiseConfig: last?.noiseConfig)
             } catch {
                 chosenMicrophoneId = previous
                 throw reported(error)

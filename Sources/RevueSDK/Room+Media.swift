@@ -40,7 +40,7 @@ extension Room {
         }
         let chosen: CustomStreamTrack
         do throws(VideoSDKError) {
-            if let track { chosen = track } else { chosen = try defaultCameraTrack() }
+            if let track { chosen = track } else { chosen = try await defaultCameraTrack() }
         } catch {
             if let missing = Self.noDevice(error, VideoSDKError.ERROR_NO_WEBCAM_DEVICE_FOUND) { throw missing }
             report(error)
@@ -58,6 +58,7 @@ extension Room {
         chosen.publishing(true)
         sendCamera(chosen, source: source)
         camOn = true
+        watchForLateFailure(of: chosen)
         try await reportMedia()
     }
 
@@ -162,7 +163,7 @@ extension Room {
             if let track {
                 chosen = track
             } else {
-                chosen = try defaultMicrophoneTrack()
+                chosen = try await defaultMicrophoneTrack()
             }
         } catch {
             if let missing = Self.noDevice(error, VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) { throw missing }
@@ -183,6 +184,7 @@ extension Room {
         sentMicrophone = source
         publisher?.setMicrophone(source, bitrate: chosen.microphoneConfig?.bitrate, channels: chosen.microphoneConfig?.channels ?? 1)
         micOn = true
+        watchForLateFailure(of: chosen)
         try await reportMedia()
     }
 
@@ -242,21 +244,21 @@ extension Room {
 
     /// A microphone track with the last one's profile and noise settings (`createRoom`'s track
     /// before any; the speech profile without one), from the chosen microphone.
-    func defaultMicrophoneTrack() throws(VideoSDKError) -> CustomStreamTrack {
+    func defaultMicrophoneTrack() async throws(VideoSDKError) -> CustomStreamTrack {
         let last = microphoneTrack ?? microphoneSettings ?? settings.customMicrophoneTrack
-        return try VideoSDK.makeMicrophoneTrack(encoderConfig: last?.microphoneConfig ?? .speech_standard,
+        return try await VideoSDK.makeMicrophoneTrack(encoderConfig: last?.microphoneConfig ?? .speech_standard,
                                                 microphoneId: chosenMicrophoneId, noiseConfig: last?.noiseConfig)
     }
 
     /// A camera track like the last one (or the selected camera at 720p), with the
     /// participant's name on the test pattern.
-    func defaultCameraTrack() throws(VideoSDKError) -> CustomStreamTrack {
+    func defaultCameraTrack() async throws(VideoSDKError) -> CustomStreamTrack {
         // The last camera's settings, else those of createRoom's track (a room whose camera
         // started off opens it as createRoom said).
         let last = cameraSettings ?? settings.customCameraTrack
         // `createRoom(defaultCamera:)` picks by facing mode; without it, the selected camera.
         let selected = settings.defaultCamera == nil ? VideoSDK.getSelectedVideoDevice()?.deviceId : nil
-        return try VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p,
+        return try await VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p,
                                             facingMode: last?.facingMode ?? settings.defaultCamera ?? .front,
                                             multiStream: last?.multiStream ?? true, cameraId: chosenCameraId ?? last?.cameraId ?? selected,
                                             maxLayer: last?.maxLayer ?? .MAX_LAYER_3, bitrateMode: last?.bitrateMode ?? .BALANCED,

@@ -30,8 +30,8 @@ extension VideoSDK {
         if let refusal { throw refusal }
         defer { state.with { if $0.preCallTest === test { $0.preCallTest = nil } } }
 
-        let camera = checkCamera(options.cameraTrack)
-        let microphone = checkMicrophone(options.microphoneTrack)
+        let camera = await checkCamera(options.cameraTrack)
+        let microphone = await checkMicrophone(options.microphoneTrack)
         let measured: Result<PreCallNetworkQuality?, PreCallTestError> = await withTaskCancellationHandler {
             do throws(PreCallTestError) {
                 return .success(try await test.run { quality in
@@ -54,17 +54,21 @@ extension VideoSDK {
         await test.stop()
     }
 
+    /// How long the pre-call test waits for a device it opens: it tells whether the device
+    /// works, so it waits past the calls' 2 s.
+    static let preCallPatience: Double = 10
+
     /// The camera gives a picture: `given`, or the selected camera opened at 360p (kept open
     /// and returned when it passes).
-    private static func checkCamera(_ given: CustomStreamTrack?) -> PreCallTestResult.Device {
+    private static func checkCamera(_ given: CustomStreamTrack?) async -> PreCallTestResult.Device {
         do throws(VideoSDKError) {
             let track: CustomStreamTrack
             if let given {
                 track = given
             } else {
-                track = try makeCameraTrack(encoderConfig: .h360p_w640p, facingMode: .front, multiStream: false,
+                track = try await makeCameraTrack(encoderConfig: .h360p_w640p, facingMode: .front, multiStream: false,
                                             cameraId: state.with { $0.selectedCameraID }, maxLayer: .MAX_LAYER_3, bitrateMode: .BALANCED,
-                                            codec: .VP8, name: "")
+                                            codec: .VP8, name: "", patience: Self.preCallPatience)
             }
             guard !track.isEnded, let source = track.videoTrack?.source else {
                 return PreCallTestResult.Device(passed: false, track: given, error: .ERROR_CUSTOM_VIDEO_TRACK_ENDED)
@@ -77,13 +81,14 @@ extension VideoSDK {
     }
 
     /// The microphone gives 20 ms of sound: `given`, or the selected microphone.
-    private static func checkMicrophone(_ given: CustomStreamTrack?) -> PreCallTestResult.Device {
+    private static func checkMicrophone(_ given: CustomStreamTrack?) async -> PreCallTestResult.Device {
         do throws(VideoSDKError) {
             let track: CustomStreamTrack
             if let given {
                 track = given
             } else {
-                track = try makeMicrophoneTrack(encoderConfig: .speech_standard, microphoneId: nil, noiseConfig: nil)
+                track = try await makeMicrophoneTrack(encoderConfig: .speech_standard, microphoneId: nil, noiseConfig: nil,
+                                                      patience: Self.preCallPatience)
             }
             guard !track.isEnded, let source = track.audioTrack?.source else {
                 return PreCallTestResult.Device(passed: false, track: given, error: .ERROR_CUSTOM_AUDIO_TRACK_ENDED)

@@ -189,15 +189,19 @@ public final class VideoSDK: Sendable {
         -> CustomStreamTrack
     {
         // The seed's parameters are optional; nil is the default, as leaving them out is.
-        try makeCameraTrack(encoderConfig: encoderConfig ?? .h720p_w1280p, facingMode: facingMode ?? .front, multiStream: multiStream ?? true,
+        try await makeCameraTrack(encoderConfig: encoderConfig ?? .h720p_w1280p, facingMode: facingMode ?? .front, multiStream: multiStream ?? true,
                             cameraId: cameraId, maxLayer: maxLayer ?? .MAX_LAYER_3, bitrateMode: bitrateMode ?? .BALANCED, codec: codec ?? .VP8,
                             name: "")
     }
 
     /// The camera track behind `createCameraVideoTrack`, also what a room opens for its default
-    /// camera (with the participant's name for the test pattern).
+    /// camera (with the participant's name for the test pattern). The camera opens on a thread
+    /// of its own (`DeviceOpening`): its errors in the first `patience` seconds are thrown; one
+    /// still opening then is sent as black pictures (`PendingCamera`) until it opens, and a
+    /// later failure ends the track (`onEnded`).
     static func makeCameraTrack(encoderConfig: CustomCameraTrackConfig, facingMode: FacingMode, multiStream: Bool, cameraId: String?,
-                                maxLayer: EncodingLayer, bitrateMode: BitrateMode, codec: VideoCodec, name: String) throws(VideoSDKError)
+                                maxLayer: EncodingLayer, bitrateMode: BitrateMode, codec: VideoCodec, name: String,
+                                patience: Double = DeviceOpening<any CameraSource>.patience) async throws(VideoSDKError)
         -> CustomStreamTrack
     {
         let cameras = state.with { $0.cameras }
@@ -216,10 +220,14 @@ public final class VideoSDK: Sendable {
         guard getVideoPermissionStatus() == .authorized else {
             throw VideoSDKError.ERROR_CAMERA_ACCESS_DENIED_OR_DISMISSED.with("camera access is \(getVideoPermissionStatus().rawValue)")
         }
-        let source = try device.open(encoderConfig, name: name)
+        let opening = DeviceOpening<any CameraSource>(label: device.info.label) { () throws(VideoSDKError) in try device.open(encoderConfig, name: name) }
+        let opened = try await opening.wait(upTo: patience)
+        let source = opened ?? PendingCamera(format: CameraFormat(width: encoderConfig.width, height: encoderConfig.height,
+                                                                  framesPerSecond: encoderConfig.frameRate), opening: opening)
         let track = CustomStreamTrack(kind: .camera, videoTrack: LocalVideoTrack(source: source), codec: codec, facingMode: device.info.facingMode,
                                       encoderConfig: encoderConfig, cameraId: device.info.deviceId, multiStream: multiStream,
                                       maxLayer: multiStream ? maxLayer : nil, bitrateMode: bitrateMode, deviceID: device.info.deviceId)
+        if opened == nil { opening.whenFailed { [weak track] error in track?.end(error) } }
         state.with { $0.selectedCameraID = device.info.deviceId }
         state.open(track, device: device.info.deviceId)?.end(nil)
         return track
@@ -232,12 +240,38 @@ public final class VideoSDK: Sendable {
     public static func createMicrophoneAudioTrack(encoderConfig: CustomMicrophoneTrackConfig? = .speech_standard, microphoneId: String? = nil,
                                                   noiseConfig: NoiseConfig? = nil) async throws(VideoSDKError) -> CustomStreamTrack
     {
-        try makeMicrophoneTrack(encoderConfig: encoderConfig ?? .speech_standard, microphoneId: microphoneId, noiseConfig: noiseConfig)
+        try await makeMicrophoneTrack(encoderConfig: encoderConfig ?? .speech_standard, microphoneId: microphoneId, noiseConfig: noiseConfig)
     }
 
-    static func makeMicrophoneTrack(encoderConfig: CustomMicrophoneTrackConfig, microphoneId: String?, noiseConfig: NoiseConfig?) throws(VideoSDKError)
+    /// The microphone track behind `createMicrophoneAudioTrack`, also a room's default one. The
+    /// microphone opens as a camera does (`makeCameraTrack`); one still opening sends silence.
+    static func makeMicrophoneTrack(encoderConfig: CustomMicrophoneTrackConfig, microphoneId: String?, noiseConfig: NoiseConfig?,
+                                    patience: Double = DeviceOpening<any MicrophoneSource>.patience) async throws(VideoSDKError)
         -> CustomStreamTrack
     {
+        let device = try microphoneDevice(microphoneId)
+        let stereo = encoderConfig.channels == 2
+        let opening = DeviceOpening<any MicrophoneSource>(label: device.info.label) { () throws(VideoSDKError) in try device.open(stereo: stereo) }
+        let opened = try await opening.wait(upTo: patience)
+        let track = microphoneTrack(device, source: opened ?? PendingMicrophone(channels: stereo ? 2 : 1, opening: opening),
+                                    encoderConfig: encoderConfig, noiseConfig: noiseConfig)
+        if opened == nil { opening.whenFailed { [weak track] error in track?.end(error) } }
+        return track
+    }
+
+    /// The same, with the microphone opened on this thread, for `Room.setAudioDevice`, which the
+    /// seed makes synchronous and whose failure it throws.
+    static func openMicrophoneTrackNow(encoderConfig: CustomMicrophoneTrackConfig, microphoneId: String?, noiseConfig: NoiseConfig?)
+        throws(VideoSDKError) -> CustomStreamTrack
+    {
+        let device = try microphoneDevice(microphoneId)
+        let source = try device.open(stereo: encoderConfig.channels == 2)
+        return microphoneTrack(device, source: source, encoderConfig: encoderConfig, noiseConfig: noiseConfig)
+    }
+
+    /// The microphone `microphoneId` names, or the selected one.
+    /// - Throws: 3071 for an unknown id (or the speaker), 3022 with none, 3018 without access.
+    private static func microphoneDevice(_ microphoneId: String?) throws(VideoSDKError) -> MicrophoneDevice {
         let microphones = Self.microphones().filter { !$0.info.isSpeaker }
         let device: MicrophoneDevice
         if let microphoneId {
@@ -255,7 +289,13 @@ public final class VideoSDK: Sendable {
         guard getAudioPermissionStatus() == .authorized else {
             throw VideoSDKError.ERROR_MICROPHONE_ACCESS_DENIED_OR_DISMISSED.with("microphone access is \(getAudioPermissionStatus().rawValue)")
         }
-        let source = try device.open(stereo: encoderConfig.channels == 2)
+        return device
+    }
+
+    /// A track of an opened (or opening) microphone, selected and held as the device's track.
+    private static func microphoneTrack(_ device: MicrophoneDevice, source: any MicrophoneSource, encoderConfig: CustomMicrophoneTrackConfig,
+                                        noiseConfig: NoiseConfig?) -> CustomStreamTrack
+    {
         let track = CustomStreamTrack(kind: .microphone, audioTrack: LocalAudioTrack(source: source), microphoneConfig: encoderConfig,
                                       noiseConfig: noiseConfig, microphoneId: device.info.deviceId, deviceID: device.info.deviceId)
         if let alsa = source as? ALSAMicrophone {

@@ -15,7 +15,7 @@ extension RevueSDKTests {
             let loudest = Mutex<Float>(0)
         }
 
-        @Test func theSeedsDefaultsAndTheRefusals() throws {
+        @Test func theSeedsDefaultsAndTheRefusals() async throws {
             let video = LocalVideoTrack.createBufferTrack(width: 320, height: 180, frameRate: 15)
             #expect(video.bufferName == "buffer" && video.bufferSource == .unknown && video.kind == .camera)
             let track = try #require(video.videoTrack)
@@ -25,8 +25,9 @@ extension RevueSDKTests {
             try track.push(VideoFrame(width: 320, height: 180, color: orange))
             #expect(track.frame(7).pixel(x: 10, y: 10) == orange)
             #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try track.push(VideoFrame(width: 640, height: 360)) }
-            let pattern = try #require(try VideoSDK.makeCameraTrack(encoderConfig: .h90p_w160p, facingMode: .front, multiStream: false, cameraId: nil,
-                                                                   maxLayer: .MAX_LAYER_3, bitrateMode: .BALANCED, codec: .VP8, name: "").videoTrack)
+            let patternTrack = try await VideoSDK.makeCameraTrack(encoderConfig: .h90p_w160p, facingMode: .front, multiStream: false, cameraId: nil,
+                                                                  maxLayer: .MAX_LAYER_3, bitrateMode: .BALANCED, codec: .VP8, name: "")
+            let pattern = try #require(patternTrack.videoTrack)
             #expect(throws: VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG) { try pattern.push(VideoFrame(width: 160, height: 90)) }
 
             let sound = try #require(LocalAudioTrack.createBufferTrack(name: "voice").audioTrack)
