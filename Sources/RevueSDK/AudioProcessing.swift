@@ -1,6 +1,6 @@
-/// The audio processing flags a microphone track ends up with (`NoiseConfig.resolved`). The
-/// processing itself is not built yet (issue 12's audio processing module): the flags are kept
-/// and reported, and the sound is sent as the source makes it (docs/SDK.md).
+/// The audio processing flags a microphone track ends up with (`NoiseConfig.resolved`): what
+/// WebRTC's audio processing module does to the microphone's sound before it is sent
+/// (`Room.processed`, `ProcessedMicrophone`; docs/SDK.md).
 public struct AudioProcessing: Sendable, Hashable {
     public var noiseSuppression: Bool
     public var echoCancellation: Bool

@@ -309,8 +309,9 @@ public final class VideoSDK: Sendable {
         return track
     }
 
-    /// A screen-share profile; starts no capture and does not throw. `withAudio` is accepted and
-    /// ignored, as on iOS. Sharing itself is not built on Linux yet (docs/SDK.md).
+    /// A screen-share profile for `Room.enableScreenShare`; starts no capture and does not throw.
+    /// `withAudio` is accepted and ignored, as on iOS. The screen shared on Linux is synthetic,
+    /// and sent as one layer whatever `multiStream` says (docs/SDK.md).
     public static func createScreenShareVideoTrack(encoderConfig: CustomScreenShareTrackConfig = .h720p_15fps, multiStream: Bool = false,
                                                    withAudio: Bool = false) -> CustomStreamTrack
     {

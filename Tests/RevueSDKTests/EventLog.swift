@@ -30,6 +30,8 @@ import Foundation
     }
     func onRecordingStateChanged(state: RecordingState) { events.append("recording \(state.rawValue)") }
     func onHlsStateChanged(state: HLSState, hlsUrl: HLSUrl) { events.append("hls \(state.rawValue)") }
+    func onSpeakerChanged(participantId: String?) { events.append("speaker \(participantId ?? "none")") }
+    func onPresenterChanged(participantId: String?) { events.append("presenter \(participantId ?? "none")") }
     func onLivestreamStateChanged(state: LivestreamState) { events.append("livestream \(state.rawValue)") }
     func onPausedAllStreams(kind: RevueSDK.StreamKind?) { events.append("paused \(kind?.rawValue ?? "all")") }
     func onResumedAllStreams(kind: RevueSDK.StreamKind?) { events.append("resumed \(kind?.rawValue ?? "all")") }

@@ -494,6 +494,38 @@ extension RevueSDKTests {
             #expect(describe(single, .low) == "f/1 120")
         }
 
+        /// onSpeakerChanged and onPresenterChanged as the others hear them, with
+        /// getActiveSpeakerId and getActivePresenterId agreeing; a listener removed with
+        /// removeEventListener hears nothing more while the one left hears everything.
+        @Test func speakerAndPresenterEventsReachEveryListenerStillAdded() async throws {
+            // Bob first, so he hears Ann become the speaker (a joiner is told the speaker in the join's answer).
+            let (bob, bobLog) = try self.room("Bob")
+            let removed = EventLog()
+            bob.addEventListener(removed)
+            try await bob.join()
+            let (ann, _) = try self.room("Ann", mic: true)
+            try await ann.join()
+            let annID = try #require(ann.localParticipant?.id)
+            // Ann's microphone (the 440 Hz tone) is the only sound: she is the speaker.
+            #expect(await bobLog.wait(for: "speaker \(annID)"), "\(bobLog.events)")
+            #expect(bob.getActiveSpeakerId() == annID)
+            #expect(await removed.wait(for: "speaker \(annID)"), "both listeners hear it while both are added: \(removed.events)")
+
+            bob.removeEventListener(removed)
+            let heardBefore = removed.events.count
+            try await ann.enableScreenShare(.h360p_30fps)
+            #expect(await bobLog.wait(for: "presenter \(annID)"), "\(bobLog.events)")
+            #expect(bob.getActivePresenterId() == annID)
+            try await ann.disableScreenShare()
+            #expect(await bobLog.wait(for: "presenter none"), "\(bobLog.events)")
+            #expect(bob.getActivePresenterId() == nil)
+            let presenterEvents = bobLog.events.filter { $0.hasPrefix("presenter ") }
+            #expect(presenterEvents == ["presenter \(annID)", "presenter none"], "\(presenterEvents)")
+            #expect(removed.events.count == heardBefore, "the removed listener heard \(removed.events.suffix(from: heardBefore))")
+            try await bob.leave()
+            try await ann.leave()
+        }
+
         /// enableScreenShare as the seed's example (with a smaller profile): everyone else gets
         /// the SHARE stream and decodes the synthetic screen at the profile's size, the sharer
         /// is the presenter; one share at a time; disableScreenShare ends it for everyone.
@@ -868,6 +900,12 @@ extension RevueSDKTests {
             try await bob.join()
             let stopNothing = await #expect(throws: VideoSDKError.self) { try await room.stopRecording() }
             #expect(stopNothing?.code == 4012 && log.errors.last?.code == 4012, "\(String(describing: stopNothing))")
+            // Stopping what does not run is the server's refusal, thrown and sent to onError.
+            let noHLS = await #expect(throws: VideoSDKError.self) { try await room.stopHLS() }
+            #expect(noHLS?.code == 4017 && noHLS?.name == "STOP_HLS_FAILED" && log.errors.last?.code == 4017, "\(String(describing: noHLS))")
+            let noLivestream = await #expect(throws: VideoSDKError.self) { try await room.stopLivestream() }
+            #expect(noLivestream?.code == 4014 && noLivestream?.name == "STOP_LIVESTREAM_FAILED" && log.errors.last?.code == 4014,
+                    "\(String(describing: noLivestream))")
 
             let webhookUrl = "https://webhook.your-api-server.com"
             let awsDirPath = "/room-recordings/"
@@ -911,6 +949,9 @@ extension RevueSDKTests {
             let hlsAgain = await #expect(throws: VideoSDKError.self) { try await room.startHLS() }
             #expect(hlsAgain?.code == 4016, "\(String(describing: hlsAgain))")
             try await room.stopHLS()
+            // Everyone sees it stopping (this room server has no worker, so the job is never
+            // STOPPED: a worker would finish it; LiveHLSTests has the whole way).
+            #expect(await bobLog.wait(for: "hls HLS_STOPPING"), "\(bobLog.events)")
 
             let outputs = [LivestreamOutput(url: "rtmp://127.0.0.1:1935/live2", streamKey: "<STREAM_KEY>")]
             // Recorded too (config.recording.enabled), as the server reads the typed config.
@@ -919,12 +960,10 @@ extension RevueSDKTests {
             let livestream = try server.api.store.activeJob(kind: .livestream, roomID: roomId)
             #expect(livestream?.config.alsoRecords == true && livestream?.config.theme == .light, "\(String(describing: livestream?.config))")
             try await room.stopLivestream()
-            // HLS is stopping or stopped: a second stop is accepted or refused with 4017, nothing else.
-            do {
-                try await bob.stopHLS()
-            } catch {
-                #expect(error.code == 4017, "\(error)")
-            }
+            #expect(await bobLog.wait(for: "livestream LIVESTREAM_STOPPING"), "\(bobLog.events)")
+            let (outside, _) = try self.room("Carol", token: moderator)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await outside.stopHLS() }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await outside.stopLivestream() }
             try await bob.leave()
             try await room.leave()
         }

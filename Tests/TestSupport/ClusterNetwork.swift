@@ -97,6 +97,14 @@ public final class ClusterNetwork: Sendable {
     /// Cables the namespace of process `pid` (started through `launcher(node:)`) to the bridge
     /// as node `number`.
     public func plug(pid: Int32, node number: Int) throws {
+        // `unshare -n` makes the namespace a moment after the process starts: a cable moved
+        // before that lands in this namespace, where nsenter then cannot find it.
+        let ours = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+        let deadline = Date().addingTimeInterval(10)
+        while (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/net")) == ours {
+            guard Date() < deadline else { throw ToolError("node \(number) (pid \(pid)) has no network namespace of its own after 10 s") }
+            usleep(10_000)
+        }
         let (outside, inside) = ("rvn\(number)", "rvp\(number)")
         try Self.ip(["link", "add", outside, "type", "veth", "peer", "name", inside])
         plugged.withLock { $0[number] = outside }
