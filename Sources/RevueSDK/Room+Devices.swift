@@ -38,8 +38,10 @@ extension Room {
     }
 
     /// Switches to a custom camera track, turning the camera on with it if it was off; the
-    /// room keeps its settings for later `enableCam()` calls. - Throws: 3065, 3035, 3055, 3066;
-    /// a failed call stops the track.
+    /// room keeps its settings for later `enableCam()` calls. A track the room cannot send is
+    /// refused while the camera on now stays on; a switch that fails after the camera went off
+    /// turns the previous camera back on. - Throws: 3065, 3035, 3055, 3066; 3031 (the track has
+    /// ended), 3045 (another codec than the room's), also to `onError`; a failed call stops the track.
     public func changeCam(customCameraTrack: CustomStreamTrack) async throws(VideoSDKError) {
         do throws(VideoSDKError) {
             try checkJoined()
@@ -47,13 +49,26 @@ extension Room {
             guard localParticipant?.mode == .SEND_AND_RECV else {
                 throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no camera")
             }
-            chosenCameraId = customCameraTrack.cameraId
-            if camOn { try await disableCam() }
+            // A track the room cannot send is refused before the camera on now goes off.
+            if customCameraTrack.isEnded { throw reported(VideoSDKError.ERROR_CUSTOM_VIDEO_TRACK_ENDED.with("the track passed has ended")) }
+            if let refusal = refusal(ofCamera: customCameraTrack) { throw reported(refusal) }
         } catch {
             customCameraTrack.stop()
             throw error
         }
-        try await enableCam(customCameraTrack: customCameraTrack)
+        let previous = chosenCameraId
+        let wasOn = camOn
+        do throws(VideoSDKError) {
+            chosenCameraId = customCameraTrack.cameraId
+            if camOn { try await disableCam() }
+            try await enableCam(customCameraTrack: customCameraTrack)
+        } catch {
+            // "If the switch fails, the SDK goes back to the previous camera and throws the error."
+            customCameraTrack.stop()
+            chosenCameraId = previous
+            if wasOn, !camOn { try? await enableCam() }
+            throw error
+        }
     }
 
     /// Moves the microphone to `deviceId`, or to the next microphone of `VideoSDK.getMics()`
@@ -93,8 +108,10 @@ extension Room {
         try await unmuteMic(customMicrophoneTrack: fresh)
     }
 
-    /// Switches to a custom microphone track, turning the microphone on with it if it was off.
-    /// - Throws: 3065, 3035, 3055, 3066; a failed call stops the track.
+    /// Switches to a custom microphone track, turning the microphone on with it if it was off;
+    /// the previous microphone comes back if the switch fails. - Throws: 3065, 3035, 3055,
+    /// 3066; 3032 (the track has ended), 3071 (not a microphone track), also to `onError`; a
+    /// failed call stops the track.
     public func changeMic(customMicrophoneTrack: CustomStreamTrack) async throws(VideoSDKError) {
         do throws(VideoSDKError) {
             try checkJoined()
@@ -102,13 +119,26 @@ extension Room {
             guard localParticipant?.mode == .SEND_AND_RECV else {
                 throw VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no sound")
             }
-            chosenMicrophoneId = customMicrophoneTrack.microphoneId
-            if micOn { try await muteMic() }
+            if customMicrophoneTrack.isEnded { throw reported(VideoSDKError.ERROR_CUSTOM_AUDIO_TRACK_ENDED.with("the track passed has ended")) }
+            guard customMicrophoneTrack.audioTrack != nil else {
+                throw reported(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a microphone track"))
+            }
         } catch {
             customMicrophoneTrack.stop()
             throw error
         }
-        try await unmuteMic(customMicrophoneTrack: customMicrophoneTrack)
+        let previous = chosenMicrophoneId
+        let wasOn = micOn
+        do throws(VideoSDKError) {
+            chosenMicrophoneId = customMicrophoneTrack.microphoneId
+            if micOn { try await muteMic() }
+            try await unmuteMic(customMicrophoneTrack: customMicrophoneTrack)
+        } catch {
+            customMicrophoneTrack.stop()
+            chosenMicrophoneId = previous
+            if wasOn, !micOn { try? await unmuteMic() }
+            throw error
+        }
         announceAudioDevice()
     }
 

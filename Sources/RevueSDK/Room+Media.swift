@@ -46,13 +46,11 @@ extension Room {
             report(error)
             return
         }
-        guard let source = chosen.videoTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track")) }
-        // The publisher offered one codec at join; another would need a new offer.
-        if let publishing = publisher?.configuration.videoCodec, let asked = chosen.codec, asked.publishedCodec != publishing {
+        if let refusal = refusal(ofCamera: chosen) {
             chosen.stop()
-            return report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with(
-                "this room was joined sending \(publishing.encodingName); the track asks for \(asked) (the codec is chosen at createRoom)"))
+            return report(refusal)
         }
+        guard let source = chosen.videoTrack?.source else { return }
         cameraTrack = chosen
         cameraSettings = chosen
         chosen.publishing(true)
@@ -60,6 +58,17 @@ extension Room {
         camOn = true
         watchForLateFailure(of: chosen)
         try await reportMedia()
+    }
+
+    /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or
+    /// another codec than the one the publisher offered at join (that would need a new offer).
+    func refusal(ofCamera track: CustomStreamTrack) -> VideoSDKError? {
+        guard track.videoTrack != nil else { return VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track") }
+        if let publishing = publisher?.configuration.videoCodec, let asked = track.codec, asked.publishedCodec != publishing {
+            return VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with(
+                "this room was joined sending \(publishing.encodingName); the track asks for \(asked) (the codec is chosen at createRoom)")
+        }
+        return nil
     }
 
     /// Hands the publisher a camera track's pictures with the bitrate and layers it sends at the

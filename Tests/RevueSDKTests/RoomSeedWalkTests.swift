@@ -331,6 +331,18 @@ extension RevueSDKTests {
             #expect(failed?.code == 3026, "\(String(describing: failed))")
             #expect(log.since(mark).isEmpty && width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom, "\(log.events)")
             #expect(await Self.sending(room, audio: false))
+            // A custom track the room cannot send (H.264 in a VP8 room; one that has ended) is
+            // refused with its code, also to onError, and stopped; the camera on stays on.
+            let h264 = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false, codec: .H264)
+            mark = log.events.count
+            let otherCodec = await #expect(throws: VideoSDKError.self) { try await room.changeCam(customCameraTrack: h264) }
+            #expect(otherCodec?.code == 3045 && log.errors.last?.code == 3045 && h264.isEnded, "\(String(describing: otherCodec))")
+            let ended = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            ended.stop()
+            let endedRefusal = await #expect(throws: VideoSDKError.self) { try await room.changeCam(customCameraTrack: ended) }
+            #expect(endedRefusal?.code == 3031 && log.errors.last?.code == 3031, "\(String(describing: endedRefusal))")
+            #expect(log.since(mark) == ["error 3045", "error 3031"] && room.localParticipant?.stream(of: .VIDEO)?.track === custom, "\(log.events)")
+            #expect(await Self.sending(room, audio: false))
             // The chosen camera went away while off: enableCam() throws 3051 (no such camera).
             try await room.disableCam()
             let briefPath = directory.file("brief.y4m")
@@ -356,6 +368,25 @@ extension RevueSDKTests {
             #expect(heard.values.count == 2 && heard.values.last?.hasPrefix(mics.last?.label ?? "?") == true, "\(heard.values)")
             let noMic = await #expect(throws: VideoSDKError.self) { try await room.changeMic(deviceId: "no-such-mic") }
             #expect(noMic?.code == 3059 && log.errors.last?.code == 3059)
+            // A custom microphone track: the microphone goes over to it; one that has ended is
+            // refused (3032) and the one on stays on.
+            let voice = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .high_quality)
+            mark = log.events.count
+            try await room.changeMic(customMicrophoneTrack: voice)
+            #expect(log.since(mark) == ["streamDisabled local AUDIO", "streamEnabled local AUDIO"], "\(log.events)")
+            #expect(room.localParticipant?.stream(of: .AUDIO)?.track === voice)
+            // (Another device: a newer track of the same device would end `voice`.)
+            let wavPath = directory.file("quiet.wav")
+            let wav = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono", "-t", "1", wavPath])
+            #expect(wav.status == 0, "\(wav.standardError)")
+            let quiet = try VideoSDK.addFileMicrophone(path: wavPath, label: "Quiet")
+            defer { VideoSDK.removeDevice(deviceId: quiet.deviceId) }
+            let silent = try await VideoSDK.createMicrophoneAudioTrack(microphoneId: quiet.deviceId)
+            silent.stop()
+            mark = log.events.count
+            let endedMic = await #expect(throws: VideoSDKError.self) { try await room.changeMic(customMicrophoneTrack: silent) }
+            #expect(endedMic?.code == 3032 && log.since(mark) == ["error 3032"], "\(log.events)")
+            #expect(room.localParticipant?.stream(of: .AUDIO)?.track === voice && !voice.isEnded)
 
             // setAudioDevice: Speaker opens the speaker (this machine has no sound card: ALSA's
             // null device stands in for it); an unlisted device is 3059.
