@@ -214,6 +214,28 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG) {
                 _ = try await VideoSDK.createMicrophoneAudioTrack(microphoneId: "Speaker")
             }
+            // A microphone that does not open within the 2 s: 3024.
+            let missing = try TemporaryDirectory(prefix: "sdk-microphones").file("gone.wav")
+            let microphone = try VideoSDK.addFileMicrophone(path: missing, label: "Gone")
+            defer { VideoSDK.removeDevice(deviceId: microphone.deviceId) }
+            let error = await #expect(throws: VideoSDKError.self) { _ = try await VideoSDK.createMicrophoneAudioTrack(microphoneId: microphone.deviceId) }
+            #expect(error?.code == 3024 && error?.name == "ERROR_MICROPHONE_IN_USE" && error?.message.contains("gone.wav") == true,
+                    "\(String(describing: error))")
+        }
+
+        /// Every parameter left out is the seeds' default: the camera at 720p, simulcast up to
+        /// three layers, BALANCED, VP8; the speech profile; the 720p 15 fps share; 15 s of
+        /// pre-call sampling.
+        @Test func parametersLeftOutAreTheSeedsDefaults() async throws {
+            let camera = try await VideoSDK.createCameraVideoTrack()
+            defer { camera.stop() }
+            #expect(camera.encoderConfig == .h720p_w1280p && camera.multiStream && camera.maxLayer == .MAX_LAYER_3)
+            #expect(camera.bitrateMode == .BALANCED && camera.codec == .VP8 && camera.facingMode == .front)
+            let microphone = try await VideoSDK.createMicrophoneAudioTrack()
+            defer { microphone.stop() }
+            #expect(microphone.microphoneConfig == .speech_standard && microphone.noiseConfig == nil)
+            #expect(VideoSDK.createScreenShareVideoTrack().screenShareConfig == .h720p_15fps)
+            #expect(PreCallTestOptions(token: "t").samplingDuration == 15_000)
         }
 
         /// A 64x36 15 fps y4m of grey frames, one per shade (YUV4MPEG2: a header line, then
