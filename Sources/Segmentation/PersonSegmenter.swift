@@ -28,9 +28,7 @@ public final class PersonSegmenter: Sendable {
     private let state: Mutex<Running?>
 
     private struct Running {
-        let process: Subprocess
-        let reader: PipeReader
-        let errorLog: String
+        let helper: HelperProcess
         var nextID = 1
     }
 
@@ -45,7 +43,7 @@ public final class PersonSegmenter: Sendable {
     deinit { stop() }
 
     /// The helper's process id while it runs, for ops and tests.
-    public var helperProcessID: pid_t? { state.withLock { $0?.process.pid } }
+    public var helperProcessID: pid_t? { state.withLock { $0?.helper.process.pid } }
 
     /// The person mask of a camera picture, at the model's size.
     /// - Throws: `.helperLost` when the helper exited, hung past `timeout` or broke the
@@ -60,7 +58,7 @@ public final class PersonSegmenter: Sendable {
             current.nextID += 1
             result = Self.exchange(picture, id: id, with: current, timeout: timeout)
             if case .failure(let error) = result, error.kind == .helperLost {
-                Self.kill(current)
+                current.helper.kill()
                 running = nil
             } else {
                 running = current
@@ -74,38 +72,35 @@ public final class PersonSegmenter: Sendable {
             defer { running = nil }
             return running
         }) else { return }
-        try? running.process.standardInputPipe?.write(Array("quit\n".utf8))
-        if running.process.wait(timeout: 3) == nil {
-            running.process.signal(SIGKILL)
-            running.process.wait()
-        }
-        unlink(running.errorLog)
+        running.helper.stop(farewell: Array("quit\n".utf8))
     }
 
     private static func exchange(_ picture: ModelPicture, id: Int, with running: Running,
                                  timeout: Double) -> Result<PersonMask, SegmentationError>
     {
-        guard let input = running.process.standardInputPipe else { return .failure(SegmentationError(.helperLost, "the helper has no input")) }
+        let helper = running.helper
+        let now = HelperProcess.now
+        guard let input = helper.process.standardInputPipe else { return .failure(SegmentationError(.helperLost, "the helper has no input")) }
         do {
             try input.write(Array("segment \(id) \(picture.width) \(picture.height)\n".utf8) + picture.rgb, timeout: timeout)
         } catch {
-            return .failure(SegmentationError(.helperLost, "the segmentation helper stopped reading (\(exitReason(running)))"))
+            return .failure(SegmentationError(.helperLost, "the segmentation helper stopped reading (\(helper.exitReason()))"))
         }
         let deadline = now() + timeout
         while true {
             let line: [UInt8]
-            switch running.reader.nextLine(timeout: max(0, deadline - now()), now: now) {
+            switch helper.reader.nextLine(timeout: max(0, deadline - now()), now: now) {
             case .bytes(let bytes): line = bytes
-            case .closed: return .failure(SegmentationError(.helperLost, "the segmentation helper exited (\(exitReason(running)))"))
+            case .closed: return .failure(SegmentationError(.helperLost, "the segmentation helper exited (\(helper.exitReason()))"))
             case .timedOut: return .failure(SegmentationError(.helperLost, "the segmentation helper did not answer within \(timeout) s"))
             case .tooLong: return .failure(SegmentationError(.helperLost, "the segmentation helper wrote a line without end"))
             }
             switch HelperAnswer.parse(line) {
             case .mask(let answered, let width, let height):
                 let mask: [UInt8]
-                switch running.reader.next(bytes: width * height, timeout: max(0, deadline - now()), now: now) {
+                switch helper.reader.next(bytes: width * height, timeout: max(0, deadline - now()), now: now) {
                 case .bytes(let bytes): mask = bytes
-                default: return .failure(SegmentationError(.helperLost, "the segmentation helper's mask ended early (\(exitReason(running)))"))
+                default: return .failure(SegmentationError(.helperLost, "the segmentation helper's mask ended early (\(helper.exitReason()))"))
                 }
                 // An answer to an earlier picture that timed out is read past.
                 guard answered == id else { continue }
@@ -126,53 +121,30 @@ public final class PersonSegmenter: Sendable {
         guard let script = EmbeddedResources.file("segment_helper.py") else {
             throw SegmentationError(.unavailable, "the segmentation helper script is missing from this build")
         }
-        let errorLog = NSTemporaryDirectory() + "revue-segmentation-\(UUID().uuidString).log"
         var environment = ProcessInfo.processInfo.environment
         // One thread: the model takes about 3 ms a picture, and the camera's encoder needs the other core.
         environment["OMP_NUM_THREADS"] = "1"
         environment["GLOG_minloglevel"] = "2"
-        let process: Subprocess
+        let helper: HelperProcess
         do {
-            process = try Subprocess(runtime.python, ["-I", "-c", String(decoding: script, as: UTF8.self), model.rawValue],
-                                     environment: environment, standardInput: .pipe, standardOutput: .pipe, standardError: .file(errorLog))
+            helper = try HelperProcess(runtime.python, ["-I", "-c", String(decoding: script, as: UTF8.self), model.rawValue],
+                                       environment: environment, name: "segmentation")
         } catch {
             throw SegmentationError(.unavailable, "cannot start the segmentation helper \(runtime.python): \(error)")
         }
-        guard let output = process.standardOutputPipe else { throw SegmentationError(.unavailable, "the helper has no output") }
-        let running = Running(process: process, reader: PipeReader(pipe: output), errorLog: errorLog)
         let failure: String
-        switch running.reader.nextLine(timeout: timeout, now: now) {
+        switch helper.reader.nextLine(timeout: timeout, now: HelperProcess.now) {
         case .bytes(let line):
             switch HelperAnswer.parse(line) {
-            case .ready(let description): return (running, description)
+            case .ready(let description): return (Running(helper: helper), description)
             case .cannotStart(let message): failure = "the segmentation helper cannot start: \(message)"
             default: failure = "the segmentation helper did not say it was ready"
             }
-        case .closed: failure = "the segmentation helper exited at start (\(exitReason(running)))"
+        case .closed: failure = "the segmentation helper exited at start (\(helper.exitReason()))"
         case .timedOut: failure = "the segmentation helper did not load its model within \(Int(timeout)) s"
         case .tooLong: failure = "the segmentation helper wrote a line without end at start"
         }
-        kill(running)
+        helper.kill()
         throw SegmentationError(.unavailable, failure)
-    }
-
-    private static func kill(_ running: Running) {
-        running.process.signal(SIGKILL)
-        running.process.wait()
-        unlink(running.errorLog)
-    }
-
-    /// How the helper ended and the last lines it wrote to standard error.
-    private static func exitReason(_ running: Running) -> String {
-        let termination = running.process.wait(timeout: 1).map(\.description) ?? "still running"
-        let log = (try? String(contentsOfFile: running.errorLog, encoding: .utf8)) ?? ""
-        let tail = log.split(separator: "\n").suffix(3).joined(separator: " | ")
-        return tail.isEmpty ? termination : "\(termination): \(tail.suffix(400))"
-    }
-
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }

@@ -19,14 +19,9 @@ public final class WhisperHelperEngine: SpeechEngine {
     private let startTimeout: Double
     private let state: Mutex<State>
 
-    private struct Running {
-        let process: Subprocess
-        let reader: PipeReader
-        let errorLog: String
-    }
 
     private struct State {
-        var running: Running?
+        var running: HelperProcess?
         var nextID = 1
         var restarts = 0
         var stopped = false
@@ -69,18 +64,12 @@ public final class WhisperHelperEngine: SpeechEngine {
     }
 
     public func stop() {
-        let running = state.withLock { state -> Running? in
+        let running = state.withLock { state -> HelperProcess? in
             state.stopped = true
             defer { state.running = nil }
             return state.running
         }
-        guard let running else { return }
-        try? running.process.standardInputPipe?.write(HelperRequest.quit)
-        if running.process.wait(timeout: 3) == nil {
-            running.process.signal(SIGKILL)
-            running.process.wait()
-        }
-        unlink(running.errorLog)
+        running?.stop(farewell: HelperRequest.quit)
     }
 
     /// One attempt, and one more on a fresh helper if the first one's helper died or hung.
@@ -106,7 +95,7 @@ public final class WhisperHelperEngine: SpeechEngine {
                 return try exchange(utterance, id: id, with: running)
             } catch let error where error.kind == .unavailable {
                 lastError = error
-                Self.kill(running)
+                running.kill()
                 state.running = nil
                 if attempt == 1 { break }
             }
@@ -116,18 +105,18 @@ public final class WhisperHelperEngine: SpeechEngine {
 
     /// Sends one utterance and reads its answer. `.unavailable` means the helper is gone or
     /// hung (restart it); `.failed` means it answered with an error (it lives on).
-    private func exchange(_ utterance: Utterance, id: Int, with running: Running) throws(SpeechError) -> [RecognizedSegment] {
+    private func exchange(_ utterance: Utterance, id: Int, with running: HelperProcess) throws(SpeechError) -> [RecognizedSegment] {
         guard let input = running.process.standardInputPipe else { throw SpeechError(.unavailable, "the helper has no input") }
         do {
             try input.write(HelperRequest.transcribe(id: id, samples: utterance.samples))
         } catch {
-            throw SpeechError(.unavailable, "the speech helper stopped reading (\(Self.exitReason(running)))")
+            throw SpeechError(.unavailable, "the speech helper stopped reading (\(running.exitReason()))")
         }
         // Whisper tiny takes a fraction of real time; this leaves room for a loaded machine.
         let timeout = 30 + 4 * utterance.duration
         while true {
-            switch running.reader.nextLine(timeout: timeout, now: Self.now) {
-            case .closed: throw SpeechError(.unavailable, "the speech helper exited (\(Self.exitReason(running)))")
+            switch running.reader.nextLine(timeout: timeout, now: HelperProcess.now) {
+            case .closed: throw SpeechError(.unavailable, "the speech helper exited (\(running.exitReason()))")
             case .timedOut: throw SpeechError(.unavailable, "the speech helper did not answer within \(Int(timeout)) s")
             case .tooLong: throw SpeechError(.unavailable, "the speech helper wrote a line longer than \(PipeReader.maximumLineBytes) bytes")
             case .bytes(let line):
@@ -145,67 +134,43 @@ public final class WhisperHelperEngine: SpeechEngine {
         }
     }
 
-    private static func start(runtime: SpeechRuntime, model: SpeechModel, timeout: Double) throws(SpeechError) -> (Running, String) {
+    private static func start(runtime: SpeechRuntime, model: SpeechModel, timeout: Double) throws(SpeechError) -> (HelperProcess, String) {
         guard let script = EmbeddedResources.file("whisper_helper.py") else {
             throw SpeechError(.unavailable, "the speech helper script is missing from this build")
         }
-        let errorLog = NSTemporaryDirectory() + "revue-speech-\(UUID().uuidString).log"
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
         environment["OMP_NUM_THREADS"] = String(model.settings.threads)
-        let process: Subprocess
+        let running: HelperProcess
         do {
-            process = try Subprocess(runtime.python, ["-I", "-c", String(decoding: script, as: UTF8.self),
-                                                      model.settings.helperArgument(modelPath: runtime.modelPath)],
-                                     environment: environment, standardInput: .pipe, standardOutput: .pipe,
-                                     standardError: .file(errorLog))
+            running = try HelperProcess(runtime.python, ["-I", "-c", String(decoding: script, as: UTF8.self),
+                                                         model.settings.helperArgument(modelPath: runtime.modelPath)],
+                                        environment: environment, name: "speech")
         } catch {
             throw SpeechError(.unavailable, "cannot start the speech helper \(runtime.python): \(error)")
         }
-        guard let output = process.standardOutputPipe else { throw SpeechError(.unavailable, "the helper has no output") }
-        let running = Running(process: process, reader: PipeReader(pipe: output), errorLog: errorLog)
-        switch running.reader.nextLine(timeout: timeout, now: now) {
+        switch running.reader.nextLine(timeout: timeout, now: HelperProcess.now) {
         case .tooLong:
-            kill(running)
+            running.kill()
             throw SpeechError(.unavailable, "the speech helper wrote a line longer than \(PipeReader.maximumLineBytes) bytes at start")
         case .bytes(let line):
             switch try? HelperMessage.decode(line) {
             case .ready(let engine, let version, let name):
                 return (running, "\(engine) \(version), \(name)")
             case .error(_, let message):
-                kill(running)
+                running.kill()
                 throw SpeechError(.unavailable, "the speech helper cannot start: \(message)")
             default:
-                kill(running)
+                running.kill()
                 throw SpeechError(.unavailable, "the speech helper did not say it was ready")
             }
         case .closed:
-            let reason = exitReason(running)
-            kill(running)
+            let reason = running.exitReason()
+            running.kill()
             throw SpeechError(.unavailable, "the speech helper exited at start (\(reason))")
         case .timedOut:
-            kill(running)
+            running.kill()
             throw SpeechError(.unavailable, "the speech helper did not load its model within \(Int(timeout)) s")
         }
-    }
-
-    private static func kill(_ running: Running) {
-        running.process.signal(SIGKILL)
-        running.process.wait()
-        unlink(running.errorLog)
-    }
-
-    /// How the helper ended and the last lines it wrote to standard error.
-    private static func exitReason(_ running: Running) -> String {
-        let termination = running.process.wait(timeout: 1).map(\.description) ?? "still running"
-        let log = (try? String(contentsOfFile: running.errorLog, encoding: .utf8)) ?? ""
-        let tail = log.split(separator: "\n").suffix(3).joined(separator: " | ")
-        return tail.isEmpty ? termination : "\(termination): \(tail.suffix(400))"
-    }
-
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
