@@ -71,7 +71,8 @@ public final class MediaFileCamera: CameraSource, @unchecked Sendable {
         }
         let width = Int(parameters.pointee.width), height = Int(parameters.pointee.height)
         guard width > 0, height > 0 else { throw OpenError(description: "\(path): the video has no size") }
-        let chosen = format ?? CameraFormat(width: width & ~1, height: height & ~1, framesPerSecond: 30)
+        // Even sizes for 4:2:0, and at least 2x2 (a 1-pixel-wide picture would round to nothing).
+        let chosen = format ?? CameraFormat(width: max(2, width & ~1), height: max(2, height & ~1), framesPerSecond: 30)
         self.format = chosen
         let rate = av_q2d(stream.pointee.avg_frame_rate)
         frameDuration = rate > 0 ? 1 / rate : 1 / Double(chosen.framesPerSecond)

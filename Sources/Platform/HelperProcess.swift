@@ -34,6 +34,16 @@ public struct HelperProcess {
 
     /// Asks it to finish with `farewell` on its input, and kills it if it has not within 3 s.
     public func stop(farewell: [UInt8]) {
+        Self.stop(process, errorLog: errorLog, farewell: farewell)
+    }
+
+    /// `stop` on a thread of its own, for a caller that must not wait (a `deinit` on the main actor).
+    public func stopInBackground(farewell: [UInt8]) {
+        let (process, errorLog) = (process, errorLog)
+        Thread.detachNewThread { Self.stop(process, errorLog: errorLog, farewell: farewell) }
+    }
+
+    private static func stop(_ process: Subprocess, errorLog: String, farewell: [UInt8]) {
         try? process.standardInputPipe?.write(farewell)
         if process.wait(timeout: 3) == nil {
             process.signal(SIGKILL)

@@ -35,8 +35,12 @@ public final class PipeReader {
         }
     }
 
-    /// The next `count` bytes exactly.
+    /// The most `next(bytes:)` reads at once: a helper's answer is at most a few megabytes.
+    public static let maximumRunBytes = 64 << 20
+
+    /// The next `count` bytes exactly (`.tooLong` for a count outside 0...`maximumRunBytes`).
     public func next(bytes count: Int, timeout: Double, now: () -> Double) -> Outcome {
+        guard (0...Self.maximumRunBytes).contains(count) else { return .tooLong }
         let deadline = now() + timeout
         while buffered.count < count {
             if let ended = fill(until: deadline, now: now) { return ended }

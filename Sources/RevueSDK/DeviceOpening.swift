@@ -18,6 +18,7 @@ final class DeviceOpening<Source: Sendable>: Sendable {
         var result: Result<Source, VideoSDKError>?
         var waiters: [CheckedContinuation<Void, Never>] = []
         var whenFailed: [@Sendable (VideoSDKError) -> Void] = []
+        var whenOpened: [@Sendable (Source) -> Void] = []
         /// Set when the track ended first: what to do with the device if it still opens.
         var discard: (@Sendable (Source) -> Void)?
     }
@@ -68,6 +69,16 @@ final class DeviceOpening<Source: Sendable>: Sendable {
         if let failure { handler(failure) }
     }
 
+    /// Calls `handler` with the device once it opens (at once if it has).
+    func whenOpened(_ handler: @escaping @Sendable (Source) -> Void) {
+        let opened = state.withLock { state -> Source? in
+            if case .success(let device) = state.result { return device }
+            if state.result == nil { state.whenOpened.append(handler) }
+            return nil
+        }
+        if let opened { handler(opened) }
+    }
+
     /// The track ended: the device is closed with `discard` now if it opened, or when it does.
     func abandon(_ discard: @escaping @Sendable (Source) -> Void) {
         let opened = state.withLock { state -> Source? in
@@ -81,19 +92,22 @@ final class DeviceOpening<Source: Sendable>: Sendable {
     }
 
     private func finish(_ result: Result<Source, VideoSDKError>) {
-        let (waiters, failed, discard) = state.withLock { state in
+        let (waiters, failed, opened, discard) = state.withLock { state in
             state.result = result
             defer {
                 state.waiters = []
                 state.whenFailed = []
+                state.whenOpened = []
             }
-            return (state.waiters, state.whenFailed, state.discard)
+            return (state.waiters, state.whenFailed, state.whenOpened, state.discard)
         }
-        waiters.forEach { $0.resume() }
         switch result {
         case .failure(let error): failed.forEach { $0(error) }
-        case .success(let device): discard?(device)
+        case .success(let device):
+            opened.forEach { $0(device) }
+            discard?(device)
         }
+        waiters.forEach { $0.resume() }
     }
 
     private func wakeWaiters() {

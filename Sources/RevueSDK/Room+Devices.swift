@@ -25,12 +25,20 @@ extension Room {
         let previous = chosenCameraId ?? cameraTrack?.cameraId
         chosenCameraId = target.deviceId
         guard camOn else { return }
+        // Busy while the new camera opens (up to 2 s), so no other switch runs meanwhile.
+        camBusy = true
         let fresh: CustomStreamTrack
         do throws(VideoSDKError) {
             fresh = try await defaultCameraTrack()
         } catch {
+            camBusy = false
             chosenCameraId = previous
             throw error
+        }
+        camBusy = false
+        guard camOn, stillSends else {
+            fresh.stop()
+            return
         }
         // The same device again (one camera): the open handed it to the new track already.
         try await disableCam()
@@ -61,8 +69,15 @@ extension Room {
         do throws(VideoSDKError) {
             chosenCameraId = customCameraTrack.cameraId
             if camOn { try await disableCam() }
+            lastReported = nil
             try await enableCam(customCameraTrack: customCameraTrack)
+            // enableCam reports some failures instead of throwing them (the seed's rule for it).
+            guard camOn, cameraTrack === customCameraTrack else {
+                throw lastReported ?? VideoSDKError.ERROR_VIDEO_SOURCE_INITIATION_FAILED.with("the camera track was not sent")
+            }
         } catch {
+            // Sent after all (a later step failed): the switch happened; the error stands.
+            if camOn, cameraTrack === customCameraTrack { throw error }
             // "If the switch fails, the SDK goes back to the previous camera and throws the error."
             customCameraTrack.stop()
             chosenCameraId = previous
@@ -96,12 +111,19 @@ extension Room {
             announceAudioDevice()
             return
         }
+        micBusy = true
         let fresh: CustomStreamTrack
         do throws(VideoSDKError) {
             fresh = try await defaultMicrophoneTrack()
         } catch {
+            micBusy = false
             chosenMicrophoneId = previous
             throw error
+        }
+        micBusy = false
+        guard micOn, stillSends else {
+            fresh.stop()
+            return
         }
         announceAudioDevice()
         try await muteMic()
@@ -132,8 +154,13 @@ extension Room {
         do throws(VideoSDKError) {
             chosenMicrophoneId = customMicrophoneTrack.microphoneId
             if micOn { try await muteMic() }
+            lastReported = nil
             try await unmuteMic(customMicrophoneTrack: customMicrophoneTrack)
+            guard micOn, microphoneTrack === customMicrophoneTrack else {
+                throw lastReported ?? VideoSDKError.ERROR_GET_AUDIO_MEDIA.with("the microphone track was not sent")
+            }
         } catch {
+            if micOn, microphoneTrack === customMicrophoneTrack { throw error }
             customMicrophoneTrack.stop()
             chosenMicrophoneId = previous
             if wasOn, !micOn { try? await unmuteMic() }
@@ -185,12 +212,14 @@ extension Room {
                     fresh.stop()
                     return
                 }
+                self.lastReported = nil
                 do throws(VideoSDKError) {
                     try await self.changeMic(customMicrophoneTrack: fresh)
                 } catch {
                     self.chosenMicrophoneId = previous
                     self.announceAudioDevice()
-                    self.report(error)
+                    // Once: changeMic reports some of its refusals itself.
+                    if self.lastReported != error { self.report(error) }
                 }
             }
         } else {

@@ -46,6 +46,11 @@ extension Room {
             report(error)
             return
         }
+        // The room may have been left, or its mode changed, while the camera opened.
+        guard stillSends else {
+            chosen.stop()
+            return
+        }
         if let refusal = refusal(ofCamera: chosen) {
             chosen.stop()
             return report(refusal)
@@ -58,6 +63,12 @@ extension Room {
         camOn = true
         watchForLateFailure(of: chosen)
         try await reportMedia()
+    }
+
+    /// Whether this client is still in the room sending media: a device that took its time
+    /// to open finds out here whether it is still wanted.
+    var stillSends: Bool {
+        (try? checkJoined()) != nil && localParticipant?.mode == .SEND_AND_RECV
     }
 
     /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or
@@ -177,6 +188,10 @@ extension Room {
         } catch {
             if let missing = Self.noDevice(error, VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) { throw missing }
             report(error)
+            return
+        }
+        guard stillSends else {
+            chosen.stop()
             return
         }
         guard let captured = chosen.audioTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a microphone track")) }

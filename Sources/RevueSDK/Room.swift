@@ -93,6 +93,9 @@ public final class Room {
     var camOn = false
     var micBusy = false
     var camBusy = false
+    /// The last error `onError` was given: a switch that reports instead of throwing (the
+    /// seed's enableCam) is read back by `changeCam`, which throws it.
+    var lastReported: VideoSDKError?
     /// A `changeMode` is running: the app's `enableCam` and `unmuteMic` get 3055 meanwhile.
     var modeBusy = false
     var cameraTrack: CustomStreamTrack?
@@ -227,6 +230,7 @@ public final class Room {
     }
 
     func report(_ error: VideoSDKError) {
+        lastReported = error
         emit { $0.onError(error: error) }
     }
 

@@ -73,6 +73,12 @@ extension VideoSDK {
             guard !track.isEnded, let source = track.videoTrack?.source else {
                 return PreCallTestResult.Device(passed: false, track: given, error: .ERROR_CUSTOM_VIDEO_TRACK_ENDED)
             }
+            // Black pictures of a camera still opening are no proof that it works.
+            if let pending = source as? PendingCamera, pending.opening.opened == nil {
+                if given == nil { track.stop() }
+                return PreCallTestResult.Device(passed: false, track: given, error: VideoSDKError.ERROR_VIDEO_SOURCE_INITIATION_FAILED.with(
+                    "the camera did not open within \(Int(preCallPatience)) s"))
+            }
             let picture = source.frame(0)
             return PreCallTestResult.Device(passed: picture.width > 0 && picture.height > 0, track: track, error: nil)
         } catch {
@@ -92,6 +98,11 @@ extension VideoSDK {
             }
             guard !track.isEnded, let source = track.audioTrack?.source else {
                 return PreCallTestResult.Device(passed: false, track: given, error: .ERROR_CUSTOM_AUDIO_TRACK_ENDED)
+            }
+            if let pending = source as? PendingMicrophone, pending.opening.opened == nil {
+                if given == nil { track.stop() }
+                return PreCallTestResult.Device(passed: false, track: given, error: VideoSDKError.ERROR_MICROPHONE_IN_USE.with(
+                    "the microphone did not open within \(Int(preCallPatience)) s"))
             }
             return PreCallTestResult.Device(passed: source.samples(from: 0, count: 960, channels: 1).count == 960, track: track, error: nil)
         } catch {

@@ -255,7 +255,14 @@ public final class VideoSDK: Sendable {
         let opened = try await opening.wait(upTo: patience)
         let track = microphoneTrack(device, source: opened ?? PendingMicrophone(channels: stereo ? 2 : 1, opening: opening),
                                     encoderConfig: encoderConfig, noiseConfig: noiseConfig)
-        if opened == nil { opening.whenFailed { [weak track] error in track?.end(error) } }
+        if opened == nil {
+            opening.whenFailed { [weak track] error in track?.end(error) }
+            // A microphone that opened late ends its track when unplugged, as one on time does.
+            opening.whenOpened { [weak track] source in
+                guard let track else { return }
+                watchUnplugging(source, of: track, label: device.info.label)
+            }
+        }
         return track
     }
 
@@ -292,18 +299,21 @@ public final class VideoSDK: Sendable {
         return device
     }
 
+    /// An unplugged ALSA device ends the track, as a lost microphone does on a phone.
+    private static func watchUnplugging(_ source: any MicrophoneSource, of track: CustomStreamTrack, label: String) {
+        guard let alsa = source as? ALSAMicrophone else { return }
+        alsa.setFailureHandler { [weak track] error in
+            track?.end(VideoSDKError.ERROR_CUSTOM_AUDIO_TRACK_ENDED.with("\(label) stopped: \(error)"))
+        }
+    }
+
     /// A track of an opened (or opening) microphone, selected and held as the device's track.
     private static func microphoneTrack(_ device: MicrophoneDevice, source: any MicrophoneSource, encoderConfig: CustomMicrophoneTrackConfig,
                                         noiseConfig: NoiseConfig?) -> CustomStreamTrack
     {
         let track = CustomStreamTrack(kind: .microphone, audioTrack: LocalAudioTrack(source: source), microphoneConfig: encoderConfig,
                                       noiseConfig: noiseConfig, microphoneId: device.info.deviceId, deviceID: device.info.deviceId)
-        if let alsa = source as? ALSAMicrophone {
-            // An unplugged device ends the track, as a lost microphone does on a phone.
-            alsa.setFailureHandler { [weak track] error in
-                track?.end(VideoSDKError.ERROR_CUSTOM_AUDIO_TRACK_ENDED.with("\(device.info.label) stopped: \(error)"))
-            }
-        }
+        watchUnplugging(source, of: track, label: device.info.label)
         state.with { $0.selectedMicrophoneID = device.info.deviceId }
         state.open(track, device: device.info.deviceId)?.end(nil)
         return track

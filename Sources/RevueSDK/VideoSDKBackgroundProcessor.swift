@@ -20,7 +20,8 @@ import Synchronization
 /// 3073 (`ERROR_INVALID_PARAMETER`) when the background image cannot be read.
 ///
 /// Thread-safe: the publisher calls `onFrameReceived` on its thread; the helper is started and
-/// the image read on a thread of their own, so the camera never waits for either.
+/// the image read on threads of their own, so the camera never waits for either to start (a
+/// picture does wait for its mask: about 3 ms, at most 2 s before a hung helper is replaced).
 public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable {
     public enum Background: Sendable, Equatable {
         /// An image file (`file:`) or an `http(s):` URL, in any format libavformat reads (JPEG,
@@ -64,9 +65,14 @@ public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable
     init(background: Background, locate: @escaping @Sendable () throws(SegmentationError) -> SegmentationRuntime) {
         self.background = background
         self.locate = locate
-        Thread.detachNewThread { [self] in
-            startSegmenter()
-            if case .image(let url) = background { loadImage(url) }
+        // Each on a thread of its own, so a slow image does not hold segmentation up, and
+        // neither holds the processor: one let go of meanwhile is freed when they finish.
+        Thread.detachNewThread { [weak self] in self?.startSegmenter() }
+        if case .image(let url) = background {
+            Thread.detachNewThread { [weak self] in
+                let loaded = Self.loadImage(url)
+                self?.keep(loaded, from: url)
+            }
         }
     }
 
@@ -149,21 +155,35 @@ public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable
         segmenter.stop()
         if restart {
             logger.warning("restarting the segmentation helper", ["why": .string(error.description)])
-            Thread.detachNewThread { [self] in startSegmenter() }
+            Thread.detachNewThread { [weak self] in self?.startSegmenter() }
         } else if state.withLock({ !$0.starting && $0.segmenter == nil }) {
             fail(VideoSDKError.ERROR_ACTION_NOT_SUPPORTED.with("the segmentation helper died \(Self.maximumRestarts + 1) times (\(error.description)); "
                 + "pictures are sent blurred"))
         }
     }
 
-    private func loadImage(_ url: URL) {
+    /// The background image at its own size, scaled down to at most 1920x1080 first (a photo
+    /// of any size is fitted to the camera once, not kept whole).
+    private static func loadImage(_ url: URL) -> Result<VideoFrame, MediaFileCamera.OpenError> {
         let path = url.isFileURL ? url.path : url.absoluteString
         do throws(MediaFileCamera.OpenError) {
-            let camera = try MediaFileCamera(path: path)
-            let image = camera.frame(0)
+            let image = try MediaFileCamera(path: path).frame(0)
+            guard image.width > 1920 || image.height > 1080 else { return .success(image) }
+            let scale = min(1920 / Double(image.width), 1080 / Double(image.height))
+            return .success(CoverFit.fit(image, width: max(2, Int(Double(image.width) * scale) & ~1),
+                                         height: max(2, Int(Double(image.height) * scale) & ~1)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func keep(_ loaded: Result<VideoFrame, MediaFileCamera.OpenError>, from url: URL) {
+        let path = url.isFileURL ? url.path : url.absoluteString
+        switch loaded {
+        case .success(let image):
             state.withLock { $0.image = image }
             logger.info("background image read", ["source": .string(path), "size": .string("\(image.width)x\(image.height)")])
-        } catch {
+        case .failure(let error):
             let failure = VideoSDKError.ERROR_INVALID_PARAMETER.with("backgroundSource \(path) cannot be read (\(error.description)); "
                 + "the camera's picture is blurred instead")
             state.withLock { $0.imageFailure = failure }

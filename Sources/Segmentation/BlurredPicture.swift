@@ -14,6 +14,7 @@ public enum BlurredPicture {
     }
 
     static func blur(_ plane: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
+        let radius = max(0, radius)
         let factor = 4
         let smallWidth = max(1, width / factor)
         let smallHeight = max(1, height / factor)

@@ -40,7 +40,15 @@ public final class PersonSegmenter: Sendable {
         state = Mutex(running.running)
     }
 
-    deinit { stop() }
+    /// The helper is asked to quit on a thread of its own: whoever lets go of the last
+    /// reference (the main actor removing a video processor) does not wait for it.
+    deinit {
+        guard let running = state.withLock({ running -> Running? in
+            defer { running = nil }
+            return running
+        }) else { return }
+        running.helper.stopInBackground(farewell: Array("quit\n".utf8))
+    }
 
     /// The helper's process id while it runs, for ops and tests.
     public var helperProcessID: pid_t? { state.withLock { $0?.helper.process.pid } }

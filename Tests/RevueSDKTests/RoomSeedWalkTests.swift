@@ -532,6 +532,8 @@ extension RevueSDKTests {
             // Bob first, so he hears Ann become the speaker (a joiner is told the speaker in the join's answer).
             let (bob, bobLog) = try self.room("Bob")
             let removed = EventLog()
+            bobLog.recordsSpeakerAndPresenter = true
+            removed.recordsSpeakerAndPresenter = true
             bob.addEventListener(removed)
             try await bob.join()
             let (ann, _) = try self.room("Ann", mic: true)
