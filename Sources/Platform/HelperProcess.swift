@@ -52,10 +52,17 @@ public struct HelperProcess {
         unlink(errorLog)
     }
 
-    /// How it ended and the last lines it wrote to standard error.
+    /// How it ended and the last lines it wrote to standard error (read from the file's last
+    /// 16 KiB: a helper that logged for hours leaves a large file).
     public func exitReason() -> String {
         let termination = process.wait(timeout: 1).map(\.description) ?? "still running"
-        let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+        var log = ""
+        if let file = FileHandle(forReadingAtPath: errorLog) {
+            defer { try? file.close() }
+            let size = (try? file.seekToEnd()) ?? 0
+            try? file.seek(toOffset: size > 16_384 ? size - 16_384 : 0)
+            log = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
+        }
         let tail = log.split(separator: "\n").suffix(3).joined(separator: " | ")
         return tail.isEmpty ? termination : "\(termination): \(tail.suffix(400))"
     }

@@ -16,9 +16,15 @@ MAX_SIDE = 1024
 
 # The protocol has standard output to itself: whatever MediaPipe or its logging prints goes to
 # standard error instead.
-protocol = os.fdopen(os.dup(1), "wb", buffering=0)
+# Buffered, and flushed after each answer: a raw unbuffered write may write only part.
+protocol = os.fdopen(os.dup(1), "wb")
 os.dup2(2, 1)
 requests = sys.stdin.buffer
+
+
+def say(answer):
+    protocol.write(answer)
+    protocol.flush()
 
 
 def fail(message):
@@ -30,7 +36,7 @@ def fail(message):
 def main():
     model = sys.argv[1] if len(sys.argv) > 1 else "landscape"
     if model not in ("landscape", "general"):
-        protocol.write((json.dumps({"type": "error", "message": "unknown model " + model}) + "\n").encode())
+        say((json.dumps({"type": "error", "message": "unknown model " + model}) + "\n").encode())
         return
     try:
         import numpy
@@ -38,10 +44,10 @@ def main():
         from mediapipe.python.solutions import selfie_segmentation
         segmenter = selfie_segmentation.SelfieSegmentation(model_selection=1 if model == "landscape" else 0)
     except Exception as error:  # an install that is missing or broken: say why, then end
-        protocol.write((json.dumps({"type": "error", "message": "cannot load MediaPipe: %s" % error}) + "\n").encode())
+        say((json.dumps({"type": "error", "message": "cannot load MediaPipe: %s" % error}) + "\n").encode())
         return
     name = "selfie_segmentation_landscape" if model == "landscape" else "selfie_segmentation"
-    protocol.write((json.dumps({"type": "ready", "engine": "mediapipe", "version": mediapipe.__version__, "model": name}) + "\n").encode())
+    say((json.dumps({"type": "ready", "engine": "mediapipe", "version": mediapipe.__version__, "model": name}) + "\n").encode())
 
     while True:
         line = requests.readline(256)
@@ -67,9 +73,9 @@ def main():
             if mask.shape != (height, width):
                 raise ValueError("the model answered %s for %dx%d" % (mask.shape, width, height))
         except Exception as error:
-            protocol.write(("error %d %s\n" % (request, str(error).replace("\n", " ")[:300])).encode())
+            say(("error %d %s\n" % (request, str(error).replace("\n", " ")[:300])).encode())
             continue
-        protocol.write(b"mask %d %d %d\n" % (request, width, height) + mask.tobytes())
+        say(b"mask %d %d %d\n" % (request, width, height) + mask.tobytes())
 
 
 main()
