@@ -46,10 +46,11 @@ extension Room {
             report(error)
             return
         }
-        // The room may have been left, or its mode changed, while the camera opened.
-        guard stillSends else {
+        // The room may have been left, be reconnecting, or have changed mode while the camera
+        // opened: the call fails as it would have at its start.
+        if let why = whyNotSending {
             chosen.stop()
-            return
+            throw why
         }
         if let refusal = refusal(ofCamera: chosen) {
             chosen.stop()
@@ -65,11 +66,21 @@ extension Room {
         try await reportMedia()
     }
 
-    /// Whether this client is still in the room sending media: a device that took its time
-    /// to open finds out here whether it is still wanted.
-    var stillSends: Bool {
-        (try? checkJoined()) != nil && localParticipant?.mode == .SEND_AND_RECV
+    /// Why this client cannot send media now (left, reconnecting, not SEND_AND_RECV), if it
+    /// cannot: a device that took its time to open finds out here whether it is still wanted.
+    var whyNotSending: VideoSDKError? {
+        do throws(VideoSDKError) {
+            try checkJoined()
+        } catch {
+            return error
+        }
+        guard localParticipant?.mode == .SEND_AND_RECV else {
+            return VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE.with("a \(localParticipant?.mode.rawValue ?? "") participant sends no media")
+        }
+        return nil
     }
+
+    var stillSends: Bool { whyNotSending == nil }
 
     /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or
     /// another codec than the one the publisher offered at join (that would need a new offer).
@@ -190,9 +201,9 @@ extension Room {
             report(error)
             return
         }
-        guard stillSends else {
+        if let why = whyNotSending {
             chosen.stop()
-            return
+            throw why
         }
         guard let captured = chosen.audioTrack?.source else { return report(VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a microphone track")) }
         let source: any MicrophoneSource
