@@ -106,7 +106,7 @@ public final class CustomStreamTrack: Sendable {
     /// Ends the track (once): the device is closed, `onEnded` is called.
     func end(_ error: VideoSDKError?) {
         (audioTrack?.source as? ALSAMicrophone)?.stop()
-        (audioTrack?.source as? PendingMicrophone)?.opening.abandon { ($0 as? ALSAMicrophone)?.stop() }
+        (audioTrack?.source as? PendingMicrophone)?.opening.whenOpened { ($0 as? ALSAMicrophone)?.stop() }
         let due: (@MainActor @Sendable (VideoSDKError?) -> Void)? = state.withLock { state in
             guard !state.ended else { return nil }
             state.ended = true

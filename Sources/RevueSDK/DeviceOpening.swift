@@ -17,10 +17,8 @@ final class DeviceOpening<Source: Sendable>: Sendable {
     private struct State {
         var result: Result<Source, VideoSDKError>?
         var waiters: [CheckedContinuation<Void, Never>] = []
-        var whenFailed: [@Sendable (VideoSDKError) -> Void] = []
-        var whenOpened: [@Sendable (Source) -> Void] = []
-        /// Set when the track ended first: what to do with the device if it still opens.
-        var discard: (@Sendable (Source) -> Void)?
+        /// Told the outcome once it is known.
+        var whenSettled: [@Sendable (Result<Source, VideoSDKError>) -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -61,52 +59,33 @@ final class DeviceOpening<Source: Sendable>: Sendable {
 
     /// Calls `handler` if the device fails (at once if it has).
     func whenFailed(_ handler: @escaping @Sendable (VideoSDKError) -> Void) {
-        let failure = state.withLock { state -> VideoSDKError? in
-            if case .failure(let error) = state.result { return error }
-            if state.result == nil { state.whenFailed.append(handler) }
-            return nil
-        }
-        if let failure { handler(failure) }
+        whenSettled { if case .failure(let error) = $0 { handler(error) } }
     }
 
-    /// Calls `handler` with the device once it opens (at once if it has).
+    /// Calls `handler` with the device once it opens (at once if it has): to watch it, or, for
+    /// a track that ended first, to close it.
     func whenOpened(_ handler: @escaping @Sendable (Source) -> Void) {
-        let opened = state.withLock { state -> Source? in
-            if case .success(let device) = state.result { return device }
-            if state.result == nil { state.whenOpened.append(handler) }
-            return nil
-        }
-        if let opened { handler(opened) }
+        whenSettled { if case .success(let device) = $0 { handler(device) } }
     }
 
-    /// The track ended: the device is closed with `discard` now if it opened, or when it does.
-    func abandon(_ discard: @escaping @Sendable (Source) -> Void) {
-        let opened = state.withLock { state -> Source? in
-            guard let result = state.result else {
-                state.discard = discard
-                return nil
-            }
-            return try? result.get()
+    private func whenSettled(_ handler: @escaping @Sendable (Result<Source, VideoSDKError>) -> Void) {
+        let settled = state.withLock { state -> Result<Source, VideoSDKError>? in
+            if state.result == nil { state.whenSettled.append(handler) }
+            return state.result
         }
-        if let opened { discard(opened) }
+        if let settled { handler(settled) }
     }
 
     private func finish(_ result: Result<Source, VideoSDKError>) {
-        let (waiters, failed, opened, discard) = state.withLock { state in
+        let (waiters, settled) = state.withLock { state in
             state.result = result
             defer {
                 state.waiters = []
-                state.whenFailed = []
-                state.whenOpened = []
+                state.whenSettled = []
             }
-            return (state.waiters, state.whenFailed, state.whenOpened, state.discard)
+            return (state.waiters, state.whenSettled)
         }
-        switch result {
-        case .failure(let error): failed.forEach { $0(error) }
-        case .success(let device):
-            opened.forEach { $0(device) }
-            discard?(device)
-        }
+        settled.forEach { $0(result) }
         waiters.forEach { $0.resume() }
     }
 

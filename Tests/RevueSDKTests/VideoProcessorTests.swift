@@ -25,6 +25,18 @@ extension RevueSDKTests {
             let colour = Mutex<YUVColor?>(nil)
         }
 
+        /// Bob joins the room and watches John's camera: Bob's room and John's video as he receives it.
+        static func watchJohn(roomId: String, server: RoomServerHarness, url: String) async throws -> (Room, RemoteVideoTrack) {
+            let bob = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Bob", micEnabled: false,
+                                              camEnabled: false, signalingURL: url)
+            let bobLog = EventLog()
+            bob.addEventListener(bobLog)
+            try await bob.join()
+            #expect(await bobLog.wait(for: "streamEnabled John VIDEO"), "\(bobLog.events)")
+            let johnSeen = try #require(bob.participants.values.first { $0.displayName == "John" })
+            return (bob, try #require(johnSeen.stream(of: .VIDEO)?.remoteVideoTrack))
+        }
+
         static func wait(_ timeout: Double, _ condition: () -> Bool) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while !condition() {
@@ -48,14 +60,7 @@ extension RevueSDKTests {
             try await john.join()
             #expect(await johnLog.wait(for: "streamEnabled local VIDEO"), "\(johnLog.events)")
 
-            let bob = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Bob", micEnabled: false,
-                                              camEnabled: false, signalingURL: url)
-            let bobLog = EventLog()
-            bob.addEventListener(bobLog)
-            try await bob.join()
-            #expect(await bobLog.wait(for: "streamEnabled John VIDEO"), "\(bobLog.events)")
-            let johnSeen = try #require(bob.participants.values.first { $0.displayName == "John" })
-            let video = try #require(johnSeen.stream(of: .VIDEO)?.remoteVideoTrack)
+            let (bob, video) = try await Self.watchJohn(roomId: roomId, server: server, url: url)
             let last = LastPicture()
             video.setFrameHandler { picture in last.colour.withLock { $0 = picture.pixel(x: picture.width / 2, y: picture.height / 2) } }
 

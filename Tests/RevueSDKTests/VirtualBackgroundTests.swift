@@ -76,14 +76,7 @@ extension RevueSDKTests {
             try await john.join()
             #expect(await johnLog.wait(for: "streamEnabled local VIDEO"), "\(johnLog.events)")
 
-            let bob = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Bob", micEnabled: false,
-                                              camEnabled: false, signalingURL: url)
-            let bobLog = EventLog()
-            bob.addEventListener(bobLog)
-            try await bob.join()
-            #expect(await bobLog.wait(for: "streamEnabled John VIDEO"), "\(bobLog.events)")
-            let johnSeen = try #require(bob.participants.values.first { $0.displayName == "John" })
-            let video = try #require(johnSeen.stream(of: .VIDEO)?.remoteVideoTrack)
+            let (bob, video) = try await VideoProcessorTests.watchJohn(roomId: roomId, server: server, url: url)
             let last = LastPicture()
             video.setFrameHandler { picture in last.picture.withLock { $0 = picture } }
 
