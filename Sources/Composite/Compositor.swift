@@ -186,6 +186,11 @@ public final class Compositor {
             Painter.fill(image, Rect(x: destination.maxX, y: destination.y, width: tileRect.maxX - destination.maxX,
                                      height: destination.height), theme.tile)
         }
+        if placement.crop.size == destination.size {
+            // Shown pixel for pixel (ContentPlacement's unscaled middle): rows are copied.
+            Compositor.copy(picture, crop: placement.crop, to: image, at: destination)
+            return
+        }
         let key = ScalerKey(source: placement.crop.size, destination: destination.size)
         let scaler: ScaleContext
         if let cached = scalers[key] {
@@ -248,6 +253,28 @@ public final class Compositor {
         rows(source.y, source.yStride, image.y, image.yStride, x: rect.x, y: rect.y, w: width, h: height)
         rows(source.u, source.uStride, image.u, image.uStride, x: rect.x / 2, y: rect.y / 2, w: width / 2, h: height / 2)
         rows(source.v, source.vStride, image.v, image.vStride, x: rect.x / 2, y: rect.y / 2, w: width / 2, h: height / 2)
+    }
+
+    /// Copies `crop` of a picture (even-aligned) onto the image at `rect`'s origin.
+    static func copy(_ picture: VideoFrame, crop: Rect, to image: PlanarImage, at rect: Rect) {
+        func rows(_ from: UnsafeBufferPointer<UInt8>, _ fromStride: Int, _ to: UnsafeMutablePointer<UInt8>, _ toStride: Int,
+                  x: Int, y: Int, w: Int, h: Int, fromX: Int, fromY: Int)
+        {
+            guard let base = from.baseAddress, (fromY + h - 1) * fromStride + fromX + w <= from.count else { return }
+            for row in 0..<h { (to + (y + row) * toStride + x).update(from: base + (fromY + row) * fromStride + fromX, count: w) }
+        }
+        let chroma = picture.chromaWidth
+        picture.y.withUnsafeBufferPointer {
+            rows($0, picture.width, image.y, image.yStride, x: rect.x, y: rect.y, w: crop.width, h: crop.height, fromX: crop.x, fromY: crop.y)
+        }
+        picture.u.withUnsafeBufferPointer {
+            rows($0, chroma, image.u, image.uStride, x: rect.x / 2, y: rect.y / 2, w: crop.width / 2, h: crop.height / 2,
+                 fromX: crop.x / 2, fromY: crop.y / 2)
+        }
+        picture.v.withUnsafeBufferPointer {
+            rows($0, chroma, image.v, image.vStride, x: rect.x / 2, y: rect.y / 2, w: crop.width / 2, h: crop.height / 2,
+                 fromX: crop.x / 2, fromY: crop.y / 2)
+        }
     }
 
     /// A tile with the participant's initials on a disc: camera off, or no picture yet. The

@@ -51,7 +51,7 @@ public final class VideoEncoder: @unchecked Sendable {
         try context.open(options: [
             "preset": OutputPreset.x264Preset,
             "profile": "high",
-            "x264-params": "scenecut=0:open-gop=0:rc-lookahead=\(OutputPreset.x264Lookahead)",
+            "x264-params": OutputPreset.x264Params,
         ])
         parameters = try CodecParameters(from: context)
         try frame.allocateVideo(width: preset.size.width, height: preset.size.height, format: AV_PIX_FMT_YUV420P)

@@ -112,6 +112,28 @@ import Testing
         #expect(throws: CompositeError.self) { try TextRenderer(fontPath: "/nonexistent.ttf") }
     }
 
+    /// A camera picture a little larger than its tile is copied, not scaled: the tile shows the
+    /// picture's middle pixel for pixel (luma and chroma), away from the outline and the label.
+    @Test func aPictureALittleLargerThanItsTileIsCopiedPixelForPixel() throws {
+        let compositor = try Self.compositor()
+        let layout = Self.layout([LayoutParticipant(id: "a", name: "Ann"), LayoutParticipant(id: "b", name: "Bob")])
+        let tile = try #require(layout.tiles.first { $0.participantID == "a" })
+        let picture = Self.textured(tile.rect.width + 8, tile.rect.height + 4, seed: 3, time: 1)
+        let placement = ContentPlacement.place(source: Size(width: picture.width, height: picture.height), in: tile.rect, mode: .fill)
+        #expect(placement.crop.size == placement.destination.size)
+        var canvas = compositor.makeCanvas()
+        compositor.render(layout, pictures: ["a": picture], shares: [:], into: &canvas)
+        var compared = 0
+        for y in stride(from: tile.rect.y + 8, to: tile.rect.y + tile.rect.height / 2, by: 3) {
+            for x in stride(from: tile.rect.x + 8, to: tile.rect.maxX - 8, by: 5) {
+                let source = picture.pixel(x: placement.crop.x + x - placement.destination.x, y: placement.crop.y + y - placement.destination.y)
+                #expect(canvas.pixel(x: x, y: y) == source, "at \(x),\(y)")
+                compared += 1
+            }
+        }
+        #expect(compared > 1000)
+    }
+
     /// A picture with detail everywhere (gradients and a checker), so a misplaced or stale row
     /// shows.
     static func textured(_ width: Int, _ height: Int, seed: Int, time: Double) -> VideoFrame {

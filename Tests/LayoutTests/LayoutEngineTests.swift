@@ -208,6 +208,25 @@ import Testing
         #expect(slight.destination == Rect(x: 0, y: 0, width: 600, height: 360))
     }
 
+    @Test func aPictureALittleLargerThanItsTileIsShownUnscaled() {
+        // A 640x360 simulcast layer in a 628x348 tile of a 720p grid: the middle 628x348.
+        let layer = ContentPlacement.place(source: Size(width: 640, height: 360), in: Rect(x: 12, y: 8, width: 628, height: 348), mode: .fill)
+        #expect(layer.destination == Rect(x: 12, y: 8, width: 628, height: 348))
+        #expect(layer.crop == Rect(x: 6, y: 4, width: 628, height: 348))
+        // Exactly the tile's size: all of it, pixel for pixel.
+        let exact = ContentPlacement.place(source: Size(width: 320, height: 180), in: Rect(x: 0, y: 0, width: 320, height: 180), mode: .fill)
+        #expect(exact.crop == Rect(x: 0, y: 0, width: 320, height: 180))
+        // More than 5 % larger is scaled, and so is a screen share (fit) of any size.
+        let larger = ContentPlacement.place(source: Size(width: 680, height: 384), in: Rect(x: 0, y: 0, width: 640, height: 360), mode: .fill)
+        #expect(larger.crop.size != larger.destination.size)
+        let share = ContentPlacement.place(source: Size(width: 640, height: 360), in: Rect(x: 0, y: 0, width: 628, height: 348), mode: .fit)
+        #expect(share.crop == Rect(x: 0, y: 0, width: 640, height: 360))
+        // Smaller than the tile is scaled up to fill it.
+        let smaller = ContentPlacement.place(source: Size(width: 620, height: 344), in: Rect(x: 0, y: 0, width: 628, height: 348), mode: .fill)
+        #expect(smaller.destination.width >= 626 && smaller.destination.height == 348)
+        #expect(smaller.crop.size != smaller.destination.size)
+    }
+
     @Test func aTallCropKeepsTheTopWhereHeadsAre() {
         let placement = ContentPlacement.place(source: Size(width: 360, height: 640), in: Rect(x: 0, y: 0, width: 360, height: 500), mode: .fill)
         // 640 → 500: 140 rows cut, 40 % of them from the top.

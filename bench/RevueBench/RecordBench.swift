@@ -173,7 +173,7 @@ enum RecordBench {
         arguments += ["-filter_complex", filters.joined(separator: ";"), "-map", "[v]", "-map", "[a]",
                       "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-b:v", "\(preset.videoBitrate)",
                       "-maxrate", "\(preset.videoBitrate * 3 / 2)", "-bufsize", "\(preset.videoBitrate * 2)", "-g", "60",
-                      "-keyint_min", "60", "-bf", "0", "-x264-params", "scenecut=0:open-gop=0:rc-lookahead=\(OutputPreset.x264Lookahead)",
+                      "-keyint_min", "60", "-bf", "0", "-x264-params", OutputPreset.x264Params,
                       "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2", "-movflags", "+faststart"]
         return arguments
     }
