@@ -61,7 +61,10 @@ import Testing
         return (listener, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// Answers every connection with `response` and closes it, on a background thread.
+    /// Answers every connection with `response` and closes it, on a background thread. The
+    /// thread closes the listening socket itself once `deinit` has shut it down: closed from
+    /// here, its number could be reused by another test's listener before the thread's next
+    /// `accept`, which would then answer that test's request with this response.
     final class RawServer: @unchecked Sendable {
         let descriptor: Int32
         let port: Int
@@ -73,7 +76,10 @@ import Testing
             Thread.detachNewThread {
                 while true {
                     let client = accept(listener, nil, nil)
-                    guard client >= 0 else { return }
+                    guard client >= 0 else {
+                        close(listener)
+                        return
+                    }
                     // The whole request (headers and the two-byte body) before answering: a
                     // close with unread bytes would reset the connection under the answer.
                     var request: [UInt8] = []
@@ -89,7 +95,6 @@ import Testing
 
         deinit {
             shutdown(descriptor, Int32(SHUT_RDWR))
-            close(descriptor)
         }
     }
 
