@@ -48,7 +48,8 @@ extension RoomPublisher {
         public var onData: (@Sendable (DataMessage) -> Void)?
         /// Whether to receive: answer the server's subscriber offers and decode the others'
         /// audio and video (`remoteTrack(participantID:kind:)`). Off by default: a bot that only
-        /// publishes declines them and costs the server nothing. Ignored in `SIGNALLING_ONLY`.
+        /// publishes declines them and costs the server nothing. In `SIGNALLING_ONLY` nothing is
+        /// received until `startReceiving()`, before a change to a mode with media.
         public var receives: Bool = false
         /// Whether the publisher stops when its media connection closes. The SDK keeps the
         /// signalling going (a mode change closes the media, the room goes on); a lost

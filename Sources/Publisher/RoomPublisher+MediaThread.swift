@@ -53,7 +53,7 @@ extension RoomPublisher {
         // `leave` before closing DTLS: the server takes a closed media connection for a lost
         // participant (1001), and the room should hear that this one left (1101).
         signaling.leave(reason: lock.withLock { leaveReason })
-        receiver?.stop(reason: "left the room")
+        endReceiving(reason: "left the room")
         link.close(reason: "left the room")
         // Whoever waits for a track for one participant hears that it will not come (a room
         // that reconnects carries on without this publisher).

@@ -104,7 +104,7 @@ extension RoomPublisher {
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }
             case .participantJoined(let info):
-                receiver?.setEncrypted(info.participantID, info.encrypted)
+                noteEncryption(of: info.participantID, info.encrypted)
             case .participantLeft(let id, _):
                 receiver?.forget(participantID: id)
             case .roomLeft(let reason):

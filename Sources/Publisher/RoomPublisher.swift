@@ -51,8 +51,14 @@ public final class RoomPublisher: @unchecked Sendable {
     /// (its address is gone), and a live one connects in milliseconds.
     public static let rejoinConnectTimeout = RoomSignaling.rejoinConnectTimeout
     let link: ClientLink
-    /// The subscriber connection's receive path, when `Configuration.receives`.
-    let receiver: MediaReceiver?
+    /// The subscriber connection's receive path, when `Configuration.receives` (under `lock`):
+    /// made at the join, or by `startReceiving()` for a room joined SIGNALLING_ONLY.
+    var madeReceiver: MediaReceiver?
+    var receiver: MediaReceiver? { lock.withLock { madeReceiver } }
+    /// The others who encrypt (under `lock`), for a receiver made after the join.
+    var encryptingParticipants: Set<String> = []
+    /// No receiver is made any more (under `lock`): the publisher left.
+    var receivingEnded = false
     let logger: Logger
     let lock = NSLock()
     /// Where the device's clock and real time agree (`Configuration.clockSkew`).
@@ -195,13 +201,10 @@ public final class RoomPublisher: @unchecked Sendable {
                                           transport: link.transport,
                                           sessionID: .random(in: 1...UInt64(Int64.max)))
         do {
+            let encrypting = Set(signaling.joined.participants.filter(\.encrypted).map(\.participantID))
+            encryptingParticipants = encrypting
             if configuration.receives && configuration.mode != .signallingOnly {
-                let signaling = signaling
-                let made = try MediaReceiver(logger: logger, keys: configuration.e2eeKeys) { signaling.send(.subscribeAnswer(sdp: $0)) }
-                for other in signaling.joined.participants where other.encrypted { made.setEncrypted(other.participantID, true) }
-                receiver = made
-            } else {
-                receiver = nil
+                madeReceiver = try Self.makeReceiver(logger: logger, keys: configuration.e2eeKeys, signaling: signaling, encrypting: encrypting)
             }
         } catch {
             signaling.leave()
@@ -212,7 +215,7 @@ public final class RoomPublisher: @unchecked Sendable {
             try sendOffer()
         } catch {
             signaling.leave()
-            receiver?.stop(reason: "the join failed")
+            endReceiving(reason: "the join failed")
             throw error
         }
         let thread = Thread { [self] in

@@ -47,8 +47,9 @@ extension Room {
         configuration.resumeKey = resumeKey
         configuration.signalingKeepalive = Self.signalingKeepalive
         Self.wire(&configuration, to: continuation)
-        // Receiving is the seed's SEND_AND_RECV and RECV_ONLY; SIGNALLING_ONLY has no media.
-        configuration.receives = settings.mode != .SIGNALLING_ONLY
+        // Receiving is the seed's SEND_AND_RECV and RECV_ONLY; SIGNALLING_ONLY has no media until
+        // it changes mode (`changeMode` starts the receiver then).
+        configuration.receives = true
         let cancellation = JoinCancellation()
         configuration.cancellation = cancellation
         joinCancellation = cancellation
@@ -262,6 +263,20 @@ extension Room {
                 try await reportMedia()
             } catch {
                 report(error)
+            }
+        }
+    }
+
+    /// After a change out of SIGNALLING_ONLY (`changeMode`): the others' streams that are on,
+    /// made before there was anything to receive them with, are made again with what `made`
+    /// receives of them, each with `onStreamEnabled` (its sound played).
+    func receiveStreams(from made: RoomPublisher) {
+        for participant in participants.values {
+            for stream in Array(participant.streams.values) where stream.remoteVideoTrack == nil && stream.remoteAudioTrack == nil {
+                guard let remote = made.remoteTrack(participantID: participant.id, kind: stream.kind.signaling) else { continue }
+                _ = participant.disable(stream.kind)
+                if stream.kind == .AUDIO { play(remote, of: participant.id) }
+                if let again = participant.enable(stream.kind, remote: remote) { emit { $0.onStreamEnabled(again, forParticipant: participant) } }
             }
         }
     }

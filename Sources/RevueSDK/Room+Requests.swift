@@ -189,7 +189,8 @@ extension Room {
     /// first time, those `createRoom` asked for (`micEnabled`, `camEnabled`), each with its
     /// `onStreamEnabled` (a failure to `onError`). A room joined without media (RECV_ONLY or
     /// SIGNALLING_ONLY) offers the microphone and camera sections from then on (a viewer
-    /// promoted); joined SIGNALLING_ONLY, it still receives nothing (no subscriber connection).
+    /// promoted). Out of SIGNALLING_ONLY, the others' streams are received from then on: each
+    /// that is on is made again with what this client receives of it, with `onStreamEnabled`.
     /// - Throws: 3065, 3035 (also to `onError`), 3054 for the same mode, the server's refusal
     ///   (also to `onError`).
     public func changeMode(_ mode: Mode) async throws(VideoSDKError) {
@@ -207,11 +208,23 @@ extension Room {
         // Read before the request: the room's `participantModeChanged` for this participant may
         // come before the reply and set the local mode to the new one already.
         let from = local.mode
+        if from == .SIGNALLING_ONLY, let publisher {
+            // Joined without a subscriber connection: one is ready for the server's offer that
+            // follows the change (an idle one stays if the server refuses).
+            do {
+                try publisher.startReceiving()
+            } catch {
+                let failure = VideoSDKError.CHANGE_MODE_FAILED.with("receiving could not start: \(error)")
+                report(failure)
+                throw failure
+            }
+        }
         if case .error(let code, let message) = try await request(.changeMode(mode.signaling)) {
             let error = VideoSDKError(code, message)
             report(error)
             throw error
         }
+        if from == .SIGNALLING_ONLY, let publisher { receiveStreams(from: publisher) }
         if from == .SEND_AND_RECV {
             sentBeforeModeChange = (mic: micOn, cam: camOn)
             releaseScreenShare()

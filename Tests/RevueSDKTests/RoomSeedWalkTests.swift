@@ -874,6 +874,37 @@ extension RevueSDKTests {
             try await bob.leave()
         }
 
+        /// A participant that joined SIGNALLING_ONLY has nothing to receive with; after
+        /// `changeMode(.SEND_AND_RECV)` it receives and decodes the others: the streams that were
+        /// on are made again with their received tracks, each with `onStreamEnabled`.
+        @Test func aSignallingOnlyParticipantPromotedReceivesTheOthers() async throws {
+            let (bob, bobLog) = try self.room("Bob", mic: true, cam: true, camera: try await Self.smallCamera())
+            try await bob.join()
+            #expect(await Self.sending(bob, audio: true), "Bob sends")
+            let (watcher, watcherLog) = try self.room("Watcher", mode: .SIGNALLING_ONLY)
+            try await watcher.join()
+            #expect(await watcherLog.wait { $0.contains("streamEnabled Bob VIDEO") && $0.contains("streamEnabled Bob AUDIO") }, "\(watcherLog.events)")
+            func bobSeen() -> RemoteParticipant? { watcher.participants.values.first { $0.displayName == "Bob" } }
+            #expect(bobSeen()?.stream(of: .VIDEO)?.remoteVideoTrack == nil, "nothing to receive with in SIGNALLING_ONLY")
+            let mark = watcherLog.events.count
+            try await watcher.changeMode(.SEND_AND_RECV)
+            #expect(await watcherLog.wait { $0.dropFirst(mark).contains("streamEnabled Bob VIDEO") && $0.dropFirst(mark).contains("streamEnabled Bob AUDIO") },
+                    "\(watcherLog.since(mark))")
+            func decoded() -> (video: Int, audio: Int) {
+                (bobSeen()?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0,
+                 bobSeen()?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0)
+            }
+            let deadline = Date().addingTimeInterval(20)
+            while (decoded().video <= 5 || decoded().audio <= 48_000) && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(decoded().video > 5 && decoded().audio > 48_000, "the promoted participant decodes Bob: \(decoded())")
+            #expect(watcher.localParticipant?.mode == .SEND_AND_RECV)
+            #expect(watcherLog.errors.isEmpty && bobLog.errors.isEmpty, "\(watcherLog.errors) \(bobLog.errors)")
+            try await watcher.leave()
+            try await bob.leave()
+        }
+
         // MARK: end
 
         /// end(): everyone leaves with 1006 ROOM_CLOSE, this client too.
