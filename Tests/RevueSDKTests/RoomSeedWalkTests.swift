@@ -39,6 +39,21 @@ extension RevueSDKTests {
             try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED)
         }
 
+        /// Frames and samples `room` has decoded of `who`'s camera and microphone, once past 5
+        /// frames and a second of sound, or after `timeout`.
+        static func decodes(_ room: Room, _ who: String, timeout: Double = 20) async throws -> (video: Int, audio: Int) {
+            func decoded() -> (video: Int, audio: Int) {
+                let seen = room.participants.values.first { $0.displayName == who }
+                return (seen?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0,
+                        seen?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0)
+            }
+            let deadline = Date().addingTimeInterval(timeout)
+            while (decoded().video <= 5 || decoded().audio <= 48_000) && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return decoded()
+        }
+
         /// Waits until the room's publisher has encoded and sent video (and sound when `audio`).
         static func sending(_ room: Room, audio: Bool, timeout: Double = 20) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
@@ -758,6 +773,24 @@ extension RevueSDKTests {
             #expect(try HTTPClient.request("GET", strokes, headers: [("Authorization", token)]).status == 404)
             await #expect(throws: VideoSDKError.STOP_WHITEBOARD_FAILED) { try await bob.stopWhiteboard() }
             #expect(bobLog.errors.map(\.code) == [4055] && annLog.errors.map(\.code) == [4055], "\(annLog.errors) \(bobLog.errors)")
+
+            // One start or stop at a time: a second while the first waits for the server throws
+            // 4056 (thrown only: the server refused nothing), and the first goes through.
+            func start() async -> Int? {
+                do throws(VideoSDKError) {
+                    try await ann.startWhiteboard()
+                    return nil
+                } catch {
+                    return error.code
+                }
+            }
+            async let first = start()
+            async let second = start()
+            let codes = await [first, second]
+            #expect(codes.compactMap { $0 } == [4056] && codes.count == 2, "\(codes)")
+            #expect(await bobLog.wait { $0.filter { $0 == "whiteboardStarted" }.count == 2 }, "\(bobLog.events)")
+            #expect(annLog.errors.map(\.code) == [4055], "\(annLog.errors)")
+            try await ann.stopWhiteboard()
             try await carol.leave()
             try await bob.leave()
             try await ann.leave()
@@ -858,16 +891,8 @@ extension RevueSDKTests {
                     "\(viewerLog.since(mark))")
             #expect(viewerLog.since(mark).contains("modeChanged SEND_AND_RECV"), "\(viewerLog.since(mark))")
             #expect(await bobLog.wait { $0.contains("streamEnabled Viewer VIDEO") && $0.contains("streamEnabled Viewer AUDIO") }, "\(bobLog.events)")
-            func decodedByBob() -> (video: Int, audio: Int) {
-                let viewerSeen = bob.participants.values.first { $0.displayName == "Viewer" }
-                return (viewerSeen?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0,
-                        viewerSeen?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0)
-            }
-            let deadline = Date().addingTimeInterval(20)
-            while (decodedByBob().video <= 5 || decodedByBob().audio <= 48_000) && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(decodedByBob().video > 5 && decodedByBob().audio > 48_000, "Bob decodes the promoted viewer: \(decodedByBob())")
+            let decodedByBob = try await Self.decodes(bob, "Viewer")
+            #expect(decodedByBob.video > 5 && decodedByBob.audio > 48_000, "Bob decodes the promoted viewer: \(decodedByBob)")
             #expect(viewer.localParticipant?.mode == .SEND_AND_RECV)
             #expect(viewerLog.errors.isEmpty && bobLog.errors.isEmpty, "\(viewerLog.errors) \(bobLog.errors)")
             try await viewer.leave()
@@ -884,21 +909,14 @@ extension RevueSDKTests {
             let (watcher, watcherLog) = try self.room("Watcher", mode: .SIGNALLING_ONLY)
             try await watcher.join()
             #expect(await watcherLog.wait { $0.contains("streamEnabled Bob VIDEO") && $0.contains("streamEnabled Bob AUDIO") }, "\(watcherLog.events)")
-            func bobSeen() -> RemoteParticipant? { watcher.participants.values.first { $0.displayName == "Bob" } }
-            #expect(bobSeen()?.stream(of: .VIDEO)?.remoteVideoTrack == nil, "nothing to receive with in SIGNALLING_ONLY")
+            let bobSeen = watcher.participants.values.first { $0.displayName == "Bob" }
+            #expect(bobSeen?.stream(of: .VIDEO)?.remoteVideoTrack == nil, "nothing to receive with in SIGNALLING_ONLY")
             let mark = watcherLog.events.count
             try await watcher.changeMode(.SEND_AND_RECV)
             #expect(await watcherLog.wait { $0.dropFirst(mark).contains("streamEnabled Bob VIDEO") && $0.dropFirst(mark).contains("streamEnabled Bob AUDIO") },
                     "\(watcherLog.since(mark))")
-            func decoded() -> (video: Int, audio: Int) {
-                (bobSeen()?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics.framesDecoded ?? 0,
-                 bobSeen()?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0)
-            }
-            let deadline = Date().addingTimeInterval(20)
-            while (decoded().video <= 5 || decoded().audio <= 48_000) && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(decoded().video > 5 && decoded().audio > 48_000, "the promoted participant decodes Bob: \(decoded())")
+            let decoded = try await Self.decodes(watcher, "Bob")
+            #expect(decoded.video > 5 && decoded.audio > 48_000, "the promoted participant decodes Bob: \(decoded)")
             #expect(watcher.localParticipant?.mode == .SEND_AND_RECV)
             #expect(watcherLog.errors.isEmpty && bobLog.errors.isEmpty, "\(watcherLog.errors) \(bobLog.errors)")
             try await watcher.leave()
@@ -1025,6 +1043,13 @@ extension RevueSDKTests {
             #expect(livestream?.config.alsoRecords == true && livestream?.config.theme == .light, "\(String(describing: livestream?.config))")
             try await room.stopLivestream()
             #expect(await bobLog.wait(for: "livestream LIVESTREAM_STOPPING"), "\(bobLog.events)")
+            // A livestream the server refuses outright (no allow_mod): 4013 thrown and to onError.
+            let (dave, daveLog) = try self.room("Dave")
+            try await dave.join()
+            let notAllowed = await #expect(throws: VideoSDKError.self) { try await dave.startLivestream(outputs: outputs) }
+            #expect(notAllowed?.code == 4013 && notAllowed?.name == "START_LIVESTREAM_FAILED" && notAllowed?.message.contains("allow_mod") == true
+                    && daveLog.errors.last?.code == 4013, "\(String(describing: notAllowed))")
+            try await dave.leave()
             let (outside, _) = try self.room("Carol", token: moderator)
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await outside.stopHLS() }
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await outside.stopLivestream() }
