@@ -54,7 +54,7 @@ public struct ContentPlacement: Sendable, Equatable {
             }
         }
         crop = crop.evenAligned
-        if mode == .fill, let middle = unscaledMiddle(of: crop, in: tile) {
+        if mode == .fill, let middle = unscaledMiddle(of: crop, in: tile, source: source) {
             return ContentPlacement(crop: middle, destination: tile.evenAligned)
         }
         // Fit the shown part into the tile, centred.
@@ -67,12 +67,15 @@ public struct ContentPlacement: Sendable, Equatable {
     }
 
     /// The tile-sized middle of `crop`, when the crop is at least the tile's size and at most
-    /// `unscaledMargin` larger in each dimension (the tile even-aligned, as pictures are).
-    private static func unscaledMiddle(of crop: Rect, in tile: Rect) -> Rect? {
+    /// `unscaledMargin` larger in each dimension (the tile even-aligned, as pictures are), and
+    /// the middle still keeps all but `maxCropFraction` of the source's width and height.
+    private static func unscaledMiddle(of crop: Rect, in tile: Rect, source: Size) -> Rect? {
         let size = tile.evenAligned.size
         guard size.width > 0, size.height > 0, crop.width >= size.width, crop.height >= size.height,
               Double(crop.width) <= Double(size.width) * (1 + unscaledMargin),
-              Double(crop.height) <= Double(size.height) * (1 + unscaledMargin)
+              Double(crop.height) <= Double(size.height) * (1 + unscaledMargin),
+              Double(size.width) >= Double(source.width) * (1 - maxCropFraction),
+              Double(size.height) >= Double(source.height) * (1 - maxCropFraction)
         else { return nil }
         return Rect(x: crop.x + ((crop.width - size.width) / 2) & ~1, y: crop.y + ((crop.height - size.height) / 2) & ~1,
                     width: size.width, height: size.height)

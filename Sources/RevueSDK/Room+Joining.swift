@@ -207,6 +207,12 @@ extension Room {
         configuration.participantID = local.id
         configuration.camera = nil
         configuration.microphone = nil
+        // The mode of now, as a join in it would ask (a viewer promoted, or a change since the
+        // first join): SEND_AND_RECV offers both sections, the others none; SIGNALLING_ONLY has
+        // no data channels.
+        configuration.mode = local.mode.signaling
+        configuration.offeredKinds = local.mode == .SEND_AND_RECV ? [.audio, .video] : []
+        configuration.dataChannel = local.mode != .SIGNALLING_ONLY
         Self.wire(&configuration, to: continuation)
         configuration.cancellation = nil
         let ready = configuration
@@ -267,14 +273,27 @@ extension Room {
         }
     }
 
-    /// After a change out of SIGNALLING_ONLY (`changeMode`): the others' streams that are on,
-    /// made before there was anything to receive them with, are made again with what `made`
-    /// receives of them, each with `onStreamEnabled` (its sound played).
+    /// Before asking to leave SIGNALLING_ONLY on `made`, whose join made no subscriber
+    /// connection: the receiver is made (off the main actor: a socket and a thread) for the
+    /// server's offer that follows.
+    /// - Throws: 4065 when it cannot be made.
+    func startReceiving(on made: RoomPublisher) async throws(VideoSDKError) {
+        do {
+            try await Self.offMain { try made.startReceiving() }
+        } catch {
+            throw VideoSDKError.CHANGE_MODE_FAILED.with("receiving could not start: \(error)")
+        }
+    }
+
+    /// After a change out of SIGNALLING_ONLY (`changeMode`, or a rejoin that asks for it again):
+    /// the others' streams that are on, made before there was anything to receive them with,
+    /// are made again with what `made` receives of them, each with `onStreamDisabled` and
+    /// `onStreamEnabled` (its sound played).
     func receiveStreams(from made: RoomPublisher) {
         for participant in participants.values {
             for stream in Array(participant.streams.values) where stream.remoteVideoTrack == nil && stream.remoteAudioTrack == nil {
                 guard let remote = made.remoteTrack(participantID: participant.id, kind: stream.kind.signaling) else { continue }
-                _ = participant.disable(stream.kind)
+                if let old = participant.disable(stream.kind) { emit { $0.onStreamDisabled(old, forParticipant: participant) } }
                 if stream.kind == .AUDIO { play(remote, of: participant.id) }
                 if let again = participant.enable(stream.kind, remote: remote) { emit { $0.onStreamEnabled(again, forParticipant: participant) } }
             }

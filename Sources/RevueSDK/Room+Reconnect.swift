@@ -151,8 +151,19 @@ extension Room {
         // The join asks for the mode of the first join; a mode changed since is asked again
         // (the devices were released when it changed, so nothing is sent meanwhile).
         if let local = localParticipant, Mode(joined.mode) != local.mode {
+            // Joined SIGNALLING_ONLY and changed since: receive again, as `changeMode` did.
+            let receives = Mode(joined.mode) == .SIGNALLING_ONLY
+            if receives {
+                do {
+                    try await startReceiving(on: made)
+                } catch {
+                    report(error)
+                }
+            }
             if case .error(let code, let message) = (try? await request(.changeMode(local.mode.signaling))) ?? .ack {
                 report(VideoSDKError(code, "the mode \(local.mode.rawValue) was not taken back after reconnecting: \(message)"))
+            } else if receives, publisher === made {
+                receiveStreams(from: made)
             }
             guard publisher === made, state == .CONNECTED else { return }
         }

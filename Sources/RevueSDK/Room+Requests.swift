@@ -190,7 +190,8 @@ extension Room {
     /// `onStreamEnabled` (a failure to `onError`). A room joined without media (RECV_ONLY or
     /// SIGNALLING_ONLY) offers the microphone and camera sections from then on (a viewer
     /// promoted). Out of SIGNALLING_ONLY, the others' streams are received from then on: each
-    /// that is on is made again with what this client receives of it, with `onStreamEnabled`.
+    /// that is on is made again with what this client receives of it (`onStreamDisabled`, then
+    /// `onStreamEnabled`).
     /// - Throws: 3065, 3035 (also to `onError`), 3054 for the same mode, the server's refusal
     ///   (also to `onError`).
     public func changeMode(_ mode: Mode) async throws(VideoSDKError) {
@@ -212,11 +213,10 @@ extension Room {
             // Joined without a subscriber connection: one is ready for the server's offer that
             // follows the change (an idle one stays if the server refuses).
             do {
-                try publisher.startReceiving()
+                try await startReceiving(on: publisher)
             } catch {
-                let failure = VideoSDKError.CHANGE_MODE_FAILED.with("receiving could not start: \(error)")
-                report(failure)
-                throw failure
+                report(error)
+                throw error
             }
         }
         if case .error(let code, let message) = try await request(.changeMode(mode.signaling)) {

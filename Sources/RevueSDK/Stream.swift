@@ -13,7 +13,8 @@ public final class Stream: Identifiable {
     public let track: CustomStreamTrack?
     /// A remote camera's or screen share's pictures as they are received and decoded; nil for a
     /// local stream, audio, or a room that receives nothing (`SIGNALLING_ONLY`; after a change
-    /// to a mode with media the stream is made again with it, and `onStreamEnabled` says so).
+    /// to a mode with media the stream is made again with it: `onStreamDisabled`, then
+    /// `onStreamEnabled`).
     public nonisolated let remoteVideoTrack: RemoteVideoTrack?
     /// A remote microphone's sound as it is received and decoded; nil as `remoteVideoTrack` is.
     public nonisolated let remoteAudioTrack: RemoteAudioTrack?

@@ -221,6 +221,9 @@ import Testing
         #expect(larger.crop.size != larger.destination.size)
         let share = ContentPlacement.place(source: Size(width: 640, height: 360), in: Rect(x: 0, y: 0, width: 628, height: 348), mode: .fit)
         #expect(share.crop == Rect(x: 0, y: 0, width: 640, height: 360))
+        // Never more than a quarter cut: 640x480 in 628x348 would keep 348 of 480 rows.
+        let tall = ContentPlacement.place(source: Size(width: 640, height: 480), in: Rect(x: 0, y: 0, width: 628, height: 348), mode: .fill)
+        #expect(tall.crop.height >= 360 && tall.crop.size != tall.destination.size)
         // Smaller than the tile is scaled up to fill it.
         let smaller = ContentPlacement.place(source: Size(width: 620, height: 344), in: Rect(x: 0, y: 0, width: 628, height: 348), mode: .fill)
         #expect(smaller.destination.width >= 626 && smaller.destination.height == 348)

@@ -23,10 +23,12 @@ extension RevueSDKTests {
             roomId = try server.makeRoom()
         }
 
-        func room(_ name: String, throughProxy: Bool, mic: Bool = false, cam: Bool = false, camera: CustomStreamTrack? = nil) throws -> (Room, EventLog) {
+        func room(_ name: String, throughProxy: Bool, mic: Bool = false, cam: Bool = false, camera: CustomStreamTrack? = nil,
+                  mode: Mode = .SEND_AND_RECV) throws -> (Room, EventLog)
+        {
             let port = throughProxy ? proxy.port : server.port
             let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: name, micEnabled: mic, camEnabled: cam,
-                                               customCameraTrack: camera, signalingURL: "ws://127.0.0.1:\(port)/v2/rtc")
+                                               mode: mode, customCameraTrack: camera, signalingURL: "ws://127.0.0.1:\(port)/v2/rtc")
             let log = EventLog()
             room.addEventListener(log)
             return (room, log)
@@ -124,6 +126,27 @@ extension RevueSDKTests {
             #expect(await annLog.wait(timeout: 20) { $0.dropFirst(second).contains("state RECONNECTING") }, "\(annLog.since(second))")
             try await ann.leave()
             #expect(annLog.since(second) == ["state RECONNECTING", "state CLOSING", "state CLOSED", "roomLeft 1101"], "\(annLog.since(second))")
+            try await bob.leave()
+        }
+
+        /// A room joined SIGNALLING_ONLY and promoted receives again after a reconnection: the
+        /// rejoin (in the first join's mode) starts receiving before it asks for the mode again.
+        @Test func aPromotedSignallingOnlyRoomReceivesAgainAfterReconnecting() async throws {
+            let (bob, bobLog) = try room("Bob", throughProxy: false, cam: true, camera: try await Self.smallCamera())
+            try await bob.join()
+            let (watcher, watcherLog) = try room("Watcher", throughProxy: true, mode: .SIGNALLING_ONLY)
+            try await watcher.join()
+            #expect(await watcherLog.wait(for: "streamEnabled Bob VIDEO"), "\(watcherLog.events)")
+            try await watcher.changeMode(.SEND_AND_RECV)
+            #expect(await RevueSDKTests.waitUntil(30) { Self.decoded(watcher, of: "Bob") > 10 }, "decoded \(Self.decoded(watcher, of: "Bob"))")
+            let broken = watcherLog.events.count
+            proxy.cut(for: 1)
+            #expect(await watcherLog.wait(timeout: 20) { $0.dropFirst(broken).contains("state CONNECTED") }, "\(watcherLog.since(broken))")
+            #expect(await RevueSDKTests.waitUntil(30) { Self.decoded(watcher, of: "Bob") > 10 },
+                    "the stream of now decodes again: \(Self.decoded(watcher, of: "Bob")), \(watcherLog.since(broken))")
+            #expect(watcher.localParticipant?.mode == .SEND_AND_RECV)
+            #expect(watcherLog.errors.isEmpty && bobLog.errors.isEmpty, "\(watcherLog.errors) \(bobLog.errors)")
+            try await watcher.leave()
             try await bob.leave()
         }
 
