@@ -32,7 +32,7 @@ enum LiveTranscriptionRun {
         let origin = Date().timeIntervalSince1970
         var heard = Transcript(engine: engine.description, modelId: model.id)
         let transcriber = LiveTranscriber(engine: engine)
-        transcriber.run(source, send: { line in
+        transcriber.run(source, wallClockAtZero: source.wallClockAtZero, send: { line in
             source.sendTranscription(line)
             // Bounded: a day of back-to-back utterances is far fewer lines.
             guard heard.segments.count < 200_000 else { return }

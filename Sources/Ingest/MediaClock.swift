@@ -193,6 +193,20 @@ public struct MediaClock: Sendable {
         streams[ssrc]?.leastDelay
     }
 
+    /// A participant's own clock (the NTP seconds of their sender reports) at a media time,
+    /// or nil before their first report. With `mediaTime(participant:senderTime:)` it carries
+    /// a moment of their media from one receiver to another (a caption from the transcriber to
+    /// a recording): each maps it as it maps their audio, so the moment lands on the same sound
+    /// whatever delay each receiver estimated.
+    public func senderTime(participant: String, mediaTime: Double) -> Double? {
+        senderOffsets[participant].map { mediaTime + origin - $0.applied }
+    }
+
+    /// The media time of a moment on a participant's own clock, or nil before their first report.
+    public func mediaTime(participant: String, senderTime: Double) -> Double? {
+        senderOffsets[participant].map { senderTime + $0.applied - origin }
+    }
+
     private func mapping(_ stream: Stream, timestamp: Int64) -> Double? {
         if let report = stream.report, let offset = senderOffsets[stream.participant]?.applied {
             let senderTime = report.ntp + Double(timestamp - report.timestamp) / stream.clockRate

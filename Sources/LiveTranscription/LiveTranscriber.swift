@@ -37,7 +37,10 @@ public final class LiveTranscriber {
     }
 
     /// Transcribes the source's room until it ends or `shouldStop`; `send` gets each line.
-    public func run(_ source: any MediaSource, send: (TranscriptionLine) -> Void, shouldStop: () -> Bool) {
+    /// `wallClockAtZero`: the wall clock at the source clock's 0 (a live room's); without it,
+    /// the wall clock is taken at the first datagram, late by however long it waited.
+    public func run(_ source: any MediaSource, wallClockAtZero: Date? = nil, send: (TranscriptionLine) -> Void, shouldStop: () -> Bool) {
+        wallOffset = wallClockAtZero?.timeIntervalSince1970
         queue.start()
         for participant in source.participants { handle(.join(participant), at: 0, source: source) }
         var now = 0.0
@@ -152,7 +155,10 @@ public final class LiveTranscriber {
     private func enqueue(_ utterances: [Utterance], participantID: String) {
         guard !utterances.isEmpty, let wallOffset else { return }
         let name = names[participantID] ?? participantID
-        let dropped = queue.add(utterances.map { UtteranceQueue.Job(utterance: $0, participantID: participantID, name: name, wallOffset: wallOffset) })
+        let senderOffset = receiver.clock.senderTime(participant: participantID, mediaTime: 0)
+        let dropped = queue.add(utterances.map {
+            UtteranceQueue.Job(utterance: $0, participantID: participantID, name: name, wallOffset: wallOffset, senderOffset: senderOffset)
+        })
         if dropped > 0 {
             utterancesDropped += dropped
             logger.warning("the speech engine is behind; the oldest utterances were dropped", ["dropped": .of(dropped)])

@@ -2,14 +2,18 @@ import Media
 import Speech
 
 /// One participant's audio on its way to the engine: their decoded chunks made mono, taken to
-/// 16 kHz, cut by voice activity detection. Gaps under a second (a lost burst, DTX) are filled
-/// with silence so times stay true; a longer one ends what was being said.
+/// 16 kHz, cut by voice activity detection. The detector's clock is the samples it was fed, so
+/// they are kept in step with the chunks' media times: gaps under a second (a lost burst, DTX)
+/// are filled with silence, and audio that overlaps what was fed (the media clock slewing back,
+/// `MediaClock`) is dropped; a longer gap or jump back ends what was being said.
 struct SpeakerStream {
     var participantID: String
     var name: String
     private var downsampler = Downsampler()
     private var detector: VoiceActivityDetector?
-    /// Media time (session clock) where the next chunk is expected, and of the latest sample.
+    /// Media time (session clock) where the next chunk is expected: the detector's clock, the
+    /// time of the samples fed so far, so a drift of any size between it and the chunks' times
+    /// is seen and mended once it passes `stepTolerance`.
     private(set) var expected: Double?
 
     init(participantID: String, name: String) {
@@ -28,22 +32,32 @@ struct SpeakerStream {
             expected = chunk.mediaTime
         }
         guard var detector else { return done }
-        if let expected, chunk.mediaTime - expected > 0.005 {
+        let frames = chunk.samples.count / max(1, chunk.channels)
+        var first = 0
+        if let expected, chunk.mediaTime - expected > Self.stepTolerance {
             let silence = [Float](repeating: 0, count: Int((chunk.mediaTime - expected) * 16_000))
             done += detector.feed(silence)
+            self.expected = expected + Double(silence.count) / 16_000
+        } else if let expected, expected - chunk.mediaTime > Self.stepTolerance {
+            // Without this, every slew back would leave the utterances' times that much late
+            // for the rest of the session.
+            first = min(frames, Int(((expected - chunk.mediaTime) * Double(AudioChunk.sampleRate)).rounded()))
         }
-        let frames = chunk.samples.count / max(1, chunk.channels)
-        var mono = [Float](repeating: 0, count: frames)
-        for frame in 0..<frames {
+        var mono = [Float](repeating: 0, count: frames - first)
+        for frame in first..<frames {
             var sum: Float = 0
             for channel in 0..<chunk.channels { sum += chunk.samples[frame * chunk.channels + channel] }
-            mono[frame] = sum / Float(chunk.channels)
+            mono[frame - first] = sum / Float(chunk.channels)
         }
-        done += detector.feed(downsampler.process(mono))
+        if !mono.isEmpty { done += detector.feed(downsampler.process(mono)) }
         self.detector = detector
-        expected = chunk.mediaTime + Double(frames) / Double(AudioChunk.sampleRate)
+        expected = (expected ?? chunk.mediaTime) + Double(frames - first) / Double(AudioChunk.sampleRate)
         return done
     }
+
+    /// How far a chunk may start from where the last one ended before silence is fed or audio
+    /// dropped: clock jitter under it is left alone.
+    static let stepTolerance = 0.005
 
     /// Nothing came since `expected` up to `time` (a sender that stops sending in silence, DTX,
     /// or a muted microphone): that time is silence, so an utterance in progress ends as it

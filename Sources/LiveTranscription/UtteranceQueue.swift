@@ -14,6 +14,8 @@ final class UtteranceQueue: Sendable {
         var name: String
         /// Seconds since 1970 minus the session clock.
         var wallOffset: Double
+        /// The speaker's own clock minus the session clock, once they sent a sender report.
+        var senderOffset: Double?
     }
 
     private struct State {
@@ -86,10 +88,13 @@ final class UtteranceQueue: Sendable {
                 let segments = job.utterance.placed(try engine.transcribe(job.utterance))
                 let text = segments.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { continue }
-                let start = job.wallOffset + job.utterance.start + (segments.first?.start ?? 0)
-                let end = job.wallOffset + job.utterance.start + (segments.last?.end ?? job.utterance.duration)
+                // On the session clock.
+                let start = job.utterance.start + (segments.first?.start ?? 0)
+                let end = max(start, job.utterance.start + (segments.last?.end ?? job.utterance.duration))
                 let bounded = text.utf8.count <= TranscriptionLine.maximumTextBytes ? text : String(text.prefix(TranscriptionLine.maximumTextBytes / 4))
-                let line = TranscriptionLine(participantID: job.participantID, name: job.name, text: bounded, start: start, end: max(start, end))
+                let line = TranscriptionLine(participantID: job.participantID, name: job.name, text: bounded,
+                                             start: job.wallOffset + start, end: job.wallOffset + end,
+                                             senderClock: job.senderOffset.map { ($0 + start)...($0 + end) })
                 state.withLock { $0.lines.append(line) }
             } catch {
                 logger.error("an utterance could not be transcribed", ["participantId": .string(job.participantID), "error": .string(error.description)])

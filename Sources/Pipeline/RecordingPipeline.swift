@@ -267,7 +267,8 @@ public final class RecordingPipeline {
                 try tick(time)
             case .caption(let caption):
                 // On the source's clock, the media time: each job's outputs place it on theirs (`JobSlot`).
-                for (sink, _) in sinks { sink.add(caption: caption) }
+                let placed = placedOnSpeakerClock(caption)
+                for (sink, _) in sinks { sink.add(caption: placed) }
             case .captionsExpected:
                 captionsExpected = true
                 for (sink, _) in sinks { sink.expectCaptions() }
@@ -282,6 +283,23 @@ public final class RecordingPipeline {
         try finish()
         progress(currentProgress(duration: source.duration, since: started))
     }
+
+    /// A caption with the speaker's own times goes where this session put the speaker's audio:
+    /// the wall clock the source placed it by can be a tenth of a second or more off, since each
+    /// receiver estimates its own delay. A mapping that disagrees with the wall clock by seconds
+    /// (a sender whose clock changed) is not trusted.
+    func placedOnSpeakerClock(_ caption: Caption) -> Caption {
+        guard let span = caption.senderClock,
+              let start = receiver.clock.mediaTime(participant: caption.participantID, senderTime: span.lowerBound),
+              abs(start - caption.start) < Self.speakerClockTrust
+        else { return caption }
+        var placed = caption
+        placed.start = start
+        placed.end = start + (span.upperBound - span.lowerBound)
+        return placed
+    }
+
+    static let speakerClockTrust = 2.0
 
     /// Handles one datagram that arrived at `arrival` (seconds on the source clock).
     public func receive(_ datagram: [UInt8], arrival: Double) throws {

@@ -54,6 +54,8 @@ public final class SubscriberSession {
 
     /// The tracks being received.
     public var tracks: [TrackInfo] { ingest.tracks }
+    /// The session clock: media times, and each participant's own clock (`MediaClock`).
+    public var clock: MediaClock { ingest.clock }
 
     /// A track's packet and buffer counters.
     public func statistics(ssrc: UInt32) -> TrackStatistics? { ingest.statistics(ssrc: ssrc) }

@@ -48,6 +48,35 @@ import Testing
         #expect(abs(a - b) < 0.001)
     }
 
+    /// Two receivers of one speaker: one reads its socket promptly, the other always 150 ms
+    /// late (a busy recorder), and their clocks start at different times. A moment carried from
+    /// one to the other on the speaker's own clock lands on the same sound in both, though
+    /// their views of when it happened are 150 ms apart (a caption from the transcriber placed
+    /// in a recording).
+    @Test func aMomentOnTheSpeakersClockLandsOnTheSameSoundInAnotherReceiver() {
+        var prompt = MediaClock(origin: 0)
+        var busy = MediaClock(origin: 100)
+        prompt.register(ssrc: 5, participant: "a", clockRate: 48_000)
+        busy.register(ssrc: 5, participant: "a", clockRate: 48_000)
+        #expect(prompt.senderTime(participant: "a", mediaTime: 1) == nil)
+        prompt.observeSenderReport(ssrc: 5, ntp: Self.ntp(0), rtpTimestamp: 0, arrival: 0.010)
+        busy.observeSenderReport(ssrc: 5, ntp: Self.ntp(0), rtpTimestamp: 0, arrival: 100.160)
+        for step in 0..<250 {
+            let t = Double(step) * 0.02
+            prompt.observePacket(ssrc: 5, timestamp: Int64(t * 48_000), arrival: t + 0.010)
+            busy.observePacket(ssrc: 5, timestamp: Int64(t * 48_000), arrival: 100 + t + 0.160)
+        }
+        let sound = Int64(4 * 48_000)
+        let heard = prompt.mediaTime(ssrc: 5, timestamp: sound) ?? .nan
+        let onSpeakersClock = prompt.senderTime(participant: "a", mediaTime: heard) ?? .nan
+        #expect(abs(onSpeakersClock - Self.ntp(4).ntpSeconds) < 1e-6)
+        let placed = busy.mediaTime(participant: "a", senderTime: onSpeakersClock) ?? .nan
+        #expect(abs(placed - (busy.mediaTime(ssrc: 5, timestamp: sound) ?? .nan)) < 1e-6)
+        // Each on its own session clock (both began 0 at their origin), the busy receiver has
+        // the sound 150 ms later: a wall clock would have moved the caption off it by that much.
+        #expect(abs(placed - heard - 0.150) < 1e-6)
+    }
+
     @Test func beforeAnyReportTheArrivalEstimateIsUsed() {
         var clock = MediaClock(origin: 10)
         clock.register(ssrc: 7, participant: "a", clockRate: 90_000)

@@ -8,7 +8,8 @@ import Testing
 /// voice is in media time, however long the speaker was silent on the wire before it.
 @Suite struct SpeakerStreamTests {
     /// `seconds` of 48 kHz mono from `start`: a 300 Hz tone (heard as voice) or near silence.
-    static func chunks(from start: Double, seconds: Double, voice: Bool) -> [AudioChunk] {
+    /// `rate` is media seconds per second of audio: under 1, the media clock slews back.
+    static func chunks(from start: Double, seconds: Double, voice: Bool, rate: Double = 1) -> [AudioChunk] {
         let perChunk = 960
         return (0..<Int(seconds * 50)).map { index in
             let first = Int((start * 48_000).rounded()) + index * perChunk
@@ -16,7 +17,7 @@ import Testing
                 let t = Double(first + offset) / 48_000
                 return voice ? Float(0.3 * sin(2 * Double.pi * 300 * t)) : Float(0.0005 * sin(2 * Double.pi * 50 * t))
             }
-            return AudioChunk(samples: samples, channels: 1, mediaTime: start + Double(index * perChunk) / 48_000)
+            return AudioChunk(samples: samples, channels: 1, mediaTime: start + rate * Double(index * perChunk) / 48_000)
         }
     }
 
@@ -41,5 +42,24 @@ import Testing
         #expect(onsets.count == 2)
         #expect(onsets.first.map { abs($0 - 2) < 0.2 } == true, "\(onsets)")
         #expect(onsets.last.map { abs($0 - 13.5) < 0.2 } == true, "\(onsets)")
+    }
+
+    /// The media clock slews while the speaker is quiet (`MediaClock` found a better delay
+    /// estimate: each 20 ms chunk starts 19 ms, or 21 ms, after the one before, four seconds
+    /// long) and then they speak: the utterance starts at the voice's media time. Feeding every
+    /// sample as it came had put it 0.2 s late after a slew back (the captions of a live HLS
+    /// stream were), and a slew forward of 1 ms a chunk was never filled, 0.2 s early.
+    @Test(arguments: [0.95, 1.05]) func aSlewingMediaClockKeepsTheUtteranceOnTime(rate: Double) {
+        var stream = SpeakerStream(participantID: "p", name: "Alice")
+        let voice = 1 + 4 * rate
+        var utterances = Self.feed(&stream, Self.chunks(from: 0, seconds: 1, voice: false))
+        utterances += Self.feed(&stream, Self.chunks(from: 1, seconds: 4, voice: false, rate: rate))
+        utterances += Self.feed(&stream, Self.chunks(from: voice, seconds: 1, voice: true))
+        utterances += Self.feed(&stream, Self.chunks(from: voice + 1, seconds: 2, voice: false))
+        utterances += stream.flush()
+        let onsets = utterances.map { $0.start + $0.voiceOnset }
+        print("measured: voice onset \(onsets.map { String(format: "%.3f", $0) }) s after a slew to \(rate)x (voice at \(voice))")
+        #expect(onsets.count == 1)
+        #expect(onsets.first.map { abs($0 - voice) < 0.03 } == true, "\(onsets)")
     }
 }

@@ -33,6 +33,8 @@ import Testing
         .startWhiteboard, .stopWhiteboard, .leaveBecause(.switchRoom),
         .startTranscription(options: .object(["modelConfig": .object(["beamSize": .number(5)])])), .stopTranscription,
         .transcriptionText(TranscriptionLine(participantID: "ann", name: "Ann", text: "Hello <b>Bob</b>", start: 1_796_000_000.25, end: 1_796_000_002.5)),
+        .transcriptionText(TranscriptionLine(participantID: "ann", name: "Ann", text: "Hi", start: 1_796_000_000.25, end: 1_796_000_002.5,
+                                             senderClock: 4_005_000_000.125...4_005_000_002.375)),
         .startTranslation(options: .object([:])), .stopTranslation, .changeTranslationLanguage(language: "ca"),
     ]
 
@@ -155,6 +157,9 @@ extension ClientMessageTests {
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":-1,"end":4}"#,
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":"now","end":4}"#,
                      #"{"v":1,"type":"transcriptionText","participantId":"a","start":1,"end":4}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":{"start":9,"end":8}}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":{"start":9}}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":[9,10]}"#,
                      "{\"v\":1,\"type\":\"transcriptionText\",\"participantId\":\"a\",\"text\":\"\(String(repeating: "x", count: 5_000))\",\"start\":1,\"end\":4}"] {
             #expect(throws: SignalingError.self) { try ClientEnvelope(text: text) }
         }
