@@ -29,7 +29,8 @@ enum LiveTranscriptionRun {
         defer { source.leave() }
         events?.report(.configured(spec.redacted))
         events?.report(.started)
-        let origin = Date().timeIntervalSince1970
+        // The transcript's 0 is the lines' own: the room source's clock at zero (its join).
+        let origin = source.wallClockAtZero.timeIntervalSince1970
         var heard = Transcript(engine: engine.description, modelId: model.id)
         let transcriber = LiveTranscriber(engine: engine)
         transcriber.run(source, wallClockAtZero: source.wallClockAtZero, send: { line in

@@ -4,8 +4,10 @@ import Speech
 /// One participant's audio on its way to the engine: their decoded chunks made mono, taken to
 /// 16 kHz, cut by voice activity detection. The detector's clock is the samples it was fed, so
 /// they are kept in step with the chunks' media times: gaps under a second (a lost burst, DTX)
-/// are filled with silence, and audio that overlaps what was fed (the media clock slewing back,
-/// `MediaClock`) is dropped; a longer gap or jump back ends what was being said.
+/// are filled with silence, and audio that overlaps audio already fed (the media clock slewing
+/// back, `MediaClock`) is dropped; audio that comes late over silence fed for a quiet speaker
+/// (`advance`) starts the detector again at its own time; a longer gap or jump back ends what
+/// was being said.
 struct SpeakerStream {
     var participantID: String
     var name: String
@@ -15,6 +17,8 @@ struct SpeakerStream {
     /// time of the samples fed so far, so a drift of any size between it and the chunks' times
     /// is seen and mended once it passes `stepTolerance`.
     private(set) var expected: Double?
+    /// Where the last audio fed ends (`expected` without the silence `advance` fed after it).
+    private var fedAudioUntil: Double?
 
     init(participantID: String, name: String) {
         self.participantID = participantID
@@ -24,12 +28,21 @@ struct SpeakerStream {
     /// Adds a chunk; returns the utterances it completes (times on the session clock).
     mutating func add(_ chunk: AudioChunk) -> [Utterance] {
         var done: [Utterance] = []
+        var restartAt = chunk.mediaTime
         if let expected, chunk.mediaTime - expected > 1 || chunk.mediaTime < expected - 1 {
             done += flush()
+        } else if let expected, let audioEnd = fedAudioUntil, expected - audioEnd > Self.stepTolerance,
+                  expected - chunk.mediaTime > Self.stepTolerance
+        {
+            // Audio held up (a stall, a starved thread) arriving over the silence `advance` fed
+            // for it: what was said is kept, from where the audio fed ended, and the detector
+            // starts again there so its times stay true.
+            done += flush()
+            restartAt = max(chunk.mediaTime, audioEnd)
         }
         if detector == nil {
-            detector = VoiceActivityDetector(origin: chunk.mediaTime)
-            expected = chunk.mediaTime
+            detector = VoiceActivityDetector(origin: restartAt)
+            expected = restartAt
         }
         guard var detector else { return done }
         let frames = chunk.samples.count / max(1, chunk.channels)
@@ -52,6 +65,7 @@ struct SpeakerStream {
         if !mono.isEmpty { done += detector.feed(downsampler.process(mono)) }
         self.detector = detector
         expected = (expected ?? chunk.mediaTime) + Double(frames - first) / Double(AudioChunk.sampleRate)
+        if !mono.isEmpty { fedAudioUntil = expected }
         return done
     }
 
@@ -83,6 +97,7 @@ struct SpeakerStream {
             detector = nil
             downsampler = Downsampler()
             expected = nil
+            fedAudioUntil = nil
         }
         return detector?.flush() ?? []
     }

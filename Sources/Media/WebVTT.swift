@@ -6,9 +6,10 @@ public enum WebVTT {
     /// The first line of every WebVTT file (§4.1).
     public static let signature = "WEBVTT"
 
-    /// hh:mm:ss.mmm (WebVTT §4.2.1), or with a comma for SubRip; negative and non-finite times are 0.
+    /// hh:mm:ss.mmm (WebVTT §4.2.1), or with a comma for SubRip; negative and non-finite times
+    /// are 0, and times past `latest` are `latest` (a time from outside never overflows).
     public static func timestamp(_ seconds: Double, separator: Character = ".") -> String {
-        let milliseconds = Int((max(0, seconds.isFinite ? seconds : 0) * 1000).rounded())
+        let milliseconds = Int((min(latest, max(0, seconds.isFinite ? seconds : 0)) * 1000).rounded())
         let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
         let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
         let (secs, millis) = rest2.quotientAndRemainder(dividingBy: 1000)
@@ -34,6 +35,9 @@ public enum WebVTT {
     public static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: "-->", with: "->")
     }
+
+    /// About 31 years.
+    public static let latest = 1e9
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

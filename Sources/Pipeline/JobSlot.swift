@@ -137,6 +137,8 @@ final class JobSlot: PacketSink {
         var moved = caption
         moved.start = max(caption.start, span.from) - (caption.end - end)
         moved.end = end
+        // On the job's clock now, and maybe cut: the speaker's span no longer matches it.
+        moved.senderClock = nil
         for sink in active { sink.add(caption: moved) }
     }
 

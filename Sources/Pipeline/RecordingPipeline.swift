@@ -295,7 +295,7 @@ public final class RecordingPipeline {
         else { return caption }
         var placed = caption
         placed.start = start
-        placed.end = start + (span.upperBound - span.lowerBound)
+        placed.end = caption.end + (start - caption.start)
         return placed
     }
 

@@ -10,6 +10,8 @@ public typealias TranscriptionLine = Caption
 
 extension Caption {
     public static let maximumTextBytes = 4_096
+    /// The longest a line may last: utterances are cut at 25 s (`VoiceActivityDetector`).
+    public static let longest = 3_600.0
 
     var fields: [String: JSONValue] {
         var fields: [String: JSONValue] = ["participantId": .string(participantID), "name": .string(name), "text": .string(text),
@@ -26,11 +28,16 @@ extension Caption {
         let text = try reader.string("text", maxLength: Self.maximumTextBytes)
         let start = try reader.number("start")
         let end = try reader.number("end")
-        guard start.isFinite, end.isFinite, start >= 0, end >= start else { throw reader.failure("start and end must be times with end not before start") }
+        guard start.isFinite, end.isFinite, start >= 0, end >= start, end - start <= Self.longest else {
+            throw reader.failure("start and end must be times with end not before start, at most \(Int(Self.longest)) s apart")
+        }
         var senderClock: ClosedRange<Double>?
         if let span = try reader.optionalObject("senderClock") {
+            // Any finite time: a sender's clock need not be a wall clock (RFC 3550 §6.4.1).
             let (from, to) = (try span.number("start"), try span.number("end"))
-            guard from >= 0, to >= from else { throw span.failure("start and end must be times with end not before start") }
+            guard to >= from, to - from <= Self.longest else {
+                throw span.failure("start and end must be times with end not before start, at most \(Int(Self.longest)) s apart")
+            }
             senderClock = from...to
         }
         self.init(participantID: participantID, name: name, text: text, start: start, end: end, senderClock: senderClock)

@@ -62,4 +62,28 @@ import Testing
         #expect(onsets.count == 1)
         #expect(onsets.first.map { abs($0 - voice) < 0.03 } == true, "\(onsets)")
     }
+
+    /// A speaker's audio held up for 0.4 s mid-sentence (a stall on the way, a starved receive
+    /// thread): the transcriber fed silence for it meanwhile (`advance`), and then the held-up
+    /// audio comes in a burst at its own media times. Every moment of the voice is in an
+    /// utterance, at its time, as voice: none of it dropped as overlapping the silence fed.
+    @Test func audioHeldUpMidSentenceIsKeptAtItsTime() {
+        var stream = SpeakerStream(participantID: "p", name: "Alice")
+        var utterances = Self.feed(&stream, Self.chunks(from: 0, seconds: 1, voice: false))
+        utterances += Self.feed(&stream, Self.chunks(from: 1, seconds: 1, voice: true))
+        utterances += stream.advance(to: 2.4)
+        utterances += Self.feed(&stream, Self.chunks(from: 2, seconds: 1, voice: true))
+        utterances += Self.feed(&stream, Self.chunks(from: 3, seconds: 2, voice: false))
+        utterances += stream.flush()
+        let voiceless = stride(from: 1.05, to: 2.95, by: 0.1).filter { time in
+            !utterances.contains { utterance in
+                let index = Int(((time - utterance.start) * 16_000).rounded())
+                guard index >= 0, index + 160 <= utterance.samples.count else { return false }
+                let level = utterance.samples[index..<(index + 160)].reduce(0) { $0 + $1 * $1 } / 160
+                return level.squareRoot() > 0.1
+            }
+        }
+        print("measured: \(utterances.count) utterances \(utterances.map { String(format: "%.2f-%.2f", $0.start, $0.end) }); voiceless moments \(voiceless)")
+        #expect(voiceless.isEmpty, "moments of the voice not in any utterance as voice: \(voiceless)")
+    }
 }

@@ -52,6 +52,15 @@ import Testing
         #expect(cues.first?.last == "<v Alice>line 90</v>")
     }
 
+    /// A caption that ends in a thousand years (a time from outside, through a line's end) is
+    /// written with the latest time WebVTT writes, without overflowing.
+    @Test func aCaptionEndingFarAwayIsWritten() {
+        var track = HLSCaptionTrack()
+        track.add(Caption(participantID: "p", name: "Alice", text: "forever", start: 1, end: 1e300))
+        let cues = Self.cues(track.segment(start: 0, end: 2))
+        #expect(cues.count == 1 && cues.first?[1] == "00:00:01.000 --> \(WebVTT.timestamp(WebVTT.latest))", "\(cues)")
+    }
+
     @Test func randomCaptionsNeverBreakASegment() {
         var generator = SeededGenerator(seed: 22)
         var track = HLSCaptionTrack(capacity: 50)

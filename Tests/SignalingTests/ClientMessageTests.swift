@@ -151,8 +151,16 @@ import Testing
 }
 
 extension ClientMessageTests {
-    /// A transcription line's times must be times, and its text bounded.
-    @Test func aTranscriptionLineIsChecked() {
+    /// A transcription line's times must be times, at most an hour long, and its text bounded.
+    /// The speaker's clock may read anything finite (RFC 3550 lets a sender's clock start at 0).
+    @Test func aTranscriptionLineIsChecked() throws {
+        let early = #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":{"start":-2.5,"end":0.5}}"#
+        let message = try ClientEnvelope(text: early).message
+        guard case .transcriptionText(let line) = message else {
+            Issue.record("not a transcription line: \(message)")
+            return
+        }
+        #expect(line.senderClock == -2.5...0.5)
         for text in [#"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":5,"end":4}"#,
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":-1,"end":4}"#,
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":"now","end":4}"#,
@@ -160,6 +168,8 @@ extension ClientMessageTests {
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":{"start":9,"end":8}}"#,
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":{"start":9}}"#,
                      #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":[9,10]}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":4,"senderClock":{"start":0,"end":1e300}}"#,
+                     #"{"v":1,"type":"transcriptionText","participantId":"a","text":"hi","start":1,"end":1e300}"#,
                      "{\"v\":1,\"type\":\"transcriptionText\",\"participantId\":\"a\",\"text\":\"\(String(repeating: "x", count: 5_000))\",\"start\":1,\"end\":4}"] {
             #expect(throws: SignalingError.self) { try ClientEnvelope(text: text) }
         }
