@@ -13,7 +13,9 @@ import MediaSource
 ///   `keyframeRequestInterval` until the owner says a picture decoded (`pictureDecoded`);
 /// - a PLI when the jitter buffer gives up on a frame, when a frame does not decrypt, or when a
 ///   decoder needs one (`keyframeNeeded`), at most one a track per `keyframeRequestInterval`
-///   (RFC 4585 §6.3.1: asking again sooner only adds keyframes to the room);
+///   (RFC 4585 §6.3.1: asking again sooner only adds keyframes to the room); after a frame that
+///   did not decrypt, the track's frames are held back until a keyframe (asked for again each
+///   interval), so no picture is decoded against references the decoder never had;
 /// - NACKs as the jitter buffer finds gaps (RFC 4585 §6.2.1);
 /// - receiver reports every `receiverReportInterval` (RFC 3550 §6.2 leaves the interval to the
 ///   application; 1 s is what browsers send at these rates), which the SFU reads for loss.
@@ -44,6 +46,10 @@ public final class SubscriberSession {
     /// Video tracks whose starting request has not gone yet (it goes even if a keyframe the
     /// SFU asked for came first: the request is cheap and the start must not hang on it).
     private var startingRequests = Set<UInt32>()
+    /// Video tracks that lost a frame that did not decrypt (a key that changed): their next
+    /// frames would decode against pictures the decoder never had, so they are held back until
+    /// a keyframe, which is asked for every `keyframeRequestInterval` meanwhile.
+    private var awaitingKeyframe = Set<UInt32>()
     private var lastKeyframeRequest: [UInt32: Double] = [:]
     private var lastReport: Double?
 
@@ -78,6 +84,7 @@ public final class SubscriberSession {
         received.remove(ssrc)
         awaitingPicture.remove(ssrc)
         startingRequests.remove(ssrc)
+        awaitingKeyframe.remove(ssrc)
         lastKeyframeRequest[ssrc] = nil
         return outputs
     }
@@ -91,7 +98,7 @@ public final class SubscriberSession {
     /// receiver reports.
     public func poll(at now: Double) -> [SubscriberOutput] {
         var outputs = map(ingest.poll(at: now), at: now)
-        for ssrc in awaitingPicture.union(startingRequests).sorted() { requestKeyframe(ssrc, at: now, into: &outputs) }
+        for ssrc in awaitingPicture.union(startingRequests).union(awaitingKeyframe).sorted() { requestKeyframe(ssrc, at: now, into: &outputs) }
         if canSend, now - (lastReport ?? -.infinity) >= policy.receiverReportInterval {
             lastReport = now
             let reports = ingest.receptionReports(at: now)
@@ -122,12 +129,20 @@ public final class SubscriberSession {
         for event in events {
             switch event {
             case .frame(let received):
+                let ssrc = received.track.ssrc
                 if let frame = e2ee.open(received) {
+                    if awaitingKeyframe.contains(ssrc) {
+                        guard frame.isKeyframe else { continue }
+                        awaitingKeyframe.remove(ssrc)
+                    }
                     outputs.append(.frame(frame))
                 } else {
                     outputs.append(.undecryptable(received.track))
                     // What follows a dropped frame does not decode until the next keyframe.
-                    if received.track.kind.isVideo { requestKeyframe(received.track.ssrc, at: now, into: &outputs) }
+                    if received.track.kind.isVideo {
+                        awaitingKeyframe.insert(ssrc)
+                        requestKeyframe(ssrc, at: now, into: &outputs)
+                    }
                 }
             case .sendNack(let ssrc, let sequenceNumbers):
                 outputs.append(.feedback(.nack(ssrc: ssrc, sequenceNumbers: sequenceNumbers)))

@@ -923,6 +923,67 @@ extension RevueSDKTests {
             try await bob.leave()
         }
 
+        // MARK: end-to-end encryption
+
+        /// setParticipantKey while in the room (seed 001): Ann encrypts her next frames with the
+        /// new key, without rejoining. Bob joined with a provider of his own that still holds
+        /// the old key: her frames stop opening for him (undecryptable, no picture) until he is
+        /// given the new key too, and then he decodes her again.
+        @Test func aParticipantKeyChangedInTheRoomTakesEffectAtOnce() async throws {
+            defer { VideoSDK.removeKeyProvider() }
+            let annKeys = BaseKeyProvider()
+            try annKeys.setParticipantKey("ann-e2ee", key: "the first key")
+            VideoSDK.setKeyProvider(annKeys)
+            let ann = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Ann", micEnabled: false, camEnabled: true,
+                                              participantId: "ann-e2ee", customCameraTrack: try await Self.smallCamera(), signalingURL: signalingURL)
+            let annLog = EventLog()
+            ann.addEventListener(annLog)
+            try await ann.join()
+            #expect(await Self.sending(ann, audio: false), "Ann sends")
+
+            let bobKeys = BaseKeyProvider()
+            try bobKeys.setParticipantKey("ann-e2ee", key: "the first key")
+            VideoSDK.setKeyProvider(bobKeys)
+            let (bob, _) = try self.room("Bob")
+            try await bob.join()
+            func annsCamera() -> RemoteVideoTrack.Statistics? {
+                bob.participants.values.first { $0.displayName == "Ann" }?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics
+            }
+            func wait(_ timeout: Double, until condition: (RemoteVideoTrack.Statistics) -> Bool) async -> RemoteVideoTrack.Statistics? {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    if let statistics = annsCamera(), condition(statistics) { return statistics }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return nil
+            }
+            let opened = await wait(20) { $0.framesDecoded > 5 }
+            #expect(opened != nil, "Bob decodes Ann with the first key: \(String(describing: annsCamera()))")
+
+            // Ann's key changes in her provider only (the seed's call, with hers the provider set).
+            VideoSDK.setKeyProvider(annKeys)
+            try VideoSDK.setParticipantKey("ann-e2ee", key: "the second key")
+            let undecryptable = annsCamera()?.framesUndecryptable ?? 0
+            let refused = await wait(10) { $0.framesUndecryptable > undecryptable + 5 }
+            #expect(refused != nil, "Ann's frames no longer open with the first key: \(String(describing: annsCamera()))")
+            let stalled = annsCamera()?.framesDecoded ?? 0
+            try? await Task.sleep(for: .milliseconds(500))
+            #expect((annsCamera()?.framesDecoded ?? 0) <= stalled + 1, "no picture of Ann without her key: \(String(describing: annsCamera()))")
+
+            // Bob is given the new key: her picture comes back from a keyframe he asks for (no
+            // picture decoded against the ones he never had).
+            try bobKeys.setParticipantKey("ann-e2ee", key: "the second key")
+            let keyframes = annsCamera()?.keyframesReceived ?? 0
+            let reopened = await wait(25) { $0.framesDecoded > stalled + 5 }
+            print("measured: Ann's camera at Bob: \(String(describing: opened)) → key changed → \(String(describing: refused)) → Bob given it → \(String(describing: reopened))")
+            #expect(reopened != nil, "Bob decodes Ann again with the second key: \(String(describing: annsCamera()))")
+            #expect((reopened?.keyframesReceived ?? 0) > keyframes && (reopened?.keyframeRequests ?? 0) >= 2,
+                    "from a keyframe Bob asked for: \(String(describing: reopened))")
+            #expect(annLog.errors.isEmpty, "\(annLog.errors)")
+            try await bob.leave()
+            try await ann.leave()
+        }
+
         // MARK: end
 
         /// end(): everyone leaves with 1006 ROOM_CLOSE, this client too.

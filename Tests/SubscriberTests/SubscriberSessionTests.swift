@@ -90,6 +90,36 @@ import Testing
             == [Self.keyframe])
     }
 
+    /// A frame that does not decrypt (Ada's key changed before ours did) leaves the decoder
+    /// without a picture her next frames refer to: once they open again they are held back
+    /// until a keyframe, which is asked for again each second meanwhile.
+    @Test func afterAFrameThatDoesNotDecryptOnlyAKeyframeGoesOn() throws {
+        final class Keys: @unchecked Sendable { var current: E2EEKeys? = E2EEKeys(participantKeys: ["ada": "the old key"]) }
+        let keys = Keys()
+        let session = SubscriberSession(e2ee: E2EEGate(currentKeys: { keys.current }, logger: Logger(label: "test")))
+        session.e2ee.setEncrypted("ada", true)
+        _ = session.add(Self.camera, at: 0)
+        let old = try FrameEncryptor(baseKey: "the old key", codec: .vp8)
+        let new = try FrameEncryptor(baseKey: "the new key", codec: .vp8)
+        let delta: [UInt8] = [0x11, 0x02, 0x00] + Array(repeating: 0x33, count: 40)
+        func sent(_ sequence: UInt16, _ frame: [UInt8], at time: Double) throws -> [SubscriberOutput] {
+            session.receive(try Self.vp8Keyframe(sequence, payload: frame), arrival: time) + session.poll(at: time + 0.4)
+        }
+        #expect(Self.frames(try sent(1, old.encrypt(Self.keyframe), at: 0.1)).count == 1)
+        session.pictureDecoded(ssrc: 11)
+        let refused = try sent(2, new.encrypt(delta), at: 2.0)
+        #expect(Self.frames(refused).isEmpty && refused.contains(.undecryptable(Self.camera)))
+        #expect(Self.keyframeRequests(refused) == [11])
+        keys.current = E2EEKeys(participantKeys: ["ada": "the new key"])
+        let held = try sent(3, new.encrypt(delta), at: 2.5)
+        #expect(Self.frames(held).isEmpty, "a delta after the lost frame is held back")
+        #expect(Self.keyframeRequests(held).isEmpty, "at most one request a second")
+        #expect(Self.keyframeRequests(session.poll(at: 3.1)) == [11], "asked again while waiting")
+        #expect(Self.frames(try sent(4, new.encrypt(Self.keyframe), at: 3.2)).map(\.isKeyframe) == [true])
+        #expect(Self.frames(try sent(5, new.encrypt(delta), at: 3.7)).map(\.isKeyframe) == [false], "what follows the keyframe goes on")
+        #expect(Self.keyframeRequests(session.poll(at: 5.5)).isEmpty)
+    }
+
     @Test func keysReadBeforeEachFrameApplyAtOnce() throws {
         final class Keys: @unchecked Sendable { var current: E2EEKeys? }
         let keys = Keys()
