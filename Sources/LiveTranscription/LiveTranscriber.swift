@@ -24,6 +24,10 @@ public final class LiveTranscriber {
     private var decoders: [UInt32: AudioTrackDecoder] = [:]
     private var trackOwners: [UInt32: String] = [:]
     private var speakers: [String: SpeakerStream] = [:]
+    /// When each speaker's latest audio arrived (the source clock) and where it ends (media time).
+    private var lastHeard: [String: (arrival: Double, mediaEnd: Double)] = [:]
+    /// The source clock: the latest time seen.
+    private var now = 0.0
     private var names: [String: String] = [:]
     private let queue: UtteranceQueue
     /// Seconds since 1970 minus the source clock: the room's clock from the session's.
@@ -43,7 +47,6 @@ public final class LiveTranscriber {
         wallOffset = wallClockAtZero?.timeIntervalSince1970
         queue.start()
         for participant in source.participants { handle(.join(participant), at: 0, source: source) }
-        var now = 0.0
         loop: while !shouldStop() {
             switch source.next(until: now + 0.1) {
             case .datagram(let bytes, let arrival):
@@ -61,7 +64,7 @@ public final class LiveTranscriber {
             case .ended:
                 break loop
             }
-            endQuietSpeakers(now: now)
+            endQuietSpeakers()
             for line in queue.takeLines() {
                 send(line)
                 linesSent += 1
@@ -78,7 +81,11 @@ public final class LiveTranscriber {
 
     // MARK: - Receiving
 
-    private func handle(_ event: RoomEvent, at time: Double, source: any MediaSource) {
+    private func handle(_ received: RoomEvent, at time: Double, source: any MediaSource) {
+        // The one E2EE rule every receiver follows: an encrypted participant this transcriber
+        // has no key for joins with no tracks, so their sealed frames never reach a decoder
+        // (decoded, they would be noise, and an engine can hear words in noise).
+        guard let event = receiver.e2ee.admit(received) else { return }
         switch event {
         case .join(let participant):
             names[participant.id] = participant.name
@@ -87,6 +94,7 @@ public final class LiveTranscriber {
             for (ssrc, owner) in trackOwners where owner == id { stopReceiving(ssrc, at: time, source: source) }
             enqueue(speakers[id]?.flush() ?? [], participantID: id)
             speakers[id] = nil
+            lastHeard[id] = nil
         case .publish(let id, let track):
             startReceiving(track, of: id, at: time, source: source)
         case .unpublish(let id, let ssrc):
@@ -128,6 +136,7 @@ public final class LiveTranscriber {
                     var stream = speakers[owner] ?? SpeakerStream(participantID: owner, name: names[owner] ?? owner)
                     let utterances = stream.add(chunk)
                     speakers[owner] = stream
+                    if let end = stream.expected { lastHeard[owner] = (now, end) }
                     enqueue(utterances, participantID: owner)
                 }
             case .feedback(let feedback):
@@ -143,10 +152,14 @@ public final class LiveTranscriber {
     /// A speaker whose audio stopped coming mid-sentence (DTX, muted, a lost connection) is
     /// silent from then: their utterance ends as it would with silence sent, without waiting
     /// for their next packet.
-    private func endQuietSpeakers(now: Double) {
+    /// Quiet is judged on the arrival clock (nothing has come from them for 0.3 s), not by
+    /// comparing arrival with media time, which differ by however much more than their least
+    /// delay their packets now take: a burst of held-up audio is not quiet, and a speaker whose
+    /// delay grew is not quiet between every two packets.
+    private func endQuietSpeakers() {
         for (id, stream) in speakers where stream.isSpeaking {
-            guard let expected = stream.expected, now - expected > 0.3 else { continue }
-            enqueue(speakers[id]?.advance(to: now - 0.2) ?? [], participantID: id)
+            guard let heard = lastHeard[id], now - heard.arrival > 0.3 else { continue }
+            enqueue(speakers[id]?.advance(to: heard.mediaEnd + (now - heard.arrival) - 0.2) ?? [], participantID: id)
         }
     }
 

@@ -37,7 +37,7 @@ struct SpeakerStream {
             // Audio held up (a stall, a starved thread) arriving over the silence `advance` fed
             // for it: what was said is kept, from where the audio fed ended, and the detector
             // starts again there so its times stay true.
-            done += flush()
+            done += flush(droppingLast: expected - audioEnd)
             restartAt = max(chunk.mediaTime, audioEnd)
         }
         if detector == nil {
@@ -91,15 +91,16 @@ struct SpeakerStream {
     /// The most silence `advance` feeds: enough to end any utterance.
     static let longestFilledGap = 5.0
 
-    /// The speaker went quiet on the wire (muted, left): what they were saying ends here.
-    mutating func flush() -> [Utterance] {
+    /// The speaker went quiet on the wire (muted, left): what they were saying ends here,
+    /// without its last `droppingLast` seconds.
+    mutating func flush(droppingLast seconds: Double = 0) -> [Utterance] {
         defer {
             detector = nil
             downsampler = Downsampler()
             expected = nil
             fedAudioUntil = nil
         }
-        return detector?.flush() ?? []
+        return detector?.flush(droppingLast: seconds) ?? []
     }
 
     var isSpeaking: Bool { detector?.isSpeaking ?? false }

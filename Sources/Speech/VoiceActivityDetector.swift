@@ -72,10 +72,12 @@ public struct VoiceActivityDetector: Sendable {
     }
 
     /// Ends the stream: the utterance in progress, if it holds enough speech.
-    public mutating func flush() -> [Utterance] {
+    /// `droppingLast` seconds at its end are left out of the utterance (silence fed for audio
+    /// that then came late, `SpeakerStream`).
+    public mutating func flush(droppingLast seconds: Double = 0) -> [Utterance] {
         defer { partial = [] }
         guard current != nil else { return [] }
-        return finish(trimming: 0).map { [$0] } ?? []
+        return finish(trimming: max(0, Int(seconds * Double(Utterance.sampleRate)) - partial.count)).map { [$0] } ?? []
     }
 
     private mutating func take(_ frame: [Float]) -> Utterance? {

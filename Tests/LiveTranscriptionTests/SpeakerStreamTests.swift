@@ -85,5 +85,7 @@ import Testing
         }
         print("measured: \(utterances.count) utterances \(utterances.map { String(format: "%.2f-%.2f", $0.start, $0.end) }); voiceless moments \(voiceless)")
         #expect(voiceless.isEmpty, "moments of the voice not in any utterance as voice: \(voiceless)")
+        // The utterance cut at the stall ends where its audio did, not with the silence fed after.
+        #expect(utterances.first.map { $0.end < 2.05 } == true, "\(utterances.map { ($0.start, $0.end) })")
     }
 }
