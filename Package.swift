@@ -259,7 +259,7 @@ let package = Package(
         .testTarget(name: "RoomReceiverTests", dependencies: ["RoomReceiver", "Media"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "PlayoutTests", dependencies: ["Playout", "Media", "TestSupport"]),
-        .testTarget(name: "PublisherTests", dependencies: ["Publisher", "Capture", "RTP", "TestSupport"]),
+        .testTarget(name: "PublisherTests", dependencies: ["Publisher", "Capture", "Encode", "Media", "RTP", "TestSupport"]),
         .testTarget(name: "RoomServerTests", dependencies: ["Rooms", "APIModels", "RoomSession", "Publisher", "Capture", "RoomServer", "API", "Jobs", "JobSpec", "Signaling", "Transport",
                                                             "WebSocket", "TestKit", "TestSupport", "Platform", "Cluster", "Postgres"]),
         // RoomSession, RoomReceiver, Publisher and `revue publish` in live rooms (Chromium, aiortc).

@@ -17,14 +17,15 @@ final class DirectedPublication {
     /// The next picture of `source` to take.
     var nextFrame = 0
     private(set) var settings: DirectedVideo
-    /// The section it is sent in. A change of codec moves it to a new section, since one
-    /// m-section's producer in the SFU, and the subscriber's decoder, have one codec.
+    /// The section it is sent in. A change of codec or of simulcast layers moves it to a new
+    /// section, since one m-section's producer in the SFU, and the subscriber's decoder, have
+    /// one codec, and its offer names its layers.
     var section: DirectedSection
-    /// The encoder, made at the first picture (it needs the camera's size) and again when
-    /// the size, the frame rate or the number of temporal layers changes.
-    private var encoder: (any RealTimeVideoEncoder)?
-    private var encoderFormat: CameraFormat?
-    var keyframeWanted = true
+    /// The streams it encodes, one per stream of `section` (lowest first): made at the first
+    /// picture (they need the camera's size) and again when the size, the frame rate, the
+    /// number of temporal layers or the section changes.
+    private var layers: [VideoLayer] = []
+    private var layersFormat: CameraFormat?
     /// The media time from which the next picture may be sent (`maxFps`).
     private var nextDue: Double?
     private(set) var framesEncoded = 0
@@ -40,26 +41,61 @@ final class DirectedPublication {
         self.section = section
     }
 
-    /// The encoder's target now.
-    var bitrate: Int { encoder?.bitrate ?? settings.codec.bitrate }
+    /// The encoders' targets now, all streams together.
+    var bitrate: Int { layers.isEmpty ? settings.totalBitrate : layers.reduce(0) { $0 + $1.encoder.bitrate } }
 
-    /// New settings of the same codec, from the next picture, without a new encoder where
-    /// libvpx can take them as they are (`VP8Encoder.reconfigure`); a new frame rate or number
-    /// of temporal layers needs one, which starts with a keyframe.
+    /// Whether a keyframe is owed on some stream (a new one starts with one).
+    var keyframeWanted: Bool { layers.isEmpty || layers.contains(where: \.keyframeWanted) }
+
+    /// Asks for a keyframe on the stream of `ssrc` (a PLI names one, RFC 4585 §6.3.1), or on
+    /// every stream.
+    func wantKeyframe(ssrc: UInt32? = nil) {
+        for layer in layers where ssrc == nil || layer.ssrc == ssrc { layer.keyframeWanted = true }
+    }
+
+    /// Whether `ssrc` is one of its section's streams.
+    func sends(ssrc: UInt32) -> Bool {
+        section.streams.contains { $0.ssrc == ssrc }
+    }
+
+    /// Each stream's counters, lowest first; `bytesSent` from the sender's count by SSRC.
+    func layerStatistics(bytesSent: [UInt32: Int]) -> [RoomPublisher.Statistics.Layer] {
+        layers.map { layer in
+            RoomPublisher.Statistics.Layer(rid: layer.rid, ssrc: layer.ssrc, width: layer.scaler?.width ?? layersFormat?.width ?? 0,
+                                           height: layer.scaler?.height ?? layersFormat?.height ?? 0, bitrate: layer.encoder.bitrate,
+                                           framesEncoded: layer.encoder.framesEncoded, keyframesEncoded: layer.encoder.keyframesEncoded,
+                                           bytesSent: bytesSent[layer.ssrc] ?? 0)
+        }
+    }
+
+    /// New settings of the same codec and layers, from the next picture, without a new encoder
+    /// where libvpx can take them as they are (`VP8Encoder.reconfigure`); a new frame rate or
+    /// number of temporal layers needs one, which starts with a keyframe.
     func update(_ new: DirectedVideo) throws(EncodeError) {
         let old = settings
         settings = new
         if new.maxFps != old.maxFps { nextDue = nil }
-        guard let encoder, let format = encoderFormat else { return }
+        guard !layers.isEmpty, let format = layersFormat else { return }
+        guard new.simulcast.map(\.scaleDown) == old.simulcast.map(\.scaleDown) else {
+            layers = []
+            return
+        }
         let rate = Self.encoderRate(new, camera: format)
-        switch (new.codec, encoder) {
-        case (.vp8(let vp8), let current as VP8Encoder) where current.settings.framesPerSecond == rate
-            && current.settings.temporalLayers == vp8.temporalLayers:
-            try current.reconfigure(Self.vp8Settings(vp8, format: format, framesPerSecond: rate))
-        case (.h264(let bitrate), let current as H264Encoder) where current.settings.framesPerSecond == rate:
-            try current.setBitrate(max(10_000, bitrate))
-        default:
-            self.encoder = nil
+        let rates = new.simulcast.isEmpty ? [new.codec.bitrate] : new.simulcast.map(\.bitrate)
+        for (layer, bitrate) in zip(layers, rates) {
+            let size = CameraFormat(width: layer.scaler?.width ?? format.width, height: layer.scaler?.height ?? format.height,
+                                    framesPerSecond: format.framesPerSecond)
+            switch (new.codec, layer.encoder) {
+            case (.vp8(var vp8), let current as VP8Encoder) where current.settings.framesPerSecond == rate
+                && current.settings.temporalLayers == vp8.temporalLayers:
+                vp8.bitrate = bitrate
+                try current.reconfigure(Self.vp8Settings(vp8, format: size, framesPerSecond: rate))
+            case (.h264, let current as H264Encoder) where current.settings.framesPerSecond == rate:
+                try current.setBitrate(max(10_000, bitrate))
+            default:
+                layers = []
+                return
+            }
         }
     }
 
@@ -81,18 +117,23 @@ final class DirectedPublication {
         return true
     }
 
-    /// Encodes one picture of the camera (of `format`).
-    func encode(_ picture: VideoFrame, format: CameraFormat) throws(EncodeError) -> EncodedVideoFrame? {
-        if encoder == nil || encoderFormat.map({ $0.width != format.width || $0.height != format.height || $0.framesPerSecond != format.framesPerSecond }) ?? true {
-            encoder = try Self.makeEncoder(settings, camera: format)
-            encoderFormat = format
-            keyframeWanted = true
+    /// Encodes one picture of the camera (of `format`) for each stream whose SSRC is in
+    /// `sending` (those the server's answer accepted): each stream's frame and its SSRC.
+    func encode(_ picture: VideoFrame, format: CameraFormat, sending: Set<UInt32>) throws -> [(ssrc: UInt32, frame: EncodedVideoFrame)] {
+        if layers.isEmpty || layersFormat != format || layers.map(\.ssrc) != section.streams.map(\.ssrc) {
+            layers = []
+            layers = try Self.makeLayers(settings, camera: format, streams: section.streams)
+            layersFormat = format
         }
-        guard let encoder, let frame = try encoder.encode(picture, forceKeyframe: keyframeWanted) else { return nil }
-        if frame.isKeyframe { keyframeWanted = false }
-        framesEncoded += 1
-        if frame.isKeyframe { keyframesEncoded += 1 }
-        return frame
+        var frames: [(ssrc: UInt32, frame: EncodedVideoFrame)] = []
+        for layer in layers where sending.contains(layer.ssrc) {
+            guard let frame = try layer.encoder.encode(layer.scaler?.scale(picture) ?? picture, forceKeyframe: layer.keyframeWanted) else { continue }
+            if frame.isKeyframe { layer.keyframeWanted = false }
+            frames.append((layer.ssrc, frame))
+        }
+        if !frames.isEmpty { framesEncoded += 1 }
+        if frames.contains(where: \.frame.isKeyframe) { keyframesEncoded += 1 }
+        return frames
     }
 
     /// The encoder's frame rate: `maxFps`, or the camera's when it is lower (rate control
@@ -117,15 +158,29 @@ final class DirectedPublication {
                                    quantizerMax: vp8.quantizerMax, cqLevel: vp8.cqLevel, temporalLayers: vp8.temporalLayers)
     }
 
-    private static func makeEncoder(_ settings: DirectedVideo, camera format: CameraFormat) throws(EncodeError) -> any RealTimeVideoEncoder {
+    /// A stream for each of `streams`: the one at the camera's size, or a simulcast layer each
+    /// (they take the streams in order, lowest first), scaled down unless at the camera's size.
+    /// Each starts with a keyframe.
+    static func makeLayers(_ settings: DirectedVideo, camera format: CameraFormat,
+                           streams: [DirectedSection.Stream]) throws -> [VideoLayer]
+    {
         let rate = encoderRate(settings, camera: format)
-        switch settings.codec {
-        case .vp8(let vp8):
-            return try VP8Encoder(settings: vp8Settings(vp8, format: format, framesPerSecond: rate))
-        case .h264(let bitrate):
-            // A keyframe every 10 s, as the room-wide camera has; PLIs ask for more.
-            return try H264Encoder(settings: H264Encoder.Settings(width: format.width, height: format.height, framesPerSecond: rate,
-                                                                  bitrate: max(10_000, bitrate), keyframeInterval: rate * 10))
+        let encodings: [SimulcastEncoding?] = settings.simulcast.isEmpty ? [nil] : settings.simulcast
+        return try zip(encodings, streams).map { encoding, stream in
+            let size = encoding?.format(for: format) ?? format
+            let scaler = size == format ? nil : try LayerScaler(from: format, width: size.width, height: size.height)
+            let bitrate = encoding?.bitrate ?? settings.codec.bitrate
+            let encoder: any RealTimeVideoEncoder
+            switch settings.codec {
+            case .vp8(var vp8):
+                vp8.bitrate = bitrate
+                encoder = try VP8Encoder(settings: vp8Settings(vp8, format: size, framesPerSecond: rate))
+            case .h264:
+                // A keyframe every 10 s, as the room-wide camera has; PLIs ask for more.
+                encoder = try H264Encoder(settings: H264Encoder.Settings(width: size.width, height: size.height, framesPerSecond: rate,
+                                                                         bitrate: max(10_000, bitrate), keyframeInterval: rate * 10))
+            }
+            return VideoLayer(rid: stream.rid, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC, encoder: encoder, scaler: scaler, bitrate: bitrate)
         }
     }
 }
@@ -140,17 +195,30 @@ final class DirectedSection {
     /// Who it is for; nil for the room.
     let participantID: String?
     let codec: PublishedVideoCodec
-    let ssrc = UInt32.random(in: 1...UInt32.max)
-    let rtxSSRC = UInt32.random(in: 1...UInt32.max)
+    /// One stream of the section: its only one (no RID), or a simulcast layer's.
+    struct Stream {
+        let rid: String?
+        let ssrc = UInt32.random(in: 1...UInt32.max)
+        let rtxSSRC = UInt32.random(in: 1...UInt32.max)
+    }
+    /// Its streams, lowest first: one, or a simulcast layer for each RID it was made with.
+    let streams: [Stream]
     /// Offered as sending; false once its publication ended or moved to another section.
     var isActive = true
-    /// What the server's answer negotiated for it; nil until then.
-    var track: SendTrack?
+    /// What the server's answer negotiated for it, a track per stream it accepted; empty until then.
+    var tracks: [SendTrack] = []
 
-    init(mid: String, kind: StreamKind, participantID: String?, codec: PublishedVideoCodec) {
+    init(mid: String, kind: StreamKind, participantID: String?, codec: PublishedVideoCodec, rids: [String] = []) {
         self.mid = mid
         self.kind = kind
         self.participantID = participantID
         self.codec = codec
+        streams = rids.isEmpty ? [Stream(rid: nil)] : rids.map { Stream(rid: $0) }
     }
+
+    /// Whether the server accepted it and it is being sent.
+    var isNegotiated: Bool { !tracks.isEmpty }
+
+    /// The SSRC that names the section: the top stream's.
+    var ssrc: UInt32 { streams[streams.count - 1].ssrc }
 }

@@ -29,15 +29,17 @@ extension RoomPublisher {
                 } else if !sendsMedia || (source == nil && !offeredNow.contains(.video)) {
                     completion(.failure(DirectedVideoError("this participant offers no camera (mode \(configuration.mode.rawValue))")))
                 } else {
-                    let section = newSection(kind: source == nil ? .video : .share, for: to, codec: settings.codec.published)
+                    let section = newSection(kind: source == nil ? .video : .share, for: to, codec: settings.codec.published,
+                                             rids: settings.simulcast.map(\.rid))
                     directed[id] = DirectedPublication(id: id, participantID: to, source: source, settings: settings, section: section)
                     waitingSections.append((section, completion))
                 }
             case .update(let id, let settings):
                 guard let publication = directed[id], settings.problem == nil else { continue }
-                if settings.codec.published != publication.section.codec {
+                if settings.codec.published != publication.section.codec || settings.simulcast.map(\.rid) != publication.section.streams.compactMap(\.rid) {
                     publication.section.isActive = false
-                    publication.section = newSection(kind: publication.section.kind, for: publication.participantID, codec: settings.codec.published)
+                    publication.section = newSection(kind: publication.section.kind, for: publication.participantID, codec: settings.codec.published,
+                                                     rids: settings.simulcast.map(\.rid))
                     waitingSections.append((publication.section, { _ in }))
                 }
                 do {
@@ -46,7 +48,7 @@ extension RoomPublisher {
                     logger.error("a publication's new settings did not apply", ["error": .string("\(error)")])
                 }
             case .keyframe(let id):
-                directed[id]?.keyframeWanted = true
+                directed[id]?.wantKeyframe()
             case .unpublish(let id):
                 guard let publication = directed.removeValue(forKey: id) else { continue }
                 publication.section.isActive = false
@@ -55,9 +57,9 @@ extension RoomPublisher {
         }
     }
 
-    func newSection(kind: StreamKind, for participant: String?, codec: PublishedVideoCodec) -> DirectedSection {
+    func newSection(kind: StreamKind, for participant: String?, codec: PublishedVideoCodec, rids: [String]) -> DirectedSection {
         defer { nextMid += 1 }
-        let section = DirectedSection(mid: String(nextMid), kind: kind, participantID: participant, codec: codec)
+        let section = DirectedSection(mid: String(nextMid), kind: kind, participantID: participant, codec: codec, rids: rids)
         directedSections.append(section)
         renegotiationNeeded = true
         return section
@@ -176,15 +178,24 @@ extension RoomPublisher {
                     completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID ?? "the room")")))
                     continue
                 }
-                let track = SendTrack(codec: section.codec.trackCodec, ssrc: section.ssrc, payloadType: codec.payloadType,
-                                      rtxSSRC: codec.rtxPayloadType == nil ? nil : section.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
-                                      mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                      absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
-                                      transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)))
-                section.track = track
-                tracks.append(track)
-                sender?.add(track)
-                for publication in directed.values where publication.section === section { publication.keyframeWanted = true }
+                // The layers the answer receives (RFC 8853 §5.1), named by RID; an answer without
+                // simulcast gets the top stream alone, as the camera's does.
+                let accepted = Set(answer.media.first { $0.mid == section.mid }?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
+                let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
+                let simulcast = section.streams.count > 1 && ridID != nil && !accepted.isEmpty
+                for stream in section.streams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == section.ssrc {
+                    let track = SendTrack(codec: section.codec.trackCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
+                                          rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
+                                          mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
+                                          absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                                          transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
+                                          rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
+                                          repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil)
+                    section.tracks.append(track)
+                    tracks.append(track)
+                    sender?.add(track)
+                }
+                for publication in directed.values where publication.section === section { publication.wantKeyframe() }
                 logger.info(section.kind == .share ? "sharing the screen" : "publishing to one participant",
                             ["participantId": .string(section.participantID ?? "the room"), "mid": .string(section.mid),
                                                              "codec": .string(section.codec.encodingName)])
@@ -221,21 +232,18 @@ extension RoomPublisher {
     var pacingRate: Double {
         let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
         let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (offeredNow.contains(.video) ? 2_700_000 : 0)
-        let directedRate = directed.values.filter { $0.section.track != nil }.reduce(0) { $0 + $1.settings.codec.bitrate }
+        let directedRate = directed.values.filter(\.section.isNegotiated).reduce(0) { $0 + $1.settings.totalBitrate }
         return max(500_000, 2.5 * Double(video + directedRate + (audioEncoder?.bitrate ?? 0)))
     }
 
     /// Encodes a picture of the camera for each publication whose `maxFps` takes it.
     func encodeDirected(_ picture: VideoFrame, format: CameraFormat, mediaTime: Double, sender: inout MediaSender) {
         for publication in directed.values.sorted(by: { $0.id < $1.id }) where publication.source == nil {
-            guard let track = publication.section.track, publication.section.isActive,
+            guard publication.section.isNegotiated, publication.section.isActive,
                   publication.takes(mediaTime: mediaTime, cameraRate: Double(format.framesPerSecond))
             else { continue }
             do {
-                guard let frame = try publication.encode(picture, format: format),
-                      let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.trackCodec)
-                else { continue }
-                sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
+                try send(publication, picture: picture, format: format, mediaTime: mediaTime, sender: &sender)
             } catch {
                 logger.error("a picture for one participant did not encode", ["error": .string("\(error)"),
                                                                             "participantId": .string(publication.participantID ?? "")])
@@ -248,7 +256,7 @@ extension RoomPublisher {
     /// camera does.
     func captureOwnSources(elapsed: Double, sender: inout MediaSender) {
         for publication in directed.values.sorted(by: { $0.id < $1.id }) {
-            guard let source = publication.source, let track = publication.section.track, publication.section.isActive else { continue }
+            guard let source = publication.source, publication.section.isNegotiated, publication.section.isActive else { continue }
             let rate = Double(source.format.framesPerSecond)
             let due = Int((elapsed * rate).rounded(.down))
             if due - publication.nextFrame >= 2 { publication.nextFrame = due }
@@ -258,10 +266,7 @@ extension RoomPublisher {
                 let mediaTime = Double(index) / rate
                 guard publication.takes(mediaTime: mediaTime, cameraRate: rate) else { continue }
                 do {
-                    guard let frame = try publication.encode(source.frame(index), format: source.format),
-                          let data = sealed(frame.data, ssrc: track.ssrc, codec: publication.section.codec.trackCodec)
-                    else { continue }
-                    sender.send(frame: data, ssrc: track.ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
+                    try send(publication, picture: source.frame(index), format: source.format, mediaTime: mediaTime, sender: &sender)
                 } catch {
                     logger.error("a screen-share picture did not encode", ["error": .string("\(error)")])
                 }
@@ -269,10 +274,21 @@ extension RoomPublisher {
         }
     }
 
+    /// Encodes a picture for each stream of `publication` the server accepted, and queues them.
+    private func send(_ publication: DirectedPublication, picture: VideoFrame, format: CameraFormat, mediaTime: Double,
+                      sender: inout MediaSender) throws
+    {
+        let sending = Set(publication.section.tracks.map(\.ssrc))
+        for (ssrc, frame) in try publication.encode(picture, format: format, sending: sending) {
+            guard let data = sealed(frame.data, ssrc: ssrc, codec: publication.section.codec.trackCodec) else { continue }
+            sender.send(frame: data, ssrc: ssrc, mediaTime: mediaTime, temporalLayer: TemporalLayer(frame))
+        }
+    }
+
     /// When the next picture of a publication with its own source is due.
     func nextOwnSourceTime(origin: Double) -> Double? {
         directed.values.compactMap { publication -> Double? in
-            guard let source = publication.source, publication.section.track != nil else { return nil }
+            guard let source = publication.source, publication.section.isNegotiated else { return nil }
             return origin + Double(publication.nextFrame) / Double(source.format.framesPerSecond)
         }.min()
     }

@@ -324,8 +324,8 @@ extension RoomPublisher {
             case .sendRTCP(let bytes): link.sendRTCP(bytes)
             case .keyframeRequested(let ssrc):
                 // A track for one participant has its own encoder: only it starts again.
-                if let publication = directed.values.first(where: { $0.section.ssrc == ssrc }) {
-                    publication.keyframeWanted = true
+                if let publication = directed.values.first(where: { $0.sends(ssrc: ssrc) }) {
+                    publication.wantKeyframe(ssrc: ssrc)
                     continue
                 }
                 // The layer asked for (RFC 4585 §6.3.1 names the media source); a request for
@@ -390,11 +390,12 @@ extension RoomPublisher {
         }
         current.directed = directed.mapValues { publication in
             Statistics.Directed(participantID: publication.participantID, kind: publication.section.kind, mid: publication.section.mid, ssrc: publication.section.ssrc,
-                                codec: publication.section.codec.encodingName, isSending: publication.section.track != nil,
+                                codec: publication.section.codec.encodingName, isSending: publication.section.isNegotiated,
                                 bitrate: publication.bitrate, maxFps: publication.settings.maxFps,
                                 framesEncoded: publication.framesEncoded, keyframesEncoded: publication.keyframesEncoded,
                                 framesDropped: publication.framesDropped,
-                                bytesSent: current.sender.bytesSentBySSRC[publication.section.ssrc] ?? 0)
+                                bytesSent: publication.section.streams.reduce(0) { $0 + (current.sender.bytesSentBySSRC[$1.ssrc] ?? 0) },
+                                layers: publication.section.streams.count > 1 ? publication.layerStatistics(bytesSent: current.sender.bytesSentBySSRC) : [])
         }
         lock.lock()
         snapshot = current

@@ -52,9 +52,13 @@ extension RoomPublisher {
         }
         for section in directedSections {
             if section.isActive {
+                let top = section.streams[section.streams.count - 1]
                 later.append(ClientTransceiver(mid: section.mid, kind: .video, direction: .sendonly,
-                                               sender: .init(ssrc: section.ssrc, rtxSSRC: section.rtxSSRC, cname: cname,
-                                                             msid: MSID(streamID: participantID, trackID: "\(participantID)-\(section.kind == .share ? "share" : "cam")-\(section.mid)")),
+                                               sender: .init(ssrc: top.ssrc, rtxSSRC: top.rtxSSRC, cname: cname,
+                                                             msid: MSID(streamID: participantID, trackID: "\(participantID)-\(section.kind == .share ? "share" : "cam")-\(section.mid)"),
+                                                             layers: section.streams.compactMap { stream in
+                                                                 stream.rid.map { ClientTransceiver.Layer(rid: $0, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC) }
+                                                             }),
                                                codecs: [section.codec.capability]))
                 published.append(PublishedTrack(mid: section.mid, kind: section.kind, to: section.participantID))
             } else {

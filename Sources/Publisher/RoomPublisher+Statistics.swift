@@ -39,12 +39,12 @@ extension RoomPublisher {
         /// The tracks for one participant each (`publishVideo(to:…)`), by publication id.
         public var directed: [Int: Directed] = [:]
 
-        /// One track for one participant.
+        /// One track of its own: for one participant, or a screen share.
         public struct Directed: Sendable, Equatable {
             /// Who it is for; nil for a screen share, which goes to the room.
             public var participantID: String?
             public var kind: StreamKind
-            /// Its section's mid, SSRC and codec's SDP name; a change of codec moves it to a new section.
+            /// Its section's mid, (top) SSRC and codec's SDP name; a change of codec or layers moves it to a new section.
             public var mid: String
             public var ssrc: UInt32
             public var codec: String
@@ -56,8 +56,10 @@ extension RoomPublisher {
             public var keyframesEncoded: Int
             /// The camera's pictures not sent because of `maxFps`.
             public var framesDropped: Int
-            /// RTP payload bytes sent on its SSRC (retransmissions not).
+            /// RTP payload bytes sent on its SSRCs (retransmissions not).
             public var bytesSent: Int
+            /// With simulcast, each layer's counters, lowest first; empty for a single stream.
+            public var layers: [Layer] = []
         }
 
         /// One video stream's counters.

@@ -196,8 +196,7 @@ public final class RoomPublisher: @unchecked Sendable {
         participantID = signaling.joined.participantID
         sessionID = signaling.joined.sessionID
         cname = "revue-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec, simulcast: !simulcast.isEmpty,
-                                                                                   stereo: configuration.audioChannels == 2),
+        offerBuilder = ClientOfferBuilder(capabilities: RoomPublisher.capabilities(video: configuration.videoCodec, stereo: configuration.audioChannels == 2),
                                           transport: link.transport,
                                           sessionID: .random(in: 1...UInt64(Int64.max)))
         do {
@@ -229,12 +228,13 @@ public final class RoomPublisher: @unchecked Sendable {
     /// What the publisher offers: Opus and the chosen video codec with their feedback (REMB and
     /// transport-wide CC among it: the publisher follows the lower of the server's REMB and its
     /// own estimate from the TWCC feedback), and the MID, audio-level, abs-send-time (which feeds
-    /// the server's REMB estimate) and transport-wide sequence number extensions, and with
-    /// simulcast the RID extensions that name the layers (RFC 8852 §3).
-    static func capabilities(video: PublishedVideoCodec, simulcast: Bool = false, stereo: Bool = false) -> Capabilities {
+    /// the server's REMB estimate) and transport-wide sequence number extensions, and the RID
+    /// extensions that name simulcast layers (RFC 8852 §3), which the offer puts only in a
+    /// section with layers: the camera's, or a later screen share's.
+    static func capabilities(video: PublishedVideoCodec, stereo: Bool = false) -> Capabilities {
         let revue = Capabilities.revue
-        var uris = [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime, HeaderExtension.transportWideCC]
-        if simulcast { uris += [HeaderExtension.rtpStreamID, HeaderExtension.repairedRTPStreamID] }
+        let uris = [HeaderExtension.mid, HeaderExtension.audioLevel, HeaderExtension.absSendTime, HeaderExtension.transportWideCC,
+                    HeaderExtension.rtpStreamID, HeaderExtension.repairedRTPStreamID]
         let extensions = revue.headerExtensions.filter { uris.contains($0.uri) }
         var opus = CodecCapability.opus
         // RFC 7587 §6.1: sprop-stereo, this side may send stereo; stereo, it would receive it.

@@ -55,7 +55,7 @@ extension Room {
     /// Hands every relay what the room sends now.
     func updateRelays() {
         guard !relays.isEmpty else { return }
-        let shareSettings = shareTrack.map { Room.shareSettings($0.screenShareConfig ?? .h720p_15fps) }
+        let shareSettings = shareTrack.map { Room.shareSettings($0.screenShareConfig ?? .h720p_15fps, multiStream: $0.multiStream) }
         for relay in relays.values {
             relay.update(camera: camOn ? sentCamera : nil, microphone: micOn ? sentMicrophone : nil, share: shareOn ? shareSource : nil,
                          shareSettings: shareSettings)

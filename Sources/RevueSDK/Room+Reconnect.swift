@@ -171,7 +171,7 @@ extension Room {
         guard publisher === made, state == .CONNECTED else { return }
         resendLocalMedia(on: made)
         if shareOn, let source = shareSource {
-            let settings = Room.shareSettings(shareTrack?.screenShareConfig ?? .h720p_15fps)
+            let settings = Room.shareSettings(shareTrack?.screenShareConfig ?? .h720p_15fps, multiStream: shareTrack?.multiStream ?? false)
             // The old id was the old publisher's.
             sharePublication = nil
             let box = PublicationIDBox()

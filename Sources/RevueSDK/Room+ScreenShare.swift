@@ -4,8 +4,9 @@ import Publisher
 /// The screen share (the Room seed's `enableScreenShare` / `disableScreenShare`). On iOS it is
 /// a broadcast extension's capture; a Linux server has no screen to capture, so the SDK shares a
 /// synthetic screen: a test pattern at the profile's size and frame rate with "<name> (screen)"
-/// on it, sent as VP8 in a section of its own (`RoomPublisher.publishShare`) that everyone else
-/// receives as the participant's `SHARE` stream. The server makes the sharer the presenter.
+/// on it, sent as VP8 in a section of its own (`RoomPublisher.publishShare`), as three simulcast
+/// layers with `multiStream`, that everyone else receives as the participant's `SHARE` stream.
+/// The server makes the sharer the presenter.
 extension Room {
     /// Whether this client is sharing its screen.
     public var isScreenSharing: Bool { shareOn }
@@ -39,7 +40,7 @@ extension Room {
         } catch {
             throw reported(VideoSDKError.ERROR_GET_DISPLAY_MEDIA.with("the screen could not be drawn: \(error)"))
         }
-        let settings = Room.shareSettings(config)
+        let settings = Room.shareSettings(config, multiStream: track.multiStream)
         let box = PublicationIDBox()
         let result: Result<Void, DirectedVideoError> = await withCheckedContinuation { continuation in
             box.id = publisher.publishShare(source: screen, settings: settings) { continuation.resume(returning: $0) }
@@ -90,11 +91,19 @@ extension Room {
 
     /// How a screen share of `config` is encoded. A screen changes little and must stay
     /// legible: VBR over the full quantizer range, a keyframe every 10 s (a late joiner's PLI
-    /// gets one sooner), at the profile's bitrate and frame rate.
-    nonisolated static func shareSettings(_ config: CustomScreenShareTrackConfig) -> DirectedVideo {
+    /// gets one sooner), at the profile's bitrate and frame rate. `multiStream` sends it as
+    /// three simulcast layers (the seed's "three quality layers"): the profile's size at its
+    /// bitrate, half the size at a quarter of it and a quarter of the size at a sixteenth (in
+    /// proportion to the pixels), at least 60 and 30 kb/s, every layer at the profile's frame rate.
+    nonisolated static func shareSettings(_ config: CustomScreenShareTrackConfig, multiStream: Bool) -> DirectedVideo {
         let encoding = DirectedVideo.VP8(bitrate: config.bitrate, cpuUsed: 8, quantizerMin: 4, quantizerMax: 56,
                                          keyframeInterval: config.frameRate * 10, rateControl: .vbr, cqLevel: 30, temporalLayers: 1)
-        return DirectedVideo(codec: .vp8(encoding), maxFps: config.frameRate)
+        guard multiStream else { return DirectedVideo(codec: .vp8(encoding), maxFps: config.frameRate) }
+        let rids = SimulcastEncoding.rids(count: 3)
+        let layers = [SimulcastEncoding(rid: rids[0], scaleDown: 4, bitrate: max(30_000, config.bitrate / 16)),
+                      SimulcastEncoding(rid: rids[1], scaleDown: 2, bitrate: max(60_000, config.bitrate / 4)),
+                      SimulcastEncoding(rid: rids[2], scaleDown: 1, bitrate: config.bitrate)]
+        return DirectedVideo(codec: .vp8(encoding), maxFps: config.frameRate, simulcast: layers)
     }
 
     /// The synthetic screen's background: a slate blue, unlike the cameras' colours.

@@ -615,6 +615,51 @@ extension RevueSDKTests {
             #expect(annLog.errors.isEmpty, "\(annLog.errors)")
         }
 
+        /// `createScreenShareVideoTrack(multiStream: true)`: the share is sent in three layers
+        /// (the seed's "three quality layers"), 160x90, 320x180 and 640x360 of a 360p profile,
+        /// each with its own SSRC; a viewer decodes the top one and, after `setQuality(.low)` on
+        /// the sharer, the lowest, without a decode error.
+        @Test func aMultiStreamScreenShareIsSentAsItsLayers() async throws {
+            let (ann, annLog) = try self.room("Ann")
+            try await ann.join()
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            try await ann.enableScreenShare(VideoSDK.createScreenShareVideoTrack(encoderConfig: .h360p_30fps, multiStream: true))
+            #expect(await bobLog.wait(for: "streamEnabled Ann SHARE"), "\(bobLog.events)")
+            var layers: [RoomPublisher.Statistics.Layer] = []
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                layers = ann.publisher?.currentStatistics.directed.values.first { $0.kind == .share }?.layers ?? []
+                if layers.count == 3, layers.allSatisfy({ $0.framesEncoded > 5 && $0.bytesSent > 0 }) { break }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["q 160x90 30", "h 320x180 100", "f 640x360 400"],
+                    "\(layers)")
+            #expect(Set(layers.map(\.ssrc)).count == 3 && layers.allSatisfy { $0.framesEncoded > 5 && $0.bytesSent > 0 }, "\(layers)")
+
+            let sharer = try #require(bob.participants.values.first { $0.displayName == "Ann" })
+            let screen = try #require(sharer.stream(of: .SHARE)?.remoteVideoTrack)
+            func decodes(width: Int) async -> Bool {
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    if screen.statistics.frameWidth == width && screen.statistics.framesDecoded > 0 { return true }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return false
+            }
+            #expect(await decodes(width: 640), "\(screen.statistics)")
+            try await sharer.setQuality(.low)
+            #expect(await decodes(width: 160), "after setQuality(.low): \(screen.statistics)")
+            #expect(screen.statistics.decodeErrors == 0, "\(screen.statistics)")
+            print("measured: a multiStream share's layers \(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bytesSent) B" }), viewer \(screen.statistics.frameWidth)x\(screen.statistics.frameHeight) after low")
+
+            try await ann.disableScreenShare()
+            #expect(await bobLog.wait(for: "streamDisabled Ann SHARE"), "\(bobLog.events)")
+            try await bob.leave()
+            try await ann.leave()
+            #expect(annLog.errors.isEmpty && bobLog.errors.isEmpty, "\(annLog.errors) \(bobLog.errors)")
+        }
+
         /// uploadBase64File and fetchBase64File as the seed's examples, against the room
         /// server's temporary storage: what Ann uploads, Bob fetches; each documented failure
         /// is its code, and all but 3073 reach onError.
