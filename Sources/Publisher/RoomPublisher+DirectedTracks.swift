@@ -230,7 +230,7 @@ extension RoomPublisher {
     /// camera yet may get any camera later: it counts as the largest bitrate the SDK's camera
     /// table has (2.7 Mbps), so a later camera is not held back.
     var pacingRate: Double {
-        let layered = configuration.simulcast.isEmpty ? nil : configuration.simulcast.reduce(0) { $0 + $1.bitrate }
+        let layered = layerSettings.isEmpty ? nil : layerSettings.reduce(0) { $0 + $1.bitrate }
         let video = layered ?? configuration.videoBitrate ?? camera?.format.defaultBitrate ?? (offeredNow.contains(.video) ? 2_700_000 : 0)
         let directedRate = directed.values.filter(\.section.isNegotiated).reduce(0) { $0 + $1.settings.totalBitrate }
         return max(500_000, 2.5 * Double(video + directedRate + (audioEncoder?.bitrate ?? 0)))

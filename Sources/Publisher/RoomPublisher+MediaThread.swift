@@ -86,19 +86,20 @@ extension RoomPublisher {
         }
     }
 
-    /// The configured codec's encoder for pictures of `format`, at `bitrate`, with a keyframe
-    /// every 10 s besides the ones PLI/FIR ask for.
-    static func videoEncoder(for format: CameraFormat, bitrate: Int, _ configuration: Configuration) throws
+    /// The camera section's codec's encoder for pictures of `format`, at `bitrate`, with a keyframe
+    /// every 10 s besides the ones PLI/FIR ask for. libvpx refuses under 10 kb/s (a small
+    /// config's quarter-size layer comes to 7.5), so a lower rate is sent at 10 kb/s.
+    static func videoEncoder(for format: CameraFormat, bitrate: Int, codec: PublishedVideoCodec, _ configuration: Configuration) throws
         -> any RealTimeVideoEncoder
     {
-        switch configuration.videoCodec {
+        switch codec {
         case .vp8:
             try VP8Encoder(settings: VP8Encoder.Settings(width: format.width, height: format.height, framesPerSecond: format.framesPerSecond,
-                                                         bitrate: bitrate, keyframeInterval: format.framesPerSecond * 10,
+                                                         bitrate: max(10_000, bitrate), keyframeInterval: format.framesPerSecond * 10,
                                                          cpuUsed: configuration.cpuUsed))
         case .h264:
             try H264Encoder(settings: H264Encoder.Settings(width: format.width, height: format.height, framesPerSecond: format.framesPerSecond,
-                                                           bitrate: bitrate, keyframeInterval: format.framesPerSecond * 10))
+                                                           bitrate: max(10_000, bitrate), keyframeInterval: format.framesPerSecond * 10))
         }
     }
 
@@ -107,17 +108,19 @@ extension RoomPublisher {
     /// three-layer offer are `h` and `f`, one is `f`), each scaled down from the camera's
     /// pictures (`LayerScaler`) unless it is the camera's size.
     static func videoLayers(for format: CameraFormat, bitrate: Int, simulcast: [SimulcastEncoding],
-                                    streams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)], _ configuration: Configuration) throws -> [VideoLayer]
+                            streams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)], codec: PublishedVideoCodec,
+                            _ configuration: Configuration) throws -> [VideoLayer]
     {
         guard !simulcast.isEmpty, streams.allSatisfy({ $0.rid != nil }) else {
             return [VideoLayer(rid: nil, ssrc: streams[streams.count - 1].ssrc, rtxSSRC: streams[streams.count - 1].rtxSSRC,
-                               encoder: try videoEncoder(for: format, bitrate: bitrate, configuration), scaler: nil, bitrate: bitrate)]
+                               encoder: try videoEncoder(for: format, bitrate: bitrate, codec: codec, configuration), scaler: nil, bitrate: bitrate)]
         }
         return try zip(simulcast.suffix(streams.count), streams.suffix(simulcast.count)).map { encoding, stream in
             let size = encoding.format(for: format)
             let scaler = size == format ? nil : try LayerScaler(from: format, width: size.width, height: size.height)
             return VideoLayer(rid: stream.rid, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC,
-                              encoder: try videoEncoder(for: size, bitrate: encoding.bitrate, configuration), scaler: scaler, bitrate: encoding.bitrate)
+                              encoder: try videoEncoder(for: size, bitrate: encoding.bitrate, codec: codec, configuration), scaler: scaler,
+                              bitrate: encoding.bitrate)
         }
     }
 
@@ -149,12 +152,14 @@ extension RoomPublisher {
             }
         }
         guard offeredNow.contains(.video) else { return }
+        moveCameraSectionIfAsked()
         let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
         // Simulcast stays simulcast: the offer named its layers.
         let layers = layerSettings.isEmpty ? [] : Array((askedLayers ?? configuration.simulcast).suffix(videoStreams.count))
         if let wanted, let bitrate, videoLayers.isEmpty || camera?.format != wanted.format || videoBitrate != bitrate || layerSettings != layers {
             do {
-                videoLayers = try Self.videoLayers(for: wanted.format, bitrate: bitrate, simulcast: layers, streams: videoStreams, configuration)
+                videoLayers = try Self.videoLayers(for: wanted.format, bitrate: bitrate, simulcast: layers, streams: videoStreams, codec: videoCodec,
+                                                   configuration)
                 videoBitrate = bitrate
                 layerSettings = layers
                 statistics.videoBitrate = videoLayers.reduce(0) { $0 + $1.bitrate }
@@ -237,7 +242,7 @@ extension RoomPublisher {
                         guard let frame = try layer.encoder.encode(layer.scaler?.scale(picture) ?? picture, forceKeyframe: layer.keyframeWanted)
                         else { continue }
                         if frame.isKeyframe { layer.keyframeWanted = false }
-                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: configuration.videoCodec.trackCodec) else { continue }
+                        guard let data = sealed(frame.data, ssrc: track.ssrc, codec: videoCodec.trackCodec) else { continue }
                         sender.send(frame: data, ssrc: track.ssrc, mediaTime: Double(index) / rate)
                     } catch {
                         logger.error("a picture did not encode", ["error": .string("\(error)"), "rid": .string(layer.rid ?? "")])
@@ -365,7 +370,7 @@ extension RoomPublisher {
         guard let target = RoomPublisher.videoTarget(estimate: estimate, configured: configured, audioBitrate: audioEncoder?.bitrate ?? 0,
                                                      current: current)
         else { return }
-        let shares = videoLayers.count == 1 ? [target] : SimulcastEncoding.share(target, among: videoLayers.map(\.bitrate))
+        let shares = (videoLayers.count == 1 ? [target] : SimulcastEncoding.share(target, among: videoLayers.map(\.bitrate))).map { max(10_000, $0) }
         do {
             for (layer, share) in zip(videoLayers, shares) where layer.encoder.bitrate != share { try layer.encoder.setBitrate(share) }
             statistics.videoBitrate = shares.reduce(0, +)

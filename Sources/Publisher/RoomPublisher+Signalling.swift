@@ -36,12 +36,14 @@ extension RoomPublisher {
             published.append(PublishedTrack(mid: "0", kind: .audio))
         }
         if offers.contains(.video) {
+            cameraStreamsOffered = true
             transceivers.append(ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
                                                   sender: .init(ssrc: videoStreams[0].ssrc, rtxSSRC: videoStreams[0].rtxSSRC, cname: cname,
                                                                 msid: MSID(streamID: participantID, trackID: "\(participantID)-cam"),
                                                                 layers: videoStreams.compactMap { stream in
                                                                     stream.rid.map { ClientTransceiver.Layer(rid: $0, ssrc: stream.ssrc, rtxSSRC: stream.rtxSSRC) }
-                                                                })))
+                                                                }),
+                                                  codecs: [videoCodec.capability]))
             published.append(PublishedTrack(mid: "1", kind: .video))
         }
         let data = configuration.dataChannel && configuration.mode != .signallingOnly
@@ -125,10 +127,10 @@ extension RoomPublisher {
             let answer = try SessionDescription(parsing: sdp)
             let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
             tracks = mainTracks(answer: answer, negotiation: negotiation)
-            let video = configuration.videoCodec
+            let video = videoCodec
             dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
             guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
-            if offeredNow.contains(.video) {
+            if offeredNow.contains(.video) && cameraStreamsOffered {
                 guard tracks.contains(where: { !$0.codec.isAudio }) else {
                     return stop(because: "the server did not accept the camera as \(video.encodingName)")
                 }
@@ -136,6 +138,8 @@ extension RoomPublisher {
             }
             try link.connect(to: answer, now: now)
             answeredAt = now
+            // A camera that asked for another section while this answer was on its way.
+            moveCameraSectionIfAsked()
         } catch {
             stop(because: "the publish answer cannot be used: \(error)")
         }
@@ -152,8 +156,9 @@ extension RoomPublisher {
                                     absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
                                     transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC))))
         }
-        let video = configuration.videoCodec
-        if let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
+        let video = videoCodec
+        // An answer to an offer made before the camera's streams changed accepted the old ones.
+        if cameraStreamsOffered, let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
             // The layers the answer receives (RFC 8853 §5.1: its `a=simulcast:recv`), with
             // the RID extension to name them by; an answer without simulcast gets the top
             // layer alone, as a single stream.

@@ -78,6 +78,8 @@ public final class RoomPublisher: @unchecked Sendable {
     /// The channels the microphone's profile sends (1 or 2); nil keeps the current ones.
     var wantedAudioChannels: Int?
     var wantedBitrate: Int?
+    /// The codec the camera asked for (`setCamera`); nil keeps the camera section's.
+    var wantedVideoCodec: PublishedVideoCodec?
     var sourcesChanged = false
     /// Data-channel messages the owner sent, for the media thread, under `lock`.
     var outbox: [(payload: DataChannelPayload, reliable: Bool)] = []
@@ -111,8 +113,14 @@ public final class RoomPublisher: @unchecked Sendable {
     var offerBuilder: ClientOfferBuilder
     /// `publishAgain`'s request, for the media thread: whether on a new connection.
     let audioSSRC = UInt32.random(in: 1...UInt32.max)
-    /// The video streams the offer names: one, or a simulcast layer's RID and SSRCs each.
-    let videoStreams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)]
+    /// The video streams the offer names: one, or a simulcast layer's RID and SSRCs each. A
+    /// camera asking for another codec or more layers gets new ones (`moveCameraSectionIfAsked`).
+    var videoStreams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)]
+    /// The camera section's codec: the configuration's, until a camera asks for another.
+    var videoCodec: PublishedVideoCodec
+    /// Whether an offer sent since `videoStreams` last changed named them, so that an answer
+    /// to an older offer does not start sending streams it did not accept.
+    var cameraStreamsOffered = true
     let cname: String
     var tracks: [SendTrack] = []
     var sender: MediaSender?
@@ -166,6 +174,7 @@ public final class RoomPublisher: @unchecked Sendable {
             ? [(nil, .random(in: 1...UInt32.max), .random(in: 1...UInt32.max))]
             : simulcast.map { ($0.rid, .random(in: 1...UInt32.max), .random(in: 1...UInt32.max)) }
         layerSettings = simulcast
+        videoCodec = configuration.videoCodec
         self.configuration = configuration
         e2eeKey = key
         logger = Logger(label: "publisher", fields: ["participantName": .string(configuration.participantName)])
@@ -176,7 +185,8 @@ public final class RoomPublisher: @unchecked Sendable {
         if let camera, configuration.offers.contains(.video) {
             let bitrate = configuration.videoBitrate ?? camera.format.defaultBitrate
             videoBitrate = bitrate
-            videoLayers = try Self.videoLayers(for: camera.format, bitrate: bitrate, simulcast: simulcast, streams: videoStreams, configuration)
+            videoLayers = try Self.videoLayers(for: camera.format, bitrate: bitrate, simulcast: simulcast, streams: videoStreams,
+                                               codec: configuration.videoCodec, configuration)
         }
         if configuration.offers.contains(.audio) {
             audioEncoder = try OpusEncoder(channels: configuration.audioChannels == 2 ? 2 : 1, bitrate: configuration.audioBitrate)
@@ -283,13 +293,20 @@ public final class RoomPublisher: @unchecked Sendable {
     ///   - bitrate: bits a second for this camera; nil is the configured one (or the size's).
     ///   - simulcast: with simulcast, this camera's layers, lowest first (their sizes and
     ///     rates; they take the offered RIDs from the top, so fewer layers leave the lowest
-    ///     unsent, and more than were offered drop the lowest); nil is the configured ones.
-    ///     Ignored by a publisher that offered one stream.
-    public func setCamera(_ camera: (any CameraSource)?, bitrate: Int? = nil, simulcast: [SimulcastEncoding]? = nil) {
+    ///     unsent); nil is the configured ones. More layers than the camera section offered
+    ///     (two or three where it offered one stream) renegotiate the section with them.
+    ///   - codec: the camera's codec; one other than the section's renegotiates the section in
+    ///     it (a new offer; H.264 is sent as one stream). Nil keeps the section's.
+    /// A renegotiated section has new SSRCs: the server replaces its track, and the camera sends
+    /// once the answer accepts them (docs/PUBLISHING.md "The camera section renegotiated").
+    public func setCamera(_ camera: (any CameraSource)?, bitrate: Int? = nil, simulcast: [SimulcastEncoding]? = nil,
+                          codec: PublishedVideoCodec? = nil)
+    {
         lock.withLock {
             wantedCamera = camera
             wantedBitrate = bitrate
             wantedSimulcast = simulcast
+            wantedVideoCodec = codec
             sourcesChanged = true
         }
         signaling.wakeUp()

@@ -49,7 +49,8 @@ extension Room {
     /// room keeps its settings for later `enableCam()` calls. A track the room cannot send is
     /// refused while the camera on now stays on; a switch that fails after the camera went off
     /// turns the previous camera back on. - Throws: 3065, 3035, 3055, 3066; 3031 (the track has
-    /// ended), 3045 (another codec than the room's), also to `onError`; a failed call stops the track.
+    /// ended), also to `onError`; a failed call stops the track. A track in another codec than
+    /// the room's camera, or with more layers, is sent after a new offer of the camera section.
     public func changeCam(customCameraTrack: CustomStreamTrack) async throws(VideoSDKError) {
         do throws(VideoSDKError) {
             try checkJoined()

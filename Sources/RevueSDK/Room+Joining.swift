@@ -36,11 +36,13 @@ extension Room {
         // (`participantId`): a server-made id is known only after the join has said whether
         // this participant encrypts.
         if let provider = VideoSDK.getKeyProvider() { configuration.e2eeKeys = { provider.keys } }
-        // The codec is offered once, at join (a later track in another codec is refused: 3045).
+        // The first offer's codec (a later track in another codec renegotiates the section).
         configuration.videoCodec = settings.customCameraTrack?.codec?.publishedCodec ?? .vp8
-        // Simulcast is offered once too: the layers of createRoom's camera track when it asks for
-        // them (`multiStream`, VP8); a room joined without one sends one layer.
-        configuration.simulcast = settings.customCameraTrack.map(Room.simulcastLayers(of:)) ?? []
+        // And its simulcast layers: those of createRoom's camera track when it asks for them
+        // (`multiStream`, VP8), else the default camera's (`defaultCameraTrack`: 720p, three
+        // layers, as the seed's `multiStream` defaults to true); a later track asking for
+        // more renegotiates.
+        configuration.simulcast = settings.customCameraTrack.map(Room.simulcastLayers(of:)) ?? Room.defaultCameraLayers
         configuration.dataChannel = settings.mode != .SIGNALLING_ONLY
         configuration.stopsWithMedia = false
         resumeKey = Self.newResumeKey()

@@ -82,24 +82,24 @@ extension Room {
 
     var stillSends: Bool { whyNotSending == nil }
 
-    /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or
-    /// another codec than the one the publisher offered at join (that would need a new offer).
+    /// Why this room cannot send `track` as its camera, if it cannot: not a camera track. A
+    /// track in another codec, or with more simulcast layers, than the room's camera section
+    /// was offered with is sent after a new offer of the section (`RoomPublisher.setCamera`).
     func refusal(ofCamera track: CustomStreamTrack) -> VideoSDKError? {
         guard track.videoTrack != nil else { return VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track") }
-        if let publishing = publisher?.configuration.videoCodec, let asked = track.codec, asked.publishedCodec != publishing {
-            return VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with(
-                "this room was joined sending \(publishing.encodingName); the track asks for \(asked) (the codec is chosen at createRoom)")
-        }
         return nil
     }
 
-    /// Hands the publisher a camera track's pictures with the bitrate and layers it sends at the
-    /// webcam quality (`setWebcamQuality`).
+    /// Hands the publisher a camera track's pictures with the bitrate, layers and codec it
+    /// sends at the webcam quality (`setWebcamQuality`). Another codec, or more layers, than
+    /// the camera section has renegotiate it (the codec and layers of createRoom's track are
+    /// only the first offer's).
     func sendCamera(_ track: CustomStreamTrack, source: any CameraSource) {
         let sent = Room.sentVideo(of: track, quality: webcamQuality)
         let camera = ProcessedCamera(source: source, slot: videoProcessor)
         sentCamera = camera
-        publisher?.setCamera(camera, bitrate: sent.bitrate, simulcast: sent.layers.isEmpty ? nil : sent.layers)
+        publisher?.setCamera(camera, bitrate: sent.bitrate, simulcast: sent.layers.isEmpty ? nil : sent.layers,
+                             codec: track.codec?.publishedCodec)
     }
 
     /// What a camera track sends at a webcam quality. With simulcast (`multiStream`), the
@@ -265,6 +265,10 @@ extension Room {
         guard track.kind == .camera, track.multiStream, (track.codec ?? .VP8).type == .vp8, let config = track.encoderConfig else { return [] }
         return config.simulcastLayers(track.maxLayer?.layers ?? 3, mode: track.bitrateMode ?? .BALANCED)
     }
+
+    /// The layers of the camera `enableCam()` opens in a room created without a camera track:
+    /// `.h720p_w1280p`, `multiStream` (the seed's default), three layers, BALANCED.
+    nonisolated static let defaultCameraLayers = CustomCameraTrackConfig.h720p_w1280p.simulcastLayers(3, mode: .BALANCED)
 
     /// A device that is not there (3021/3022, or 3071 for a chosen id that no device has any
     /// more) as `enableCam`/`unmuteMic` throw it: 3051 or 3059 with the same message. Nil for

@@ -64,7 +64,9 @@ extension MediaPlane {
     }
 
     /// Makes the producers match what the latest answer accepted: new sending sections are added
-    /// (and everyone else subscribes to them), sections no longer sending are removed.
+    /// (and everyone else subscribes to them), sections no longer sending are removed, and a
+    /// section offered again with another codec or other streams (a camera renegotiated to
+    /// H.264 or to simulcast) gets a new producer in place of its old one.
     func updateProducers(of member: Member, _ publisher: Publisher, negotiation: Negotiation, declared: [PublishedTrack]?,
                                  now: Double)
     {
@@ -73,7 +75,10 @@ extension MediaPlane {
         for media in negotiation.media where media.isAccepted && media.kind != .application && media.direction == .recvonly {
             wanted[media.mid] = media
         }
-        for (mid, producer) in publisher.producers where wanted[mid] == nil {
+        for (mid, producer) in publisher.producers {
+            if let media = wanted[mid], Self.forwardedCodec(of: media)?.name.lowercased() == producer.codec, Self.layers(of: media) == producer.layers {
+                continue
+            }
             for consumer in router.removeProducer(producer.id) { dropSubscription(consumer: consumer, roomID: member.key.roomID, now: now) }
             publisher.producers[mid] = nil
         }
@@ -86,7 +91,7 @@ extension MediaPlane {
         for (mid, media) in wanted.sorted(by: { $0.key < $1.key }) where publisher.producers[mid] == nil {
             let kind: StreamKind = declared?.first(where: { $0.mid == mid })?.kind ?? (media.kind == .audio ? .audio : .video)
             let target = declared?.first(where: { $0.mid == mid })?.to
-            guard let codec = media.codecs.first(where: { ["opus", "vp8", "h264"].contains($0.name.lowercased()) }) else { continue }
+            guard let codec = Self.forwardedCodec(of: media) else { continue }
             var feedback: FeedbackMechanisms = []
             for item in codec.feedback {
                 switch (item.type.lowercased(), item.parameter?.lowercased()) {
@@ -98,9 +103,7 @@ extension MediaPlane {
                 default: break
                 }
             }
-            let layers: [SimulcastLayer] = media.rids.isEmpty
-                ? media.remoteStreams.map { SimulcastLayer(ssrc: $0.ssrc, rtxSSRC: $0.rtxSSRC) }
-                : media.rids.map { SimulcastLayer(rid: $0) }
+            let layers = Self.layers(of: media)
             let parameters = ProducerParameters(
                 peer: publisher.peerID, participant: ParticipantID(member.key.participantID), kind: kind,
                 codec: TrackCodec(encodingName: codec.name), payloadType: codec.payloadType, clockRate: codec.clockRate,
@@ -109,7 +112,7 @@ extension MediaPlane {
                 cname: media.remoteStreams.first?.cname ?? member.key.participantID, reducedSizeRTCP: media.rtcpReducedSize)
             do {
                 let id = try router.addProducer(parameters, now: now)
-                publisher.producers[mid] = (id, kind, codec.name.lowercased(), target)
+                publisher.producers[mid] = (id, kind, codec.name.lowercased(), target, layers)
                 logger.info("published", ["roomId": .string(member.key.roomID), "participantId": .string(member.key.participantID),
                                           "mid": .string(mid), "kind": .string(kind.rawValue), "codec": .string(codec.name),
                                           "to": .string(target ?? "the room")])
@@ -119,5 +122,17 @@ extension MediaPlane {
         }
         for other in members.values where other.key.roomID == member.key.roomID && other.key != member.key { reconcile(other, now: now) }
         for other in members.values where other.key.roomID == member.key.roomID { offerIfNeeded(other) }
+    }
+
+    /// The codec a section's producer forwards: its first Opus, VP8 or H.264.
+    static func forwardedCodec(of media: NegotiatedMedia) -> NegotiatedCodec? {
+        media.codecs.first { ["opus", "vp8", "h264"].contains($0.name.lowercased()) }
+    }
+
+    /// A section's streams as the router's layers: a simulcast layer per RID, or its SSRCs.
+    static func layers(of media: NegotiatedMedia) -> [SimulcastLayer] {
+        media.rids.isEmpty
+            ? media.remoteStreams.map { SimulcastLayer(ssrc: $0.ssrc, rtxSSRC: $0.rtxSSRC) }
+            : media.rids.map { SimulcastLayer(rid: $0) }
     }
 }

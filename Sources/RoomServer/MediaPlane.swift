@@ -47,8 +47,10 @@ final class MediaPlane {
         let peerID: PeerID
         var connection: ServerPeerConnection.ID?
         var builder: AnswerBuilder
-        /// By mid; `to` is the one participant a directed track is for (nil: the room).
-        var producers: [String: (id: ProducerID, kind: StreamKind, codec: String, to: String?)] = [:]
+        /// By mid; `to` is the one participant a directed track is for (nil: the room); `layers`
+        /// the streams its section was offered with, so a new offer that changes them or the
+        /// codec is seen.
+        var producers: [String: (id: ProducerID, kind: StreamKind, codec: String, to: String?, layers: [SimulcastLayer])] = [:]
         var sctp: SCTPAssociation?
         /// Channel ids by label on this connection's association.
         var channels: [String: UInt16] = [:]

@@ -346,17 +346,15 @@ extension RevueSDKTests {
             #expect(failed?.code == 3026, "\(String(describing: failed))")
             #expect(log.since(mark).isEmpty && width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom, "\(log.events)")
             #expect(await Self.sending(room, audio: false))
-            // A custom track the room cannot send (H.264 in a VP8 room; one that has ended) is
-            // refused with its code, also to onError, and stopped; the camera on stays on.
-            let h264 = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false, codec: .H264)
+            // A custom track that has ended is refused with 3031, also to onError, and stopped;
+            // the camera on stays on. (One in another codec is sent after a new offer:
+            // `theCameraTracksCodecAndTheMicrophonesProcessingAreWhatIsSent`.)
             mark = log.events.count
-            let otherCodec = await #expect(throws: VideoSDKError.self) { try await room.changeCam(customCameraTrack: h264) }
-            #expect(otherCodec?.code == 3045 && log.errors.last?.code == 3045 && h264.isEnded, "\(String(describing: otherCodec))")
             let ended = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
             ended.stop()
             let endedRefusal = await #expect(throws: VideoSDKError.self) { try await room.changeCam(customCameraTrack: ended) }
             #expect(endedRefusal?.code == 3031 && log.errors.last?.code == 3031, "\(String(describing: endedRefusal))")
-            #expect(log.since(mark) == ["error 3045", "error 3031"] && room.localParticipant?.stream(of: .VIDEO)?.track === custom, "\(log.events)")
+            #expect(log.since(mark) == ["error 3031"] && room.localParticipant?.stream(of: .VIDEO)?.track === custom, "\(log.events)")
             #expect(await Self.sending(room, audio: false))
             // The chosen camera went away while off: enableCam() throws 3051 (no such camera).
             try await room.disableCam()
@@ -423,8 +421,10 @@ extension RevueSDKTests {
 
         /// RECV_ONLY sends nothing: 3066 for the camera and the microphone.
         /// The codec of createRoom's camera track is what the room sends (H.264 through x264);
-        /// a later track in another codec goes to onError (3045) and leaves the camera off. A
-        /// microphone track with processing flags sends through WebRTC's audio processing.
+        /// a later track in another codec, or with more simulcast layers than the room's
+        /// camera section, renegotiates the section: a viewer decodes H.264, then VP8, then the
+        /// layer it asks for. A microphone track with processing flags sends through WebRTC's
+        /// audio processing.
         @Test func theCameraTracksCodecAndTheMicrophonesProcessingAreWhatIsSent() async throws {
             let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false,
                                                                    bitrateMode: .BANDWIDTH_OPTIMIZED, codec: .H264)
@@ -443,12 +443,51 @@ extension RevueSDKTests {
             #expect(processed.settings.noiseSuppression && processed.settings.highPassFilter && !processed.settings.gainControl)
             #expect(await Self.sending(room, audio: true), "\(String(describing: room.publisher?.currentStatistics))")
 
+            let (viewer, viewerLog) = try self.room("Viewer")
+            try await viewer.join()
+            #expect(await viewerLog.wait(for: "streamEnabled Hana VIDEO"), "\(viewerLog.events)")
+            /// What the viewer decodes of Hana's camera: codec, width and frames, once `done`.
+            func decoded(_ done: @escaping (RemoteVideoTrack.Statistics) -> Bool) async -> RemoteVideoTrack.Statistics? {
+                let deadline = Date().addingTimeInterval(20)
+                var last: RemoteVideoTrack.Statistics?
+                while Date() < deadline {
+                    last = viewer.participants.values.first { $0.displayName == "Hana" }?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics
+                    if let last, done(last) { return last }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return last
+            }
+            let h264 = await decoded { $0.codec == "H264" && $0.framesDecoded > 5 }
+            #expect(h264?.codec == "H264" && h264?.frameWidth == 320, "\(String(describing: h264))")
+
+            // A VP8 track in the H.264 room: the camera section is offered again in VP8.
             try await room.disableCam()
             let vp8 = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, codec: .VP8)
-            let errors = log.errors.count
             try await room.enableCam(customCameraTrack: vp8)
-            #expect(log.errors.count == errors + 1 && log.errors.last?.code == 3045, "\(log.errors)")
-            #expect(vp8.isEnded && room.getAppliedVideoConfig()?["applied"] as? Bool == false)
+            #expect(log.errors.isEmpty && !vp8.isEnded && room.getAppliedVideoConfig()?["codec"] as? String == "VP8", "\(log.errors)")
+            #expect(await RevueSDKTests.waitUntil { room.publisher?.currentStatistics.videoCodec == "VP8" })
+            let decodedVP8 = await decoded { $0.codec == "VP8" && $0.framesDecoded > 5 }
+            #expect(decodedVP8?.codec == "VP8" && decodedVP8?.frameWidth == 320, "\(String(describing: decodedVP8))")
+
+            // A two-layer track in a room joined with one stream: the section is offered again
+            // with both layers, and the viewer's setQuality(.low) gets the small one.
+            let layered = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: true, maxLayer: .MAX_LAYER_2)
+            try await room.changeCam(customCameraTrack: layered)
+            var layers: [RoomPublisher.Statistics.Layer] = []
+            #expect(await RevueSDKTests.waitUntil {
+                layers = room.publisher?.currentStatistics.videoLayers ?? []
+                return layers.count == 2 && layers.allSatisfy { $0.framesEncoded > 5 && $0.bytesSent > 0 }
+            }, "\(layers)")
+            #expect(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height)" } == ["h 160x90", "f 320x180"], "\(layers)")
+            let top = await decoded { $0.framesDecoded > 5 && $0.frameWidth == 320 }
+            #expect(top?.frameWidth == 320, "\(String(describing: top))")
+            let hana = try #require(viewer.participants.values.first { $0.displayName == "Hana" })
+            try await hana.setQuality(.low)
+            let low = await decoded { $0.frameWidth == 160 }
+            #expect(low?.frameWidth == 160 && low?.decodeErrors == 0, "after setQuality(.low): \(String(describing: low))")
+            print("measured: Hana's camera renegotiated: \(h264.map { "\($0.codec ?? "-") \($0.frameWidth)" } ?? "-") → \(decodedVP8.map { "\($0.codec ?? "-") \($0.frameWidth)" } ?? "-") → layers \(layers.map { "\($0.rid ?? "-") \($0.width)" }), low \(low?.frameWidth ?? 0)")
+            #expect(log.errors.isEmpty && viewerLog.errors.isEmpty, "\(log.errors) \(viewerLog.errors)")
+            try await viewer.leave()
             try await room.leave()
         }
 
