@@ -214,9 +214,9 @@ extension Room {
             }
         }
         for participant in participants.values.sorted(by: { $0.id < $1.id }) {
-            guard let quality = participant.chosenQuality else { continue }
             do {
-                try await participant.setQuality(quality)
+                if let quality = participant.chosenQuality { try await participant.setQuality(quality) }
+                if let quality = participant.chosenShareQuality { try await participant.setScreenShareQuality(quality) }
             } catch {
                 report(error.with("the layer chosen for \(participant.displayName) was not chosen again after reconnecting: \(error.message)"))
             }

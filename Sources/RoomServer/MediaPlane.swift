@@ -208,9 +208,9 @@ final class MediaPlane {
             setForwarding(of: Key(roomID: roomID, participantID: participantID), kind: kind, on: false, now: now)
         case .resumeForwarding(let roomID, let participantID, let kind):
             setForwarding(of: Key(roomID: roomID, participantID: participantID), kind: kind, on: true, now: now)
-        case .setQuality(let roomID, let subscriberID, let publisherID, let quality):
+        case .setQuality(let roomID, let subscriberID, let publisherID, let quality, let kind):
             guard let subscriber = members[Key(roomID: roomID, participantID: subscriberID)]?.subscriber, let router = routers[roomID] else { return }
-            for subscription in subscriber.subscriptions where subscription.publisher.participantID == publisherID && subscription.kind != .audio {
+            for subscription in subscriber.subscriptions where subscription.publisher.participantID == publisherID && subscription.kind == kind {
                 try? router.setPreferredQuality(consumer: subscription.consumer.id, PreferredQuality(quality), now: now)
             }
         case .pauseReceiving(let roomID, let participantID, let kind):

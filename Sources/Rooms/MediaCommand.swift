@@ -24,8 +24,8 @@ public enum MediaCommand: Sendable, Hashable {
     /// The stop above is over (the participant turned the stream off themselves, or a moderator
     /// asked them to turn it on): forward it again when it flows.
     case resumeForwarding(roomID: String, participantID: String, kind: StreamKind)
-    /// The simulcast layer `subscriberID` wants of `publisherID`'s video.
-    case setQuality(roomID: String, subscriberID: String, publisherID: String, quality: VideoQuality)
+    /// The simulcast layer `subscriberID` wants of `publisherID`'s camera or screen share (`kind`).
+    case setQuality(roomID: String, subscriberID: String, publisherID: String, quality: VideoQuality, kind: StreamKind)
     /// Stop forwarding to this participant every stream of `kind` (all kinds when nil).
     case pauseReceiving(roomID: String, participantID: String, kind: StreamKind?)
     case resumeReceiving(roomID: String, participantID: String, kind: StreamKind?)

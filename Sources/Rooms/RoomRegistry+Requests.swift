@@ -64,7 +64,7 @@ extension RoomRegistry {
             var pinning = false
             if case .pin = envelope.message { pinning = true }
             return pin(target, type: type, pinning: pinning, by: me, roomID: roomID, id: id)
-        case .setQuality(let target, let quality):
+        case .setQuality(let target, let quality, let kind):
             if !me.mode.receivesMedia {
                 return [Self.refusal(.actionNotSupportedInMode, "a SIGNALLING_ONLY participant receives no video", to: connection, id: id)]
             }
@@ -73,7 +73,7 @@ extension RoomRegistry {
                     ? Self.refusal(.invalidParameter, "setQuality chooses what you receive of someone else", to: connection, id: id)
                     : Self.refusal(.invalidParticipantID, "there is no participant \(target) in the room", to: connection, id: id)]
             }
-            return [.media(.setQuality(roomID: roomID, subscriberID: me.id, publisherID: target, quality: quality)),
+            return [.media(.setQuality(roomID: roomID, subscriberID: me.id, publisherID: target, quality: quality, kind: kind)),
                     Self.reply(.ack, to: connection, id: id)]
         case .enableMic, .disableMic, .enableWebcam, .disableWebcam:
             guard let change = envelope.message.mediaChange else { return [] }

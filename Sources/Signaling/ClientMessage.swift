@@ -1,4 +1,5 @@
 import JobSpec
+import Media
 
 /// A message from a client to the server (docs/SIGNALING.md lists each with an example).
 public enum ClientMessage: Sendable, Hashable {
@@ -24,8 +25,10 @@ public enum ClientMessage: Sendable, Hashable {
     /// names the message.
     case pin(participantID: String, type: PinType)
     case unpin(participantID: String, type: PinType)
-    /// The simulcast layer this client wants of one publisher's video.
-    case setQuality(participantID: String, quality: VideoQuality)
+    /// The simulcast layer this client wants of one publisher's camera (`video`, the default)
+    /// or screen share (`share`): each is chosen on its own, so a small camera tile does not
+    /// shrink the shared screen.
+    case setQuality(participantID: String, quality: VideoQuality, kind: StreamKind = .video)
     /// `allow_mod`: asks a participant to turn their microphone on.
     case enableMic(participantID: String)
     /// `allow_mod`: turns a participant's microphone off (their audio stops being forwarded at once).
@@ -144,7 +147,9 @@ public enum ClientMessage: Sendable, Hashable {
         case .subscribeAnswer(let sdp): ["sdp": .string(sdp)]
         case .changeMode(let mode): ["mode": .string(mode.rawValue)]
         case .pin(let id, let type), .unpin(let id, let type): ["participantId": .string(id), "pinType": .string(type.rawValue)]
-        case .setQuality(let id, let quality): ["participantId": .string(id), "quality": .string(quality.rawValue)]
+        case .setQuality(let id, let quality, let kind):
+            kind == .video ? ["participantId": .string(id), "quality": .string(quality.rawValue)]
+                : ["participantId": .string(id), "quality": .string(quality.rawValue), "kind": .string(kind.rawValue)]
         case .enableMic(let id), .disableMic(let id), .enableWebcam(let id), .disableWebcam(let id), .removeParticipant(let id):
             ["participantId": .string(id)]
         case .respondEntry(let id, let decision): ["participantId": .string(id), "decision": .string(decision.rawValue)]
@@ -193,7 +198,9 @@ public enum ClientMessage: Sendable, Hashable {
         case "setQuality":
             let quality = try reader.optionalValue("quality", as: VideoQuality.self, reading: VideoQuality.init(reading:))
             guard let quality else { throw reader.failure("quality is required (one of \(VideoQuality.allowedValues))") }
-            return .setQuality(participantID: try participant(), quality: quality)
+            let kind = try reader.optionalValue("kind", as: StreamKind.self) ?? .video
+            guard kind != .audio else { throw reader.failure("kind must be video or share: audio has no layers") }
+            return .setQuality(participantID: try participant(), quality: quality, kind: kind)
         case "enableMic": return .enableMic(participantID: try participant())
         case "disableMic": return .disableMic(participantID: try participant())
         case "enableWebcam": return .enableWebcam(participantID: try participant())

@@ -20,7 +20,7 @@ import Testing
         .changeMode(.signallingOnly),
         .pin(participantID: "p", type: .cam),
         .unpin(participantID: "p", type: .shareAndCam),
-        .setQuality(participantID: "p", quality: .low),
+        .setQuality(participantID: "p", quality: .low), .setQuality(participantID: "p", quality: .high, kind: .share),
         .enableMic(participantID: "p"), .disableMic(participantID: "p"), .enableWebcam(participantID: "p"), .disableWebcam(participantID: "p"),
         .removeParticipant(participantID: "p"),
         .endRoom,
@@ -61,6 +61,8 @@ import Testing
         #expect(try ClientEnvelope(text: #"{"v":1,"type":"unpin","participantId":"bob","pinType":"CAM"}"#).message == .unpin(participantID: "bob", type: .cam))
         #expect(try ClientEnvelope(text: #"{"v":1,"type":"setQuality","participantId":"bob","quality":"medium"}"#).message
             == .setQuality(participantID: "bob", quality: .med), "the SDK's medium is med")
+        #expect(try ClientEnvelope(text: #"{"v":1,"type":"setQuality","participantId":"bob","quality":"low","kind":"share"}"#).message
+            == .setQuality(participantID: "bob", quality: .low, kind: .share), "a screen share's layer is chosen on its own")
         #expect(try ClientEnvelope(text: #"{"v":1,"type":"pin","participantId":"bob","pinType":"share-and-cam"}"#).message
             == .pin(participantID: "bob", type: .shareAndCam), "- and _ are the same")
         #expect(try ClientEnvelope(text: #"{"v":1,"type":"changeMode","mode":"recv_only"}"#).message == .changeMode(.receiveOnly),
@@ -103,6 +105,7 @@ import Testing
         (#"{"v":1,"type":"publishOffer","id":4,"sdp":"v=0","tracks":[{"mid":"3","kind":"video","to":7}]}"#, 3073, "to", .number(4)),
         (#"{"v":1,"type":"respondEntry","id":5,"participantId":"p","decision":"MAYBE"}"#, 3073, "respondEntry.decision", .number(5)),
         (#"{"v":1,"type":"setQuality","id":6,"participantId":"p"}"#, 3073, "setQuality.quality is required", .number(6)),
+        (#"{"v":1,"type":"setQuality","id":6,"participantId":"p","quality":"low","kind":"audio"}"#, 3073, "kind must be video or share", .number(6)),
         (#"{"v":1,"type":"changeMode","id":7}"#, 3073, "changeMode.mode is required", .number(7)),
     ]
 
