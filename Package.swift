@@ -243,7 +243,7 @@ let package = Package(
         .testTarget(name: "WebSocketTests", dependencies: ["OutboundHTTP", "WebSocket", "HTTP", "TestSupport"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "JobSpec", "TestKit"]),
         .testTarget(name: "TranslationTests", dependencies: ["Translation", "TestSupport"]),
-        .testTarget(name: "LiveTranscriptionTests", dependencies: ["LiveTranscription", "Speech", "Media", "Log"]),
+        .testTarget(name: "LiveTranscriptionTests", dependencies: ["LiveTranscription", "Speech", "Media", "MediaSource", "Fixture", "Log", "TestSupport"]),
         .testTarget(name: "ClusterTests", dependencies: ["Rooms", "APIModels", "Cluster", "Jobs", "JobSpec", "Postgres", "TestSupport"]),
         .testTarget(name: "JobsTests", dependencies: ["APIModels", "JobSpec", "Jobs", "Postgres", "Crypto", "HTTP", "Log", "TestSupport"]),
         .testTarget(name: "RoomsTests", dependencies: ["APIModels", "Rooms", "Signaling", "JobSpec", "Jobs", "Crypto", "HTTP", "Postgres",
