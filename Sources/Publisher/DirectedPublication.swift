@@ -44,8 +44,12 @@ final class DirectedPublication {
     /// The encoders' targets now, all streams together.
     var bitrate: Int { layers.isEmpty ? settings.totalBitrate : layers.reduce(0) { $0 + $1.encoder.bitrate } }
 
-    /// Whether a keyframe is owed on some stream (a new one starts with one).
-    var keyframeWanted: Bool { layers.isEmpty || layers.contains(where: \.keyframeWanted) }
+    /// Whether a keyframe is owed on some stream being sent (a new one starts with one); a
+    /// layer the answer did not accept is never encoded, so it owes nothing.
+    var keyframeWanted: Bool {
+        let sending = Set(section.tracks.map(\.ssrc))
+        return layers.isEmpty ? !sending.isEmpty : layers.contains { $0.keyframeWanted && sending.contains($0.ssrc) }
+    }
 
     /// Asks for a keyframe on the stream of `ssrc` (a PLI names one, RFC 4585 §6.3.1), or on
     /// every stream.

@@ -38,10 +38,23 @@ extension RoomPublisher {
         // no longer sent on.
         tracks.removeAll { old.contains($0.ssrc) }
         cameraStreamsOffered = false
+        cameraMoveUnanswered = true
         renegotiationNeeded = true
         statistics.videoCodec = codec.encodingName
         lock.withLock { sourcesChanged = true }
         logger.info("the camera section is offered again", ["codec": .string("\(before.encodingName) → \(codec.encodingName)"),
                                                           "layers": .string("\(offered) → \(max(1, layers.count))")])
+    }
+
+    /// After an answer to, or a refusal of, an offer that named the camera's new streams: the
+    /// owner hears when they were not accepted (`Configuration.onCameraRefused`).
+    func checkCameraMove(refusal: String? = nil) {
+        guard cameraMoveUnanswered, cameraStreamsOffered else { return }
+        cameraMoveUnanswered = false
+        let accepted = tracks.contains { $0.mid == "1" && !$0.codec.isAudio }
+        guard refusal != nil || !accepted else { return }
+        let reason = refusal ?? "the server did not accept the camera as \(videoCodec.encodingName) in \(videoStreams.count) stream(s)"
+        logger.error("the camera section offered again was not accepted; the camera sends nothing", ["reason": .string(reason)])
+        configuration.onCameraRefused?(reason)
     }
 }

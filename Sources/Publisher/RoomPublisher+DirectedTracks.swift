@@ -160,13 +160,15 @@ extension RoomPublisher {
         do {
             let answer = try SessionDescription(parsing: sdp)
             let negotiation = try offerBuilder.negotiate(answer: answer, to: offer)
-            // A promoted participant's microphone and camera, sent from now on.
+            // A promoted participant's microphone and camera, or a camera section offered
+            // again, sent from now on.
             for track in mainTracks(answer: answer, negotiation: negotiation) where !tracks.contains(where: { $0.ssrc == track.ssrc }) {
                 tracks.append(track)
                 sender?.add(track)
                 if !track.codec.isAudio { for layer in videoLayers { layer.keyframeWanted = true } }
-                logger.info("publishing after the promotion", ["codec": .string(track.codec.rawValue), "ssrc": .of(Int(track.ssrc))])
+                logger.info("publishing a new main track", ["codec": .string(track.codec.rawValue), "ssrc": .of(Int(track.ssrc))])
             }
+            checkCameraMove()
             for (section, completion) in offered {
                 guard section.isActive else {
                     completion(.failure(DirectedVideoError("the publication ended before the server answered")))

@@ -112,7 +112,8 @@ extension RoomPublisher {
                             _ configuration: Configuration) throws -> [VideoLayer]
     {
         guard !simulcast.isEmpty, streams.allSatisfy({ $0.rid != nil }) else {
-            return [VideoLayer(rid: nil, ssrc: streams[streams.count - 1].ssrc, rtxSSRC: streams[streams.count - 1].rtxSSRC,
+            // One stream, on the top one's SSRC (and RID, in a simulcast section).
+            return [VideoLayer(rid: streams[streams.count - 1].rid, ssrc: streams[streams.count - 1].ssrc, rtxSSRC: streams[streams.count - 1].rtxSSRC,
                                encoder: try videoEncoder(for: format, bitrate: bitrate, codec: codec, configuration), scaler: nil, bitrate: bitrate)]
         }
         return try zip(simulcast.suffix(streams.count), streams.suffix(simulcast.count)).map { encoding, stream in
@@ -154,8 +155,10 @@ extension RoomPublisher {
         guard offeredNow.contains(.video) else { return }
         moveCameraSectionIfAsked()
         let bitrate = askedBitrate ?? configuration.videoBitrate ?? wanted?.format.defaultBitrate
-        // Simulcast stays simulcast: the offer named its layers.
-        let layers = layerSettings.isEmpty ? [] : Array((askedLayers ?? configuration.simulcast).suffix(videoStreams.count))
+        // Simulcast stays simulcast: the offer named its layers. A camera asking for none (`[]`)
+        // sends one stream, on the top layer's SSRC and RID.
+        let simulcastSection = videoStreams.contains { $0.rid != nil }
+        let layers = simulcastSection ? Array((askedLayers ?? configuration.simulcast).suffix(videoStreams.count)) : []
         if let wanted, let bitrate, videoLayers.isEmpty || camera?.format != wanted.format || videoBitrate != bitrate || layerSettings != layers {
             do {
                 videoLayers = try Self.videoLayers(for: wanted.format, bitrate: bitrate, simulcast: layers, streams: videoStreams, codec: videoCodec,

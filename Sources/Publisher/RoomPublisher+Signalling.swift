@@ -106,6 +106,7 @@ extension RoomPublisher {
                     stop(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
                 } else {
                     refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)", serverCode: code)
+                    checkCameraMove(refusal: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
                 }
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }

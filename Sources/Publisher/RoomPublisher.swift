@@ -121,6 +121,8 @@ public final class RoomPublisher: @unchecked Sendable {
     /// Whether an offer sent since `videoStreams` last changed named them, so that an answer
     /// to an older offer does not start sending streams it did not accept.
     var cameraStreamsOffered = true
+    /// The camera section was offered again and no answer has said whether it was accepted.
+    var cameraMoveUnanswered = false
     let cname: String
     var tracks: [SendTrack] = []
     var sender: MediaSender?
@@ -293,7 +295,8 @@ public final class RoomPublisher: @unchecked Sendable {
     ///   - bitrate: bits a second for this camera; nil is the configured one (or the size's).
     ///   - simulcast: with simulcast, this camera's layers, lowest first (their sizes and
     ///     rates; they take the offered RIDs from the top, so fewer layers leave the lowest
-    ///     unsent); nil is the configured ones. More layers than the camera section offered
+    ///     unsent); nil is the configured ones, `[]` one stream (on the top layer's SSRC).
+    ///     More layers than the camera section offered
     ///     (two or three where it offered one stream) renegotiate the section with them.
     ///   - codec: the camera's codec; one other than the section's renegotiates the section in
     ///     it (a new offer; H.264 is sent as one stream). Nil keeps the section's.

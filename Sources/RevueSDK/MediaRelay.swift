@@ -24,8 +24,13 @@ final class MediaRelay {
     }
 
     /// Sends what the room sends now, of the relayed kinds, and tells the destination room.
-    func update(camera: (any CameraSource)?, microphone: (any MicrophoneSource)?, share: (any CameraSource)?, shareSettings: DirectedVideo?) {
-        publisher.setCamera(kinds.contains(.VIDEO) ? camera : nil)
+    /// `cameraSettings`: what the room sends its camera as (`Room.sentVideo` and the track's
+    /// codec), which the relay sends too.
+    func update(camera: (any CameraSource)?, cameraSettings: (bitrate: Int?, layers: [SimulcastEncoding], codec: PublishedVideoCodec?),
+                microphone: (any MicrophoneSource)?, share: (any CameraSource)?, shareSettings: DirectedVideo?)
+    {
+        publisher.setCamera(kinds.contains(.VIDEO) ? camera : nil, bitrate: cameraSettings.bitrate, simulcast: cameraSettings.layers,
+                            codec: cameraSettings.codec)
         publisher.setMicrophone(kinds.contains(.AUDIO) ? microphone : nil)
         let wantedShare = kinds.contains(.SHARE) ? share : nil
         if wantedShare !== sentShare {

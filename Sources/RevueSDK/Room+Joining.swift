@@ -329,6 +329,7 @@ extension Room {
         configuration.onStopped = { continuation.yield(.stopped($0)) }
         configuration.onData = { continuation.yield(.data($0)) }
         configuration.onConnectionLost = { continuation.yield(.lost($0)) }
+        configuration.onCameraRefused = { continuation.yield(.cameraRefused($0)) }
     }
 
     /// Out of the room, whatever the cause: the devices closed, the publisher stopped, every

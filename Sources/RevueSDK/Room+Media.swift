@@ -98,8 +98,8 @@ extension Room {
         let sent = Room.sentVideo(of: track, quality: webcamQuality)
         let camera = ProcessedCamera(source: source, slot: videoProcessor)
         sentCamera = camera
-        publisher?.setCamera(camera, bitrate: sent.bitrate, simulcast: sent.layers.isEmpty ? nil : sent.layers,
-                             codec: track.codec?.publishedCodec)
+        // No layers is one stream (a track without a config, such as a buffer track's).
+        publisher?.setCamera(camera, bitrate: sent.bitrate, simulcast: sent.layers, codec: track.codec?.publishedCodec)
     }
 
     /// What a camera track sends at a webcam quality. With simulcast (`multiStream`), the

@@ -56,9 +56,11 @@ extension Room {
     func updateRelays() {
         guard !relays.isEmpty else { return }
         let shareSettings = shareTrack.map { Room.shareSettings($0.screenShareConfig ?? .h720p_15fps, multiStream: $0.multiStream) }
+        let sent = cameraTrack.map { Room.sentVideo(of: $0, quality: webcamQuality) }
+        let cameraSettings = (bitrate: sent?.bitrate, layers: sent?.layers ?? [], codec: cameraTrack?.codec?.publishedCodec)
         for relay in relays.values {
-            relay.update(camera: camOn ? sentCamera : nil, microphone: micOn ? sentMicrophone : nil, share: shareOn ? shareSource : nil,
-                         shareSettings: shareSettings)
+            relay.update(camera: camOn ? sentCamera : nil, cameraSettings: cameraSettings, microphone: micOn ? sentMicrophone : nil,
+                         share: shareOn ? shareSource : nil, shareSettings: shareSettings)
         }
     }
 

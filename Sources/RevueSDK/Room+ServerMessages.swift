@@ -18,6 +18,9 @@ extension Room {
         case .data(let message):
             guard state == .CONNECTED else { return }
             emit { $0.onDataReceived(message) }
+        case .cameraRefused(let why):
+            guard state == .CONNECTED else { return }
+            report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the camera is not sent: \(why)"))
         case .lost(let why):
             // While leaving or ending, the publisher's `stopped` that follows closes the room.
             guard state == .CONNECTED else { return }

@@ -40,6 +40,8 @@ public final class Room {
         case data(DataMessage)
         /// The signalling connection was lost: the room reconnects (Room+Reconnect.swift).
         case lost(String)
+        /// The camera section offered again (another codec, more layers) was not accepted.
+        case cameraRefused(String)
     }
 
     /// The room's id, as given to `createRoom`.

@@ -74,7 +74,10 @@ extension MediaPlane {
         let rtx: UInt8? = video ? payloadType + 1 : nil
         let options = ConsumerOptions(peer: subscriber.peerID, payloadType: payloadType, rtxPayloadType: rtx, mid: mid,
                                       extensions: MediaPlane.subscriberExtensions,
-                                      feedback: video ? [.nack, .pli, .fir, .remb] : [], preferredQuality: .high, paused: false)
+                                      feedback: video ? [.nack, .pli, .fir, .remb] : [],
+                                      preferredQuality: subscriber.qualities[Subscriber.QualityKey(publisherID: publisher.participantID, kind: kind)]
+                                          .map(PreferredQuality.init) ?? .high,
+                                      paused: subscriber.paused.contains(kind))
         let consumer: ConsumerParameters
         do {
             consumer = try router.addConsumer(of: producer, options, now: now)

@@ -71,6 +71,17 @@ final class MediaPlane {
         var outstanding = false
         var dirty = false
         var nextMid = 0
+        /// What this participant asked of what they receive, kept for the subscriptions made
+        /// later (a track that starts, or one replaced by a renegotiated section): the layer of
+        /// each publisher's camera or share (`setQuality`), and the kinds paused
+        /// (`pauseAllStreams`).
+        var qualities: [QualityKey: VideoQuality] = [:]
+        var paused: Set<StreamKind> = []
+
+        struct QualityKey: Hashable {
+            var publisherID: String
+            var kind: StreamKind
+        }
 
         init(peerID: PeerID, credentials: ICECredentials, builder: OfferBuilder) {
             self.peerID = peerID
@@ -210,6 +221,7 @@ final class MediaPlane {
             setForwarding(of: Key(roomID: roomID, participantID: participantID), kind: kind, on: true, now: now)
         case .setQuality(let roomID, let subscriberID, let publisherID, let quality, let kind):
             guard let subscriber = members[Key(roomID: roomID, participantID: subscriberID)]?.subscriber, let router = routers[roomID] else { return }
+            subscriber.qualities[Subscriber.QualityKey(publisherID: publisherID, kind: kind)] = quality
             for subscription in subscriber.subscriptions where subscription.publisher.participantID == publisherID && subscription.kind == kind {
                 try? router.setPreferredQuality(consumer: subscription.consumer.id, PreferredQuality(quality), now: now)
             }
@@ -282,6 +294,8 @@ final class MediaPlane {
 
     func setReceiving(_ key: Key, kind: StreamKind?, on: Bool, now: Double) {
         guard let router = routers[key.roomID], let subscriber = members[key]?.subscriber else { return }
+        let kinds = kind.map { [$0] } ?? StreamKind.allCases
+        if on { subscriber.paused.subtract(kinds) } else { subscriber.paused.formUnion(kinds) }
         for subscription in subscriber.subscriptions where kind == nil || subscription.kind == kind {
             if on { try? router.resumeConsumer(subscription.consumer.id, now: now) } else { try? router.pauseConsumer(subscription.consumer.id) }
         }

@@ -15,6 +15,8 @@ import Testing
 
     static func publication(_ settings: DirectedVideo) -> DirectedPublication {
         let section = DirectedSection(mid: "3", kind: .share, participantID: nil, codec: .vp8, rids: settings.simulcast.map(\.rid))
+        // As the server's answer accepted every stream.
+        section.tracks = section.streams.map { SendTrack(codec: .vp8, ssrc: $0.ssrc, payloadType: 96, mid: "3", rid: $0.rid) }
         return DirectedPublication(id: 1, participantID: nil, source: nil, settings: settings, section: section)
     }
 
@@ -50,6 +52,10 @@ import Testing
         #expect(publication.keyframeWanted)
         let next = try publication.encode(Self.picture(1), format: Self.camera, sending: all)
         #expect(next.map(\.frame.isKeyframe) == [false, true, false])
+        // A layer the answer did not accept is not encoded, so its keyframe is owed to no one.
+        publication.section.tracks.removeAll { $0.ssrc == streams[0].ssrc }
+        publication.wantKeyframe(ssrc: streams[0].ssrc)
+        #expect(!publication.keyframeWanted)
         publication.wantKeyframe()
         let again = try publication.encode(Self.picture(2), format: Self.camera, sending: all)
         #expect(again.map(\.frame.isKeyframe) == [true, true, true])

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JobSpec
+import Media
 @testable import RevueSDK
 import Capture
 import OutboundHTTP
@@ -470,7 +471,10 @@ extension RevueSDKTests {
             #expect(decodedVP8?.codec == "VP8" && decodedVP8?.frameWidth == 320, "\(String(describing: decodedVP8))")
 
             // A two-layer track in a room joined with one stream: the section is offered again
-            // with both layers, and the viewer's setQuality(.low) gets the small one.
+            // with both layers. The viewer asked for LOW before (one stream: nothing to choose);
+            // the server keeps that choice for the new track, so the small layer comes at once.
+            let hana = try #require(viewer.participants.values.first { $0.displayName == "Hana" })
+            try await hana.setQuality(.low)
             let layered = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: true, maxLayer: .MAX_LAYER_2)
             try await room.changeCam(customCameraTrack: layered)
             var layers: [RoomPublisher.Statistics.Layer] = []
@@ -479,12 +483,11 @@ extension RevueSDKTests {
                 return layers.count == 2 && layers.allSatisfy { $0.framesEncoded > 5 && $0.bytesSent > 0 }
             }, "\(layers)")
             #expect(layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height)" } == ["h 160x90", "f 320x180"], "\(layers)")
+            let low = await decoded { $0.framesDecoded > 5 && $0.frameWidth == 160 }
+            #expect(low?.frameWidth == 160 && low?.decodeErrors == 0, "setQuality(.low) kept for the new track: \(String(describing: low))")
+            try await hana.setQuality(.high)
             let top = await decoded { $0.framesDecoded > 5 && $0.frameWidth == 320 }
-            #expect(top?.frameWidth == 320, "\(String(describing: top))")
-            let hana = try #require(viewer.participants.values.first { $0.displayName == "Hana" })
-            try await hana.setQuality(.low)
-            let low = await decoded { $0.frameWidth == 160 }
-            #expect(low?.frameWidth == 160 && low?.decodeErrors == 0, "after setQuality(.low): \(String(describing: low))")
+            #expect(top?.frameWidth == 320, "after setQuality(.high): \(String(describing: top))")
             print("measured: Hana's camera renegotiated: \(h264.map { "\($0.codec ?? "-") \($0.frameWidth)" } ?? "-") → \(decodedVP8.map { "\($0.codec ?? "-") \($0.frameWidth)" } ?? "-") → layers \(layers.map { "\($0.rid ?? "-") \($0.width)" }), low \(low?.frameWidth ?? 0)")
             #expect(log.errors.isEmpty && viewerLog.errors.isEmpty, "\(log.errors) \(viewerLog.errors)")
             try await viewer.leave()
@@ -554,6 +557,12 @@ extension RevueSDKTests {
             try await room.enableCam(customCameraTrack: single)
             let top = await sent(1)
             #expect(top.map { "\($0.rid ?? "-") \($0.width)x\($0.height) \($0.bitrate / 1000)" } == ["f 320x180 120"], "\(top)")
+            // A track without a config (an app's buffer track) is one stream too, at its size.
+            let buffer = LocalVideoTrack.createBufferTrack(name: "drawing", width: 320, height: 180, frameRate: 15)
+            try buffer.videoTrack?.push(VideoFrame(width: 320, height: 180, color: YUVColor(y: 120, u: 150, v: 60)))
+            try await room.changeCam(customCameraTrack: buffer)
+            let pushed = await sent(1)
+            #expect(pushed.map { "\($0.rid ?? "-") \($0.width)x\($0.height)" } == ["f 320x180"], "\(pushed)")
             try await room.leave()
             #expect(log.errors.isEmpty, "\(log.errors)")
         }
