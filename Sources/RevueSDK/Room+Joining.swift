@@ -209,6 +209,7 @@ extension Room {
         configuration.participantID = local.id
         configuration.camera = nil
         configuration.microphone = nil
+        offerCameraAsItIs(&configuration)
         // The mode of now, as a join in it would ask (a viewer promoted, or a change since the
         // first join): SEND_AND_RECV offers both sections, the others none; SIGNALLING_ONLY has
         // no data channels.
@@ -324,6 +325,15 @@ extension Room {
     }
 
     /// Points a publisher's callbacks at `continuation`, the room's stream of what it hands over.
+    /// A new publisher's first offer (a rejoin, `switchTo`) with the camera track's codec and
+    /// layers where they are more than the join's, so the camera on needs no second offer.
+    func offerCameraAsItIs(_ configuration: inout RoomPublisher.Configuration) {
+        guard let track = cameraTrack else { return }
+        if let codec = track.codec?.publishedCodec { configuration.videoCodec = codec }
+        let layers = Room.simulcastLayers(of: track)
+        if layers.count > configuration.simulcast.count { configuration.simulcast = layers }
+    }
+
     nonisolated static func wire(_ configuration: inout RoomPublisher.Configuration, to continuation: AsyncStream<Inbound>.Continuation) {
         configuration.onMessage = { continuation.yield(.message($0)) }
         configuration.onStopped = { continuation.yield(.stopped($0)) }

@@ -49,6 +49,7 @@ extension Room {
         configuration.participantID = local.id
         configuration.camera = nil
         configuration.microphone = nil
+        offerCameraAsItIs(&configuration)
         configuration.resumeKey = resumeKey
         let cancellation = JoinCancellation()
         configuration.cancellation = cancellation

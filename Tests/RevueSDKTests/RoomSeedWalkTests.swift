@@ -56,6 +56,11 @@ extension RevueSDKTests {
         }
 
         /// Waits until the room's publisher has encoded and sent video (and sound when `audio`).
+        /// Whether `track` decodes pictures `width` wide within `seconds`.
+        static func decodes(_ track: RemoteVideoTrack, width: Int, within seconds: Double = 20) async -> Bool {
+            await RevueSDKTests.waitUntil(seconds) { track.statistics.frameWidth == width && track.statistics.framesDecoded > 0 }
+        }
+
         static func sending(_ room: Room, audio: Bool, timeout: Double = 20) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
@@ -530,14 +535,7 @@ extension RevueSDKTests {
             #expect(await viewerLog.wait(for: "streamEnabled Layers VIDEO"), "\(viewerLog.events)")
             let sender = try #require(viewer.participants.values.first { $0.displayName == "Layers" })
             let video = try #require(sender.stream(of: .VIDEO)?.remoteVideoTrack)
-            func decodes(width: Int) async -> Bool {
-                let deadline = Date().addingTimeInterval(20)
-                while Date() < deadline {
-                    if video.statistics.frameWidth == width && video.statistics.framesDecoded > 0 { return true }
-                    try? await Task.sleep(for: .milliseconds(50))
-                }
-                return false
-            }
+            func decodes(width: Int) async -> Bool { await Self.decodes(video, width: width) }
             #expect(await decodes(width: 320), "\(video.statistics)")
             try await sender.setQuality(.low)
             #expect(await decodes(width: 160), "after setQuality(.low): \(video.statistics)")
@@ -687,14 +685,7 @@ extension RevueSDKTests {
 
             let sharer = try #require(bob.participants.values.first { $0.displayName == "Ann" })
             let screen = try #require(sharer.stream(of: .SHARE)?.remoteVideoTrack)
-            func decodes(width: Int, within seconds: Double = 20) async -> Bool {
-                let deadline = Date().addingTimeInterval(seconds)
-                while Date() < deadline {
-                    if screen.statistics.frameWidth == width && screen.statistics.framesDecoded > 0 { return true }
-                    try? await Task.sleep(for: .milliseconds(50))
-                }
-                return false
-            }
+            func decodes(width: Int, within seconds: Double = 20) async -> Bool { await Self.decodes(screen, width: width, within: seconds) }
             #expect(await decodes(width: 640), "\(screen.statistics)")
             // The camera's layer is not the share's: setQuality leaves the share as it is.
             try await sharer.setQuality(.low)
