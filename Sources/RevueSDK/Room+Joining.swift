@@ -324,7 +324,6 @@ extension Room {
         }
     }
 
-    /// Points a publisher's callbacks at `continuation`, the room's stream of what it hands over.
     /// A new publisher's first offer (a rejoin, `switchTo`) with the camera track's codec and
     /// layers where they are more than the join's, so the camera on needs no second offer.
     func offerCameraAsItIs(_ configuration: inout RoomPublisher.Configuration) {
@@ -334,6 +333,7 @@ extension Room {
         if layers.count > configuration.simulcast.count { configuration.simulcast = layers }
     }
 
+    /// Points a publisher's callbacks at `continuation`, the room's stream of what it hands over.
     nonisolated static func wire(_ configuration: inout RoomPublisher.Configuration, to continuation: AsyncStream<Inbound>.Continuation) {
         configuration.onMessage = { continuation.yield(.message($0)) }
         configuration.onStopped = { continuation.yield(.stopped($0)) }
