@@ -180,19 +180,10 @@ extension RoomPublisher {
                     completion(.failure(DirectedVideoError("the server did not accept \(section.codec.encodingName) for \(section.participantID ?? "the room")")))
                     continue
                 }
-                // The layers the answer receives (RFC 8853 §5.1), named by RID; an answer without
-                // simulcast gets the top stream alone, as the camera's does.
-                let accepted = Set(answer.media.first { $0.mid == section.mid }?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
-                let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
-                let simulcast = section.streams.count > 1 && ridID != nil && !accepted.isEmpty
-                for stream in section.streams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == section.ssrc {
-                    let track = SendTrack(codec: section.codec.trackCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
-                                          rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType,
-                                          mid: section.mid, midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                          absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
-                                          transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
-                                          rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
-                                          repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil)
+                let streams = section.streams.map { (rid: $0.rid, ssrc: $0.ssrc, rtxSSRC: $0.rtxSSRC) }
+                for track in Self.acceptedVideoTracks(streams, mid: section.mid, codec: section.codec.trackCodec, negotiated: codec, media: media,
+                                                      answer: answer)
+                {
                     section.tracks.append(track)
                     tracks.append(track)
                     sender?.add(track)

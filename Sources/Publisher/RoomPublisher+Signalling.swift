@@ -160,24 +160,29 @@ extension RoomPublisher {
         let video = videoCodec
         // An answer to an offer made before the camera's streams changed accepted the old ones.
         if cameraStreamsOffered, let media = negotiation.media(mid: "1"), media.isAccepted, let codec = media.codec(named: video.encodingName) {
-            // The layers the answer receives (RFC 8853 §5.1: its `a=simulcast:recv`), with
-            // the RID extension to name them by; an answer without simulcast gets the top
-            // layer alone, as a single stream.
-            let section = answer.media.first { $0.mid == "1" }
-            let accepted = Set(section?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
-            let ridID = RoomPublisher.oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
-            let simulcast = videoStreams.count > 1 && ridID != nil && !accepted.isEmpty
-            for stream in videoStreams where simulcast ? stream.rid.map(accepted.contains) == true : stream.ssrc == videoStreams.last?.ssrc {
-                made.append(SendTrack(codec: video.trackCodec, ssrc: stream.ssrc, payloadType: codec.payloadType,
-                                        rtxSSRC: codec.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: codec.rtxPayloadType, mid: "1",
-                                        midExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.mid)),
-                                        absSendTimeExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.absSendTime)),
-                                        transportWideCCExtensionID: RoomPublisher.oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
-                                        rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
-                                        repairedRIDExtensionID: simulcast ? RoomPublisher.oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil))
-            }
+            made += Self.acceptedVideoTracks(videoStreams, mid: "1", codec: video.trackCodec, negotiated: codec, media: media, answer: answer)
         }
         return made
+    }
+
+    /// The tracks of a video section's streams (lowest first) that an answer accepted: the
+    /// layers it receives (RFC 8853 §5.1: its `a=simulcast:recv`), with the RID extension to
+    /// name them by; an answer without simulcast gets the top stream alone, as a single stream.
+    static func acceptedVideoTracks(_ streams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)], mid: String, codec: TrackCodec,
+                                    negotiated: NegotiatedCodec, media: NegotiatedMedia, answer: SessionDescription) -> [SendTrack]
+    {
+        let accepted = Set(answer.media.first { $0.mid == mid }?.simulcast?.recv.flatMap { $0.map(\.rid) } ?? [])
+        let ridID = oneByteID(media.extensionID(HeaderExtension.rtpStreamID))
+        let simulcast = streams.count > 1 && ridID != nil && !accepted.isEmpty
+        return streams.filter { simulcast ? $0.rid.map(accepted.contains) == true : $0.ssrc == streams.last?.ssrc }.map { stream in
+            SendTrack(codec: codec, ssrc: stream.ssrc, payloadType: negotiated.payloadType,
+                      rtxSSRC: negotiated.rtxPayloadType == nil ? nil : stream.rtxSSRC, rtxPayloadType: negotiated.rtxPayloadType, mid: mid,
+                      midExtensionID: oneByteID(media.extensionID(HeaderExtension.mid)),
+                      absSendTimeExtensionID: oneByteID(media.extensionID(HeaderExtension.absSendTime)),
+                      transportWideCCExtensionID: oneByteID(media.extensionID(HeaderExtension.transportWideCC)),
+                      rid: simulcast ? stream.rid : nil, ridExtensionID: simulcast ? ridID : nil,
+                      repairedRIDExtensionID: simulcast ? oneByteID(media.extensionID(HeaderExtension.repairedRTPStreamID)) : nil)
+        }
     }
 
     /// The data channel section's mid, after the microphone's (0) and the camera's (1).
