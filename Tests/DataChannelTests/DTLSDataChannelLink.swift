@@ -4,7 +4,7 @@ import DataChannel
 /// The real stack, twice, in memory: an SCTP association over a DTLS session on each side, as
 /// the room server (DTLS server) and Revue's SDK (DTLS client) run it. What a DTLS session
 /// sends, the other receives; SCTP starts on each side when its DTLS session connects.
-final class DTLSDataChannelLink {
+final class DTLSDataChannelLink: DrivenLink {
     /// Shared certificates keep the tests fast (one EC key each).
     static let clientCertificate = makeCertificate()
     static let serverCertificate = makeCertificate()
@@ -39,7 +39,7 @@ final class DTLSDataChannelLink {
     func connect() -> Bool {
         dtls(serverDTLS.start(now: now), from: .server)
         dtls(clientDTLS.start(now: now), from: .client)
-        return run { self.clientEvents.contains(.associationUp) && self.serverEvents.contains(.associationUp) }
+        return runAllowingForUsrsctpThreads { self.clientEvents.contains(.associationUp) && self.serverEvents.contains(.associationUp) }
     }
 
     /// Delivers datagrams both ways, advancing the clock and running timers when nothing is in
@@ -67,6 +67,8 @@ final class DTLSDataChannelLink {
         return true
     }
 
+    func drive(for linkSeconds: Double, until done: () -> Bool) -> Bool { run(timeout: linkSeconds, until: done) }
+
     func association(_ role: SCTPAssociation.Role) -> SCTPAssociation { role == .client ? client : server }
 
     func events(_ role: SCTPAssociation.Role) -> [DataChannelEvent] { role == .client ? clientEvents : serverEvents }
@@ -85,7 +87,11 @@ final class DTLSDataChannelLink {
         let opened = try association(role).openChannel(label: label, ordered: ordered, reliability: reliability, now: now)
         sctp(opened.actions, from: role)
         let peer: SCTPAssociation.Role = role == .client ? .server : .client
-        run { self.events(peer).contains { if case .opened(let channel) = $0 { channel.id == opened.channel.id } else { false } } }
+        runAllowingForUsrsctpThreads {
+            self.events(peer).contains { if case .opened(let channel) = $0 { channel.id == opened.channel.id } else { false } }
+                // And the opener has the DATA_CHANNEL_ACK (RFC 8832 §5.2), so it may send at once.
+                && self.association(role).channel(opened.channel.id)?.state == .open
+        }
         return opened.channel
     }
 

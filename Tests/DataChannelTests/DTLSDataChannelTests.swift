@@ -35,8 +35,9 @@ extension SCTPTests {
 
         @Test func closingOverDTLS() throws {
             let link = try DTLSDataChannelLink()
-            link.connect()
+            #expect(link.connect())
             let channel = try link.open(from: .server, label: "control")
+            #expect(link.server.channel(channel.id)?.state == .open)
             // The reset may wait for outstanding data to be acknowledged (RFC 6525 §5.1.2).
             link.deliver(try link.server.closeChannel(channel.id, now: link.now), from: .server)
             #expect(link.server.channel(channel.id)?.state == .closing)

@@ -4,7 +4,7 @@ import DataChannel
 /// Two associations wired back to back in memory: what one sends, the other receives. Time is
 /// the link's own (`now`), advanced by `run(until:)` in small steps while nothing is in flight,
 /// so retransmission timers fire deterministically.
-final class SCTPTestLink {
+final class SCTPTestLink: DrivenLink {
     let client: SCTPAssociation
     let server: SCTPAssociation
     /// The link's clock, in seconds.
@@ -50,7 +50,7 @@ final class SCTPTestLink {
     func connect() -> Bool {
         collect(server.start(now: now), from: .server)
         collect(client.start(now: now), from: .client)
-        return run { self.clientEvents.contains(.associationUp) && self.serverEvents.contains(.associationUp) }
+        return runAllowingForUsrsctpThreads { self.clientEvents.contains(.associationUp) && self.serverEvents.contains(.associationUp) }
     }
 
     /// Delivers packets both ways; when none are in flight, advances the clock by `step` and
@@ -85,6 +85,8 @@ final class SCTPTestLink {
         run(timeout: quiet) { self.now >= until }
     }
 
+    func drive(for linkSeconds: Double, until done: () -> Bool) -> Bool { run(timeout: linkSeconds, until: done) }
+
     func association(_ role: SCTPAssociation.Role) -> SCTPAssociation { role == .client ? client : server }
 
     func events(_ role: SCTPAssociation.Role) -> [DataChannelEvent] { role == .client ? clientEvents : serverEvents }
@@ -110,13 +112,7 @@ final class SCTPTestLink {
                 // And the opener has the DATA_CHANNEL_ACK (RFC 8832 §5.2), so it may send at once.
                 && self.association(role).channel(opened.channel.id)?.state == .open
         }
-        // usrsctp hands some of its work to threads of its own, which a loaded machine runs
-        // late in real time while the injected clock races ahead: pump, and give them a
-        // moment, until the handshake is done (a CI run saw "channel 0 is connecting").
-        let realDeadline = Date().addingTimeInterval(10)
-        while !run(timeout: 0.2, until: isOpen) && Date() < realDeadline {
-            Thread.sleep(forTimeInterval: 0.002)
-        }
+        runAllowingForUsrsctpThreads(until: isOpen)
         return opened.channel
     }
 

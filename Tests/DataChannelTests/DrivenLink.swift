@@ -1,0 +1,26 @@
+import Foundation
+
+/// An in-memory link whose clock the test drives (`SCTPTestLink`, `DTLSDataChannelLink`).
+protocol DrivenLink: AnyObject {
+    /// Delivers what is in flight and advances the link's clock, for at most `linkSeconds`
+    /// of link time, until `done`; true when `done`.
+    func drive(for linkSeconds: Double, until done: () -> Bool) -> Bool
+}
+
+extension DrivenLink {
+    /// Runs the link until `done`, allowing usrsctp's own threads up to ten real seconds.
+    ///
+    /// usrsctp hands some of its work (the association's start, a channel's open) to threads of
+    /// its own, which a loaded machine runs late in real time while the injected clock races
+    /// ahead: pump in short stretches of link time and give them a moment between (CI runs saw
+    /// "channel 0 is connecting", and a channel closed before its association was up).
+    @discardableResult
+    func runAllowingForUsrsctpThreads(until done: () -> Bool) -> Bool {
+        let realDeadline = Date().addingTimeInterval(10)
+        while !drive(for: 0.2, until: done) {
+            guard Date() < realDeadline else { return false }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return true
+    }
+}
