@@ -18,6 +18,11 @@ public final class ScaledVideoEncoder {
                                   destinationHeight: preset.size.height, flags: revue_sws_area())
     }
 
+    /// Leaves the next picture out, as the composite's encoder does (`VideoEncoder.skip`).
+    public func skip() {
+        encoder.skip()
+    }
+
     /// Encodes `picture` (the composite, as its encoder got it) at this rung's size; a keyframe
     /// when `forceKeyframe`.
     public func encode(_ picture: PlanarImage, forceKeyframe: Bool) throws(AVError) -> [EncodedPacket] {

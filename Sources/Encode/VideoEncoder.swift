@@ -94,13 +94,20 @@ public final class VideoEncoder: @unchecked Sendable {
         return try drain()
     }
 
+    /// Leaves the timeline's next picture out, when nothing would take it (every job on the
+    /// composite paused): its pts goes unused and the GOP's cadence counts on. The picture
+    /// encoded after a gap should be a keyframe, since the encoder's reference is from before.
+    public func skip() {
+        nextIndex += 1
+    }
+
     /// Flushes the encoder at the end of the stream.
     public func finish() throws(AVError) -> [EncodedPacket] {
         try context.send(nil as Frame?)
         return try drain()
     }
 
-    /// Frames submitted so far.
+    /// Pictures of the timeline so far, encoded or skipped.
     public var framesEncoded: Int64 { nextIndex }
 
     private func drain() throws(AVError) -> [EncodedPacket] {

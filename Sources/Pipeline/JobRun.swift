@@ -115,6 +115,9 @@ public final class JobRun {
                 member.captures.offer(image)
             }
         }
+        // A paused job's composite is not made (`RecordingPipeline.takesPictures`), but a
+        // capture asked for meanwhile is still of its current picture.
+        pipeline.wantsPicture = { [unowned self] branch in members.contains { $0.branch == branch && $0.captures.hasPending } }
         watchLayouts(of: pipeline.composer, branch: 0)
         var last: (time: Date, frames: Int64)?
         var failure: (any Error)?
@@ -229,7 +232,7 @@ public final class JobRun {
         let seconds = member.ladder.isEmpty ? member.slot.outputSeconds : pipeline.outputMediaTime
         let dropped = member.outputs.reduce(0) { $0 + $1.sink.status.droppedPackets }
         report(.progress(JobProgress(mediaTime: seconds, fps: fps, bitrate: seconds > 0 ? Double(bytes) * 8 / seconds : 0,
-                                     bytes: bytes, framesEncoded: pipeline.outputFrames, framesDropped: Int64(dropped), encodeLag: lag)),
+                                     bytes: bytes, framesEncoded: pipeline.outputFrames - pipeline.picturesSkipped, framesDropped: Int64(dropped), encodeLag: lag)),
                about: member)
     }
 

@@ -92,6 +92,17 @@ final class JobSlot: PacketSink {
         videoBranch = branch
     }
 
+    /// Whether the job takes composite `branch`'s pictures now: it has outputs, shows that
+    /// composite (or showed it, and its last pictures from before the move are still to come),
+    /// and is not paused with everything from before the pause written. Nothing taking a
+    /// composite's pictures, the run does not make them (`RecordingPipeline.takesPictures`).
+    func takesVideo(of branch: Int) -> Bool {
+        guard gate.hasVideo, !active.isEmpty, !drained else { return false }
+        if branch == videoBranch { return true }
+        if let moved, moved.from == branch, !moved.oldDone { return true }
+        return false
+    }
+
     /// A packet of composite `branch`: video only from the composite the job shows (or the one
     /// it showed, from before it moved), in order.
     func write(_ packet: EncodedPacket, branch: Int) throws {

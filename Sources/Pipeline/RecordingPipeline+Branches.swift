@@ -15,8 +15,16 @@ extension RecordingPipeline {
         nextBranchID += 1
         composer.onPicture = { [unowned self, unowned branch] index, draw in
             guard let encoder = branch.encoder else { return }
-            let keyframe = branch.keyframeNext || keyframeIndices.contains(index)
+            var keyframe = branch.keyframeNext || keyframeIndices.contains(index)
             branch.keyframeNext = false
+            guard takesPictures(of: branch.id) else {
+                encoder.skip()
+                branch.picturesSkipped += 1
+                branch.skippedLast = true
+                return
+            }
+            if branch.skippedLast { keyframe = true }
+            branch.skippedLast = false
             try deliver(encoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
                 onCanvas?(image, index, branch.id)

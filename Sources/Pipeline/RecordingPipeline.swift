@@ -70,9 +70,17 @@ public final class RecordingPipeline {
     /// planes are valid only during the call.
     public var onCanvas: ((PlanarImage, Int64, Int) -> Void)?
     public private(set) var bytesWritten: Int64 = 0
-    /// Pictures encoded: every one the composer made (a job's pause is its outputs' own,
-    /// `JobSlot`).
+    /// Pictures of the main composite's timeline so far: every one the composer made, encoded
+    /// or, when nothing took it, skipped (`picturesSkipped`).
     public private(set) var outputFrames: Int64 = 0
+    /// Pictures of the main composite neither drawn nor encoded because nothing took them
+    /// (`takesPictures(of:)`): every job on it paused, or moved to a composite of its own.
+    public private(set) var picturesSkipped: Int64 = 0
+    /// The main composite's last picture was skipped: the next one encoded is a keyframe.
+    private var skippedLast = false
+    /// Whether a job wants composite `branch`'s next picture for its own sake (a capture asked
+    /// for while it is paused), beside the sinks that take them.
+    public var wantsPicture: ((_ branch: Int) -> Bool)?
     /// Audio samples encoded, from the first block's position (the encoder's priming: the
     /// composer's audio timeline starts there too).
     public private(set) var outputSamples: Int64 = 0
@@ -151,6 +159,15 @@ public final class RecordingPipeline {
             if self.keyframeIndices.contains(output) { keyframe = true }
             // Branches render the same picture within the same step, so older ones are done with.
             if self.keyframeIndices.contains(where: { $0 < output - 30 }) { self.keyframeIndices = self.keyframeIndices.filter { $0 >= output - 30 } }
+            guard self.takesPictures(of: 0) else {
+                videoEncoder.skip()
+                for rung in self.rungs { rung.skip() }
+                self.picturesSkipped += 1
+                self.skippedLast = true
+                return
+            }
+            if self.skippedLast { keyframe = true }
+            self.skippedLast = false
             var canvas: PlanarImage?
             try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
@@ -479,6 +496,25 @@ public final class RecordingPipeline {
             undecoded[ssrc] = last + 1 == frames.count ? nil : Array(frames[(last + 1)...])
             if undecoded[ssrc] == nil && endingVideo.remove(ssrc) != nil { videoDecoders[ssrc] = nil }
         }
+    }
+
+    /// Whether anything takes composite `branch`'s next picture (0: the main one): a sink of
+    /// the whole run (a ladder's rung; any sink of a pipeline that carries no jobs), a job that
+    /// shows it and is not paused (`JobSlot.takesVideo`), or a job's own want (`wantsPicture`).
+    /// What nothing takes is neither drawn nor encoded: a paused recording alone costs its
+    /// decoders and its sound, not its 720p encode.
+    func takesPictures(of branch: Int) -> Bool {
+        var carriesJobs = false
+        for (sink, _) in sinks {
+            guard let slot = sink as? JobSlot else {
+                if branch == 0 { return true }
+                continue
+            }
+            carriesJobs = true
+            if slot.takesVideo(of: branch) { return true }
+        }
+        if !carriesJobs && branch == 0 { return true }
+        return wantsPicture?(branch) ?? false
     }
 
     /// Hands packets to their sinks: audio to all, video of the main composite's `rendition` to

@@ -84,7 +84,10 @@ extension LivePipelineSuites {
                 return text.split(separator: "\n").first { $0.hasPrefix("revue_recorded_seconds ") }
                     .map(String.init) ?? "none"
             }
-            Thread.sleep(forTimeInterval: 2)
+            // A worker writes a job's progress with its heartbeat (every 3 s): the first after the
+            // pause carries the pictures the encoder still held from before it (a CI run read the
+            // seconds before it, then after).
+            Thread.sleep(forTimeInterval: 3.5)
             let pausedMetrics = String(decoding: (try? TCP.http("GET", server.base + "/metrics").body) ?? [], as: UTF8.self)
             #expect(pausedMetrics.contains("revue_jobs_paused 1"), "\(pausedMetrics)")
             let early = recorded()
