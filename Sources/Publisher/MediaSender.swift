@@ -103,7 +103,8 @@ public struct MediaSender: Sendable {
     /// Adds a track negotiated once sending had begun (a section of a later offer, such as a
     /// track for one participant): its sequence numbers and timestamps start at random values
     /// of their own. A track of an SSRC already sent is left as it is. Tracks are never taken
-    /// out (packets of theirs may still be queued); a track that ends is simply not sent on.
+    /// out (packets of theirs may still be queued); a track that ends is not sent on, and
+    /// `end(ssrcs:now:)` stops its reports.
     public mutating func add(_ track: SendTrack) {
         guard !streams.contains(where: { $0.track.ssrc == track.ssrc }) else { return }
         var random = random
@@ -134,7 +135,7 @@ public struct MediaSender: Sendable {
     public mutating func send(frame: [UInt8], ssrc: UInt32, mediaTime: Double, audioLevel: UInt8? = nil,
                               temporalLayer: TemporalLayer? = nil) -> Bool
     {
-        guard let index = streams.firstIndex(where: { $0.track.ssrc == ssrc }) else { return false }
+        guard let index = streams.firstIndex(where: { $0.track.ssrc == ssrc }), !streams[index].ended else { return false }
         let room = maxPacketSize - headerSize(of: streams[index].track)
         let payloads = streams[index].packetizer.packetize(frame, temporalLayer: temporalLayer, maxPayloadSize: room)
         guard !payloads.isEmpty else {
@@ -169,7 +170,7 @@ public struct MediaSender: Sendable {
             statistics.bytesSentBySSRC[streams[index].track.ssrc, default: 0] += item.payload.count
             actions.append(.sendRTP(bytes))
             // The first report goes with the first packet, so a receiver can sync at once.
-            if streams[index].nextReport == nil { streams[index].nextReport = now }
+            if streams[index].nextReport == nil && !streams[index].ended { streams[index].nextReport = now }
         }
         for index in streams.indices {
             guard let due = streams[index].nextReport, due <= now, let report = senderReport(index, now: now) else { continue }
@@ -224,6 +225,24 @@ public struct MediaSender: Sendable {
             }
         }
         return actions
+    }
+
+    /// Ends the streams of `ssrcs` (a camera section offered again with new streams, a
+    /// publication taken back): they send no more sender reports, and this returns the last
+    /// report of each with an RTCP BYE for them and their RTX (RFC 3550 §6.6), or nil when none
+    /// of them is a stream still going. Their packets still in the pacer go out.
+    public mutating func end(ssrcs: Set<UInt32>, now: Double) -> [UInt8]? {
+        var reports: [UInt8] = []
+        var sources: [UInt32] = []
+        for index in streams.indices where ssrcs.contains(streams[index].track.ssrc) && !streams[index].ended {
+            streams[index].ended = true
+            // A stream that never sent has nothing to report.
+            if streams[index].nextReport != nil, let report = senderReport(index, now: now) { reports += report }
+            streams[index].nextReport = nil
+            sources += [streams[index].track.ssrc] + (streams[index].track.rtxSSRC.map { [$0] } ?? [])
+        }
+        guard !sources.isEmpty, let bye = try? RTCPPacket.goodbye(RTCPGoodbye(sources: sources, reason: "replaced")).marshal() else { return nil }
+        return reports + bye
     }
 
     /// An RTCP BYE for every SSRC (RFC 3550 §6.6), after a last report, for leaving.

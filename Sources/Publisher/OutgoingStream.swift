@@ -14,8 +14,10 @@ struct OutgoingStream: Sendable {
     var packetsSent: UInt32 = 0
     var octetsSent: UInt32 = 0
     var history: PacketCache?
-    /// When the next sender report is due; nil until the first packet has gone.
+    /// When the next sender report is due; nil until the first packet has gone, and once ended.
     var nextReport: Double?
+    /// Ended (`MediaSender.end`): no frames, no reports; its BYE has gone.
+    var ended = false
     /// The last FIR sequence number seen from each requester (RFC 5104 §4.3.1.2: a repeat is not a new request).
     var firSequences: [UInt32: UInt8] = [:]
 

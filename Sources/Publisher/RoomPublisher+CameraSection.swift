@@ -1,5 +1,6 @@
 import Log
 import SDP
+import Transport
 
 /// The camera section renegotiated (media thread): the codec and the simulcast layers are
 /// offered at join from the configuration, and a later camera may ask for another codec or
@@ -34,9 +35,10 @@ extension RoomPublisher {
         layerSettings = layers.count > 1 ? layers : []
         // The encoders are made again for the new streams by `takeSources`.
         videoLayers = []
-        // The old streams' tracks stay in the sender (packets of theirs may be queued) and are
-        // no longer sent on.
+        // The old streams' tracks stay in the sender (packets of theirs may be queued); they are
+        // no longer sent on, and say so (their reports stop, a BYE goes).
         tracks.removeAll { old.contains($0.ssrc) }
+        endStreams(old)
         cameraStreamsOffered = false
         cameraMoveUnanswered = true
         renegotiationNeeded = true
@@ -44,6 +46,13 @@ extension RoomPublisher {
         lock.withLock { sourcesChanged = true }
         logger.info("the camera section is offered again", ["codec": .string("\(before.encodingName) → \(codec.encodingName)"),
                                                           "layers": .string("\(offered) → \(max(1, layers.count))")])
+    }
+
+    /// Stops the sender's streams of `ssrcs` with a BYE (RFC 3550 §6.6), so the server and
+    /// its receivers stop expecting them and the sender reports them no more.
+    func endStreams(_ ssrcs: Set<UInt32>) {
+        guard !ssrcs.isEmpty, let goodbye = sender?.end(ssrcs: ssrcs, now: deviceTime(EventLoop.now())) else { return }
+        link.sendRTCP(goodbye)
     }
 
     /// After an answer to, or a refusal of, an offer that named the camera's new streams: the

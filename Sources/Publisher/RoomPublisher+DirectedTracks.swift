@@ -38,6 +38,7 @@ extension RoomPublisher {
                 guard let publication = directed[id], settings.problem == nil else { continue }
                 if settings.codec.published != publication.section.codec || settings.simulcast.map(\.rid) != publication.section.streams.compactMap(\.rid) {
                     publication.section.isActive = false
+                    endStreams(Set(publication.section.tracks.map(\.ssrc)))
                     publication.section = newSection(kind: publication.section.kind, for: publication.participantID, codec: settings.codec.published,
                                                      rids: settings.simulcast.map(\.rid))
                     waitingSections.append((publication.section, { _ in }))
@@ -52,6 +53,7 @@ extension RoomPublisher {
             case .unpublish(let id):
                 guard let publication = directed.removeValue(forKey: id) else { continue }
                 publication.section.isActive = false
+                endStreams(Set(publication.section.tracks.map(\.ssrc)))
                 renegotiationNeeded = true
             }
         }

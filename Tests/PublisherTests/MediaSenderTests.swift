@@ -252,6 +252,34 @@ import Testing
         #expect(Set(bye.sources) == [0x1111, 0x2222, 0x3333])
     }
 
+    /// A stream replaced (a camera section offered again) sends its last report and a BYE
+    /// (RFC 3550 §6.6), then no reports and no frames; the others go on.
+    @Test func anEndedStreamSaysGoodbyeAndReportsNoMore() throws {
+        var sender = Self.sender(seed: 3)
+        sender.send(frame: Self.bytes(count: 500, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        sender.send(frame: [0xF8, 1], ssrc: Self.audio.ssrc, mediaTime: 0)
+        _ = sender.poll(now: 100)
+        let ended = sender.end(ssrcs: [Self.video.ssrc], now: 100.5)
+        let goodbye = try RTCPPacket.parseCompound(try #require(ended))
+        guard case .senderReport(let last) = goodbye.first, case .goodbye(let bye) = goodbye.last else {
+            Issue.record("a last report first and a BYE last: \(goodbye)")
+            return
+        }
+        #expect(last.ssrc == Self.video.ssrc && Set(bye.sources) == [Self.video.ssrc, 0x2222])
+        let again = sender.end(ssrcs: [Self.video.ssrc], now: 100.6)
+        #expect(again == nil, "one goodbye")
+        let sent = sender.send(frame: Self.bytes(count: 500, keyframe: false), ssrc: Self.video.ssrc, mediaTime: 1)
+        #expect(!sent, "no frames after")
+        var reported: Set<UInt32> = []
+        var now = 100.5
+        while now < 105 {
+            sender.send(frame: [0xF8, 1], ssrc: Self.audio.ssrc, mediaTime: now - 100)
+            for case .senderReport(let report) in try Self.rtcp(sender.poll(now: now)) { reported.insert(report.ssrc) }
+            now += 0.02
+        }
+        #expect(reported == [Self.audio.ssrc], "reports after the end: \(reported)")
+    }
+
     @Test func unknownSSRCsAndEmptyFramesQueueNothing() {
         var sender = Self.sender()
         let unknown = sender.send(frame: [1, 2, 3], ssrc: 0x9999, mediaTime: 0)
