@@ -8,8 +8,7 @@ public struct JobRunEventDecoder: Sendable {
     /// The longest line kept: a `configured` event with its spec is a few KiB.
     public static let maximumLineLength = 1 << 20
 
-    private var partial: [UInt8] = []
-    private var discarding = false
+    private var lines = BoundedLineSplitter(maximumLength: maximumLineLength)
     /// Lines that were too long or not an event.
     public private(set) var unreadable = 0
     /// Why the last unreadable line was.
@@ -25,29 +24,18 @@ public struct JobRunEventDecoder: Sendable {
     /// The reports the bytes complete, each with the job it is about.
     public mutating func decodeReports(_ bytes: some Collection<UInt8>) -> [JobRunReport] {
         var events: [JobRunReport] = []
-        for byte in bytes {
-            guard byte == UInt8(ascii: "\n") else {
-                if discarding { continue }
-                partial.append(byte)
-                if partial.count > Self.maximumLineLength {
-                    partial.removeAll()
-                    discarding = true
-                    unreadable += 1
-                    lastProblem = "a line longer than \(Self.maximumLineLength) bytes"
-                }
-                continue
-            }
-            defer { partial.removeAll(keepingCapacity: true) }
-            if discarding {
-                discarding = false
-                continue
-            }
-            guard !partial.isEmpty else { continue }
-            do {
-                events.append(try JSONDecoder().decode(JobRunReport.self, from: Data(partial)))
-            } catch {
+        for piece in lines.add(bytes) {
+            switch piece {
+            case .tooLong:
                 unreadable += 1
-                lastProblem = "\(error)"
+                lastProblem = "a line longer than \(Self.maximumLineLength) bytes"
+            case .line(let line):
+                do {
+                    events.append(try JSONDecoder().decode(JobRunReport.self, from: Data(line)))
+                } catch {
+                    unreadable += 1
+                    lastProblem = "\(error)"
+                }
             }
         }
         return events

@@ -60,7 +60,7 @@ public final class JobControlInbox: Sendable {
     }
 
     private func read(_ descriptor: Int32, logger: Logger) {
-        var lines = ControlLineSplitter(maximumLength: JobControl.maximumLineLength)
+        var lines = BoundedLineSplitter(maximumLength: JobControl.maximumLineLength)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }

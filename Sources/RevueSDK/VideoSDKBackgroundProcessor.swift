@@ -50,6 +50,8 @@ public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable
         var fitted: VideoFrame?
         var onError: (@Sendable (VideoSDKError) -> Void)?
         var reported: [Int] = []
+        /// The camera's masks steadied over time (`MaskSmoother`).
+        var smoother = MaskSmoother()
     }
 
     /// The seed's initialiser: `backgroundSource` is the image to put behind the person.
@@ -92,7 +94,8 @@ public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable
         guard let segmenter else { return BlurredPicture.of(frame) }
         let mask: PersonMask
         do {
-            mask = try segmenter.segment(frame)
+            let raw = try segmenter.segment(frame)
+            mask = state.withLock { $0.smoother.smooth(raw) }
         } catch {
             lost(segmenter, error)
             return BlurredPicture.of(frame)
@@ -147,6 +150,7 @@ public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable
         let restart = state.withLock { state -> Bool in
             guard state.segmenter === segmenter else { return false }
             state.segmenter = nil
+            state.smoother.reset()
             guard state.restarts < Self.maximumRestarts else { return false }
             state.restarts += 1
             state.starting = true

@@ -982,7 +982,24 @@ extension RevueSDKTests {
             #expect(decodedByBob.video > 5 && decodedByBob.audio > 48_000, "Bob decodes the promoted viewer: \(decodedByBob)")
             #expect(viewer.localParticipant?.mode == .SEND_AND_RECV)
             #expect(viewerLog.errors.isEmpty && bobLog.errors.isEmpty, "\(viewerLog.errors) \(bobLog.errors)")
+
+            // A switch keeps the mode of now, not the join's: in Carol's room the promoted viewer
+            // sends from the start (the join there offers both sections) and receives Carol.
+            let other = try server.makeRoom()
+            let (carol, carolLog) = try self.room("Carol", mic: true, roomId: other)
+            try await carol.join()
+            try await viewer.switchTo(roomId: other, token: try server.token())
+            #expect(viewer.localParticipant?.mode == .SEND_AND_RECV && viewer.id == other)
+            #expect(await carolLog.wait { $0.contains("streamEnabled Viewer VIDEO") && $0.contains("streamEnabled Viewer AUDIO") }, "\(carolLog.events)")
+            let decodedByCarol = try await Self.decodes(carol, "Viewer")
+            // Carol has no camera: what the viewer decodes of her is sound (waited for 6 s).
+            let decodedByViewer = try await Self.decodes(viewer, "Carol", timeout: 6)
+            print("measured: a promoted viewer switched rooms: Carol decodes \(decodedByCarol), the viewer decodes Carol's \(decodedByViewer.audio) samples")
+            #expect(decodedByCarol.video > 5 && decodedByCarol.audio > 48_000, "Carol decodes the switched viewer: \(decodedByCarol)")
+            #expect(decodedByViewer.audio > 48_000, "the switched viewer receives Carol: \(decodedByViewer)")
+            #expect(viewerLog.errors.isEmpty && carolLog.errors.isEmpty, "\(viewerLog.errors) \(carolLog.errors)")
             try await viewer.leave()
+            try await carol.leave()
             try await bob.leave()
         }
 
