@@ -143,11 +143,9 @@ extension RoomPublisher {
         renegotiationNeeded = false
         do {
             guard let (description, published) = try makeOffer() else { return }
-            offer = description
-            offerOutstanding = true
             offeredSections = waitingSections
             waitingSections = []
-            offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
+            send(description, tracks: published)
         } catch {
             refuseSections(waitingSections, because: "the offer could not be made: \(error)")
             waitingSections = []

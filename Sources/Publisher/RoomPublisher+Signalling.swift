@@ -18,8 +18,14 @@ extension RoomPublisher {
     /// (another mode, or nothing to send) there is no media connection, only signalling.
     func sendOffer() throws {
         guard let (description, published) = try makeOffer() else { return }
+        send(description, tracks: published)
+    }
+
+    /// Sends an offer, and waits for its answer.
+    func send(_ description: SessionDescription, tracks published: [PublishedTrack]) {
         offer = description
         offerOutstanding = true
+        statistics.offersSent += 1
         offerRequest = signaling.send(.publishOffer(sdp: description.serialize(), tracks: published))
     }
 

@@ -14,6 +14,9 @@ extension RoomPublisher {
     /// What the publisher has done so far, for logs, the demo and the benchmarks.
     public struct Statistics: Sendable, Equatable {
         public var sender = MediaSender.Statistics()
+        /// Offers sent on the publisher connection: the join's, and each renegotiation's (a
+        /// track of its own, a camera section offered again, a promotion).
+        public var offersSent = 0
         public var videoFramesEncoded = 0
         public var keyframesEncoded = 0
         /// Video frames not sent because the publisher fell behind real time (CPU, or a full pacer).

@@ -495,6 +495,28 @@ extension RevueSDKTests {
             #expect(top?.frameWidth == 320, "after setQuality(.high): \(String(describing: top))")
             print("measured: Hana's camera renegotiated: \(h264.map { "\($0.codec ?? "-") \($0.frameWidth)" } ?? "-") → \(decodedVP8.map { "\($0.codec ?? "-") \($0.frameWidth)" } ?? "-") → layers \(layers.map { "\($0.rid ?? "-") \($0.width)" }), low \(low?.frameWidth ?? 0)")
             #expect(log.errors.isEmpty && viewerLog.errors.isEmpty, "\(log.errors) \(viewerLog.errors)")
+            let renegotiated = room.publisher?.currentStatistics.offersSent ?? 0
+            #expect(renegotiated >= 3, "the join's offer and two renegotiations: \(renegotiated)")
+
+            // In another room, the first offer has the camera as it is now (VP8, two layers):
+            // nothing to renegotiate, one offer.
+            let other = try server.makeRoom()
+            let (guest, guestLog) = try self.room("Guest", roomId: other)
+            try await guest.join()
+            try await room.switchTo(roomId: other, token: try server.token())
+            #expect(await guestLog.wait(for: "streamEnabled Hana VIDEO"), "\(guestLog.events)")
+            var moved: [RoomPublisher.Statistics.Layer] = []
+            #expect(await RevueSDKTests.waitUntil {
+                moved = room.publisher?.currentStatistics.videoLayers ?? []
+                return moved.count == 2 && moved.allSatisfy { $0.framesEncoded > 5 && $0.bytesSent > 0 }
+            }, "\(moved)")
+            let guestSees = try await Self.decodes(guest, "Hana", timeout: 6)
+            let offers = room.publisher?.currentStatistics.offersSent ?? 0
+            print("measured: offers before the switch \(renegotiated), after it \(offers); the guest decodes \(guestSees.video) pictures")
+            #expect(offers == 1, "one offer in the new room: \(offers)")
+            #expect(guestSees.video > 5, "\(guestSees)")
+            #expect(log.errors.isEmpty && guestLog.errors.isEmpty, "\(log.errors) \(guestLog.errors)")
+            try await guest.leave()
             try await viewer.leave()
             try await room.leave()
         }
