@@ -19,6 +19,8 @@ final class CompositeBranch {
     /// encoded is then a keyframe.
     var picturesSkipped: Int64 = 0
     var skippedLast = false
+    /// Pictures it has encoded.
+    var picturesEncoded: Int64 = 0
 
     init(id: Int, composer: RoomComposer, encoder: VideoEncoder) {
         self.id = id

@@ -73,7 +73,7 @@ extension JobRun {
             report(.paused(at: member.slot.outputSeconds), about: member)
         } else if !control.paused && member.paused {
             member.paused = false
-            _ = member.slot.resume()
+            _ = member.slot.resume(pipeline)
             pipeline.requestKeyframe(branch: member.branch)
             let length = max(0, pipeline.composer.nextOutputTime - member.pausedAt)
             log.info("resumed", ["at": .double(member.slot.outputSeconds), "pausedFor": .double(length)])

@@ -116,7 +116,8 @@ public final class JobRun {
             }
         }
         // A paused job's composite is not made (`RecordingPipeline.takesPictures`), but a
-        // capture asked for meanwhile is still of its current picture.
+        // capture asked for just before the pause (the API refuses one while paused) is still
+        // answered with the composite's current picture.
         pipeline.wantsPicture = { [unowned self] branch in members.contains { $0.branch == branch && $0.captures.hasPending } }
         watchLayouts(of: pipeline.composer, branch: 0)
         var last: (time: Date, frames: Int64)?
@@ -232,7 +233,7 @@ public final class JobRun {
         let seconds = member.ladder.isEmpty ? member.slot.outputSeconds : pipeline.outputMediaTime
         let dropped = member.outputs.reduce(0) { $0 + $1.sink.status.droppedPackets }
         report(.progress(JobProgress(mediaTime: seconds, fps: fps, bitrate: seconds > 0 ? Double(bytes) * 8 / seconds : 0,
-                                     bytes: bytes, framesEncoded: pipeline.outputFrames - pipeline.picturesSkipped, framesDropped: Int64(dropped), encodeLag: lag)),
+                                     bytes: bytes, framesEncoded: pipeline.picturesEncoded(branch: member.branch), framesDropped: Int64(dropped), encodeLag: lag)),
                about: member)
     }
 
@@ -245,7 +246,8 @@ public final class JobRun {
         // A job that joins shows its own layout: the composite that has it, or one made for it.
         let branch = fromStart ? 0 : try self.branch(showing: spec.config.layout, theme: spec.config.theme, pipeline: pipeline)
         let slot = JobSlot(name: spec.job?.id ?? "run", framesPerSecond: pipeline.composer.framesPerSecond,
-                           hasVideo: pipeline.config.mode == .videoAndAudio, openFromStart: fromStart, videoBranch: branch)
+                           hasVideo: pipeline.config.mode == .videoAndAudio, openFromStart: fromStart,
+                           from: pipeline.composer.videoFrames, videoBranch: branch)
         let member: RunMember
         do {
             member = try RunMember(spec: spec, slot: slot, room: context.room, logger: logger)

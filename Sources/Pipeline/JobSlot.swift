@@ -20,10 +20,12 @@ final class JobSlot: PacketSink {
     private var captionsExpected = false
     let name: String
 
-    init(name: String, framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool, videoBranch: Int = 0) {
+    /// `from`: for a job that joins a run, the run's next picture (its outputs start at the
+    /// first keyframe from there on).
+    init(name: String, framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool, from: Int64 = 0, videoBranch: Int = 0) {
         self.name = name
         self.videoBranch = videoBranch
-        gate = OutputGate(framesPerSecond: framesPerSecond, hasVideo: hasVideo, openFromStart: openFromStart)
+        gate = OutputGate(framesPerSecond: framesPerSecond, hasVideo: hasVideo, openFromStart: openFromStart, from: from)
     }
 
     func add(_ output: OutputSpec, sink: QueuedSink) {
@@ -64,8 +66,9 @@ final class JobSlot: PacketSink {
     /// Paused, and everything from before the pause has been written: the outputs can finish.
     var drained: Bool { gate.state == .closed && gate.pastCut }
 
-    /// Writes again from the next keyframe (the caller asks the encoder for one); false when not paused.
-    func resume() -> Bool { gate.open() }
+    /// Writes again from the first keyframe from the run's next picture on (the caller asks the
+    /// encoder for one); false when not paused.
+    func resume(_ pipeline: RecordingPipeline) -> Bool { gate.open(from: pipeline.composer.videoFrames) }
 
     /// The job's own media time: what its outputs have been given.
     var outputSeconds: Double { gate.outputSeconds }
@@ -97,10 +100,10 @@ final class JobSlot: PacketSink {
     /// and is not paused with everything from before the pause written. Nothing taking a
     /// composite's pictures, the run does not make them (`RecordingPipeline.takesPictures`).
     func takesVideo(of branch: Int) -> Bool {
-        guard gate.hasVideo, !active.isEmpty, !drained else { return false }
-        if branch == videoBranch { return true }
+        guard gate.hasVideo, !active.isEmpty else { return false }
+        // A move finishes with the old composite's last picture before it, paused or not.
         if let moved, moved.from == branch, !moved.oldDone { return true }
-        return false
+        return !drained && branch == videoBranch
     }
 
     /// A packet of composite `branch`: video only from the composite the job shows (or the one
@@ -116,9 +119,11 @@ final class JobSlot: PacketSink {
             }
             return try write(packet)
         }
-        guard let moved, branch == moved.from, !moved.oldDone, packet.pts < moved.at else { return }
-        try write(packet)
-        if packet.pts == moved.at - 1 { try finishMove() }
+        guard let moved, branch == moved.from, !moved.oldDone else { return }
+        if packet.pts < moved.at { try write(packet) }
+        // Its last picture before the move, or a later one when that one was not made (the
+        // old composite was not made while nobody took it).
+        if packet.pts >= moved.at - 1 { try finishMove() }
     }
 
     /// A composite's encoder has given its last: a move away from it is complete.

@@ -62,6 +62,12 @@ struct OutputGate {
     /// A packet from past the cut came (video, or audio without video): everything from before
     /// it has passed, and the outputs can be finished.
     private(set) var pastCut = false
+    /// Opening, the first video pts it may open at: the picture after the resume or the join.
+    /// A keyframe from before it can still come out of an encoder (one that stopped making a
+    /// composite nobody took holds its last few pictures until it goes on, and one may be a
+    /// keyframe of the 2 s cadence): opening there would put the rest of the pause in the file
+    /// as a hole.
+    private(set) var opensFrom: Int64 = 0
     /// Audio held while a keyframe is awaited: about 1.4 s of AAC blocks, more than a forced
     /// keyframe ever takes.
     static let maximumHeldAudio = 64
@@ -70,11 +76,13 @@ struct OutputGate {
     /// Spans remembered: enough for captions that come seconds late.
     static let spansKept = 16
 
-    /// A gate open from the run's start, or closed until `open()` for a job that joins later.
-    init(framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool) {
+    /// A gate open from the run's start, or, for a job that joins later, opening at the first
+    /// keyframe from pts `from` (the run's next picture) on.
+    init(framesPerSecond: Int, hasVideo: Bool, openFromStart: Bool, from: Int64 = 0) {
         self.framesPerSecond = framesPerSecond
         self.hasVideo = hasVideo
         state = openFromStart ? .open : .opening
+        opensFrom = from
         if openFromStart { spans = [Span(from: 0, to: nil, videoShift: 0, audioShift: 0)] }
     }
 
@@ -102,10 +110,12 @@ struct OutputGate {
         return true
     }
 
-    /// Opens again at the next keyframe past the cut (the run is to force one); false when not closed.
-    mutating func open() -> Bool {
+    /// Opens again at the next keyframe from pts `from` on (the run's next picture, which the run
+    /// is to force as one); false when not closed.
+    mutating func open(from: Int64 = 0) -> Bool {
         guard state == .closed else { return false }
         state = .opening
+        opensFrom = max(from, cut.video)
         if !hasVideo { heldAudio = [] }
         return true
     }
@@ -126,7 +136,7 @@ struct OutputGate {
             pastCut = true
             return []
         case .opening:
-            guard packet.isKeyframe else { return [] }
+            guard packet.isKeyframe, packet.pts >= opensFrom else { return [] }
             videoShift = packet.pts - nextVideo
             state = .open
             aligningAudio = true

@@ -25,6 +25,7 @@ extension RecordingPipeline {
             }
             if branch.skippedLast { keyframe = true }
             branch.skippedLast = false
+            branch.picturesEncoded += 1
             try deliver(encoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
                 onCanvas?(image, index, branch.id)
@@ -48,6 +49,11 @@ extension RecordingPipeline {
         branch.encoder = nil
         try deliver(encoder.finish(), branch: branch.id)
         for case let slot as JobSlot in sinks.map(\.sink) { try slot.compositeEnded(branch.id) }
+    }
+
+    /// Pictures a composite (0: the main one) has encoded, its skipped ones not counted.
+    func picturesEncoded(branch: Int) -> Int64 {
+        branch == 0 ? outputFrames - picturesSkipped : branches.first { $0.id == branch }?.picturesEncoded ?? 0
     }
 
     /// The composer of a branch (0: the main one).

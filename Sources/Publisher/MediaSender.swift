@@ -156,6 +156,8 @@ public struct MediaSender: Sendable {
     public mutating func poll(now: Double) -> [Action] {
         var actions: [Action] = []
         while let item = pacer.next(now: now) {
+            // What an ended stream still had queued does not go after its BYE (RFC 3550 §6.6).
+            if streams[item.stream].ended { continue }
             let transportSequence = streams[item.stream].track.transportWideCCExtensionID == nil ? nil : transportSequences.take()
             guard let bytes = packet(item, transportSequence: transportSequence, now: now) else { continue }
             if let transportSequence { transportSequences.sent(transportSequence, size: bytes.count, at: now) }
@@ -236,12 +238,18 @@ public struct MediaSender: Sendable {
         var sources: [UInt32] = []
         for index in streams.indices where ssrcs.contains(streams[index].track.ssrc) && !streams[index].ended {
             streams[index].ended = true
-            // A stream that never sent has nothing to report.
-            if streams[index].nextReport != nil, let report = senderReport(index, now: now) { reports += report }
+            // A stream that never sent was never heard of: nothing to report, nobody to tell.
+            guard streams[index].nextReport != nil else { continue }
             streams[index].nextReport = nil
+            if let report = senderReport(index, now: now) {
+                reports += report
+                statistics.senderReportsSent += 1
+            }
             sources += [streams[index].track.ssrc] + (streams[index].track.rtxSSRC.map { [$0] } ?? [])
         }
-        guard !sources.isEmpty, let bye = try? RTCPPacket.goodbye(RTCPGoodbye(sources: sources, reason: "replaced")).marshal() else { return nil }
+        // A compound packet starts with a report (RFC 3550 §6.1): the last one of each.
+        guard !sources.isEmpty, !reports.isEmpty,
+              let bye = try? RTCPPacket.goodbye(RTCPGoodbye(sources: sources, reason: "replaced")).marshal() else { return nil }
         return reports + bye
     }
 
@@ -299,7 +307,7 @@ public struct MediaSender: Sendable {
     }
 
     private mutating func retransmit(_ lost: [UInt16], of index: Int, now: Double) -> [Action] {
-        guard let history = streams[index].history else { return [] }
+        guard let history = streams[index].history, !streams[index].ended else { return [] }
         let track = streams[index].track
         var actions: [Action] = []
         for sequence in lost {

@@ -33,14 +33,14 @@ import Testing
                     #expect(slot.pause(pipeline))
                     #expect(!slot.pause(pipeline), "pausing twice is one pause")
                     pausedAt = (slot.outputSeconds, pipeline.composer.nextOutputTime)
-                } else if slot.resume() {
+                } else if slot.resume(pipeline) {
                     pipeline.requestKeyframe()
                     paused.append((pausedAt.output, pipeline.composer.nextOutputTime - pausedAt.room))
                 }
             }
             return false
         })
-        #expect(paused.count == 3 && !slot.resume())
+        #expect(paused.count == 3 && !slot.resume(pipeline))
         let left = paused.reduce(0) { $0 + $1.length }
         #expect(abs(left - (1.34 + 0.307 + 1.55)) < 0.1, "\(paused)")
         // Paused alone, the composite is neither drawn nor encoded once the encoder has given
@@ -71,7 +71,7 @@ import Testing
             }
             if now >= 5.2 && now < 6.4 && !first.gate.isPaused { _ = first.pause(pipeline) }
             if now >= 6.4 && first.gate.state == .closed {
-                _ = first.resume()
+                _ = first.resume(pipeline)
                 pipeline.requestKeyframe()
                 pausedFor = now - 5.2
             }
@@ -144,7 +144,8 @@ import Testing
 
     /// A job's gate with one MP4 behind it, on `pipeline`.
     static func slot(_ pipeline: RecordingPipeline, writing path: String, fromStart: Bool) throws -> JobSlot {
-        let slot = JobSlot(name: path, framesPerSecond: pipeline.composer.framesPerSecond, hasVideo: true, openFromStart: fromStart)
+        let slot = JobSlot(name: path, framesPerSecond: pipeline.composer.framesPerSecond, hasVideo: true, openFromStart: fromStart,
+                           from: pipeline.composer.videoFrames)
         slot.add(.mp4(path: path), sink: QueuedSink(try MP4FileOutput(path: path, streams: pipeline.streams), policy: .block))
         pipeline.add(sink: slot)
         return slot

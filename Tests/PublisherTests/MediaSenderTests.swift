@@ -278,6 +278,24 @@ import Testing
             now += 0.02
         }
         #expect(reported == [Self.audio.ssrc], "reports after the end: \(reported)")
+        // A stream that never sent ends without a word (nobody heard of it).
+        var quiet = Self.sender(seed: 4)
+        let unheard = quiet.end(ssrcs: [Self.video.ssrc], now: 100)
+        #expect(unheard == nil)
+    }
+
+    /// Packets an ended stream still had queued do not follow its BYE, and a NACK for it is not
+    /// answered.
+    @Test func anEndedStreamSendsNothingAfterItsGoodbye() throws {
+        var sender = Self.sender(pacing: 100_000, seed: 5)
+        sender.send(frame: Self.bytes(count: 5_000, keyframe: true), ssrc: Self.video.ssrc, mediaTime: 0)
+        let first = try Self.rtp(sender.poll(now: 100))
+        #expect(!first.isEmpty && first.count < 5, "the pacer holds most of the keyframe: \(first.count) sent")
+        _ = sender.end(ssrcs: [Self.video.ssrc], now: 100.001)
+        let later = try Self.rtp(sender.poll(now: 101))
+        #expect(later.isEmpty, "\(later.count) packets after the BYE")
+        let nack = try RTCPPacket.nack(RTCPNack(senderSSRC: 9, mediaSSRC: Self.video.ssrc, lost: [first[0].sequenceNumber])).marshal()
+        #expect(try Self.rtp(sender.receiveRTCP(nack, now: 101.1)).isEmpty)
     }
 
     @Test func unknownSSRCsAndEmptyFramesQueueNothing() {
