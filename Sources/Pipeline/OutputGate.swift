@@ -7,8 +7,8 @@ import Encode
 ///
 /// - Closed (paused) from a cut, the pts of the next picture and audio block the run makes when
 ///   the pause is asked for: what the encoders still hold from before it passes, nothing after.
-/// - Opening (started or resumed), video waits for a keyframe past the cut (the run forces one
-///   for the next picture); from it on, video passes moved back by what the gate left out, so
+/// - Opening (started or resumed), video waits for a keyframe from the run's next picture on
+///   (the run forces one there; an older one an encoder still held does not open it); from it on, video passes moved back by what the gate left out, so
 ///   the output's frames follow on with no hole. What the encoders still hold from before the
 ///   cut passes meanwhile.
 /// - Audio follows the video's move to within half a block: of the blocks that come about the
