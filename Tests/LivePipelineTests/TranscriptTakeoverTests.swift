@@ -66,11 +66,17 @@ extension LivePipelineSuites {
             #expect(orphanGone, "worker-a's revue transcribe (pid \(String(describing: transcriber))) outlived it")
 
             // Until worker-b has made it, no transcript is listed, and nothing says it is done.
+            // (Once made, it is listed and its state set a moment before the job's own state:
+            // a poll may fall between them.)
             var listedEarly: [String] = []
             var finished: Job?
+            let made = { (job: Job) in
+                job.parts.contains { $0.kind == .transcript
+                    && FileManager.default.fileExists(atPath: server.storage.path + "/" + $0.path + "/transcript.json") }
+            }
             _ = Poll.until(120) {
                 guard let now = try? store.job(recording.id) else { return false }
-                if now.state != .stopped, now.parts.contains(where: { $0.kind == .transcript }) || now.transcription?.state == .stopped {
+                if now.state != .stopped, now.parts.contains(where: { $0.kind == .transcript }) || now.transcription?.state == .stopped, !made(now) {
                     listedEarly.append("\(now.state) \(String(describing: now.transcription?.state)) \(now.parts.map(\.path))")
                 }
                 finished = now

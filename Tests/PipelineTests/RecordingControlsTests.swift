@@ -102,25 +102,13 @@ import Testing
         let pipeline = try RecordingPipeline(config: RecordingConfig())
         _ = try Self.slot(pipeline, writing: directory.file("first.mp4"), fromStart: true)
         let second = try Self.slot(pipeline, writing: directory.file("second.mp4"), fromStart: true)
-        var movedAt: Int64?, backAt: Int64?
-        var branchesWhileMoved = 0
+        let change = AwayAndBack(second, away: 2.5, back: 5)
         try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible, passes: 2)), shouldStop: {
-            let now = pipeline.composer.nextOutputTime
-            if movedAt == nil && now >= 2.5, let branch = try? pipeline.addBranch(layout: LayoutSettings(type: .spotlight), theme: .light) {
-                movedAt = branch.composer.videoFrames
-                second.switchVideo(to: branch.id, at: branch.composer.videoFrames)
-                branchesWhileMoved = pipeline.branches.count
-            }
-            if let branch = pipeline.branches.first, backAt == nil && now >= 5 {
-                pipeline.requestKeyframe(branch: 0)
-                backAt = pipeline.composer.videoFrames
-                second.switchVideo(to: 0, at: pipeline.composer.videoFrames)
-                try? pipeline.removeBranch(branch.id)
-            }
+            change.step(pipeline)
             return false
         })
-        let moved = try #require(movedAt), back = try #require(backAt)
-        #expect(branchesWhileMoved == 1 && pipeline.branches.isEmpty, "one branch while moved, none after")
+        let moved = try #require(change.awayAt), back = try #require(change.backAt)
+        #expect(change.branchesWhileAway == 1 && pipeline.branches.isEmpty, "one branch while moved, none after")
         #expect(pipeline.composer.config.layout.type == .grid && pipeline.composer.config.theme == .default, "the main composite is as it was")
         let light = Theme.named(.light).background, dark = Theme.named(.default).background
         let background = { (path: String, frame: Int64) in

@@ -78,28 +78,16 @@ import Testing
 
         let pipeline = try RecordingPipeline(config: RecordingConfig())
         let slot = try RecordingControlsTests.slot(pipeline, writing: moved, fromStart: true)
-        var awayAt: Int64?, backAt: Int64?
-        var branchSkipped: Int64 = -1
+        let change = AwayAndBack(slot, away: 2, back: 4)
         try pipeline.run(FixtureSource(FixtureReplay(fixture: fixture, pacing: .asFastAsPossible)), shouldStop: {
-            let now = pipeline.composer.nextOutputTime
-            if awayAt == nil && now >= 2, let branch = try? pipeline.addBranch(layout: LayoutSettings(type: .spotlight), theme: .light) {
-                awayAt = branch.composer.videoFrames
-                slot.switchVideo(to: branch.id, at: branch.composer.videoFrames)
-            }
-            if let branch = pipeline.branches.first, backAt == nil && now >= 4 {
-                branchSkipped = branch.picturesSkipped
-                pipeline.requestKeyframe(branch: 0)
-                backAt = pipeline.composer.videoFrames
-                slot.switchVideo(to: 0, at: pipeline.composer.videoFrames)
-                try? pipeline.removeBranch(branch.id)
-            }
+            change.step(pipeline)
             return false
         })
-        let away = try #require(awayAt), back = try #require(backAt)
+        let away = try #require(change.awayAt), back = try #require(change.backAt)
         let unmade = back - away
         print("measured: \(pipeline.picturesSkipped) of the main composite's \(unmade) pictures while its job was away not made")
         #expect(pipeline.picturesSkipped > unmade - 10 && pipeline.picturesSkipped <= unmade, "\(pipeline.picturesSkipped) of \(unmade)")
-        #expect(branchSkipped == 0, "the job's own composite is made throughout")
+        #expect(change.branchSkipped == 0, "the job's own composite is made throughout")
 
         let alone = try RecordingPipeline(config: RecordingConfig())
         _ = try RecordingControlsTests.slot(alone, writing: reference, fromStart: true)

@@ -31,11 +31,13 @@ public final class HeadlessChromium: @unchecked Sendable {
             "--remote-debugging-port=\(port)", "--remote-allow-origins=*", "--user-data-dir=\(profile.path)",
             "--no-first-run", "--mute-audio",
         ] + extra + ["about:blank"], standardOutput: .discard, standardError: .file(profile.file("chrome.log")))
-        for _ in 0..<100 {
+        // A cold start on two loaded cores has taken more than 10 s (a CI-length live run).
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
             if (try? TCP.http("GET", "http://127.0.0.1:\(port)/json/version", timeout: 1))?.status == 200 { return }
             usleep(100_000)
         }
-        throw ToolError("Chromium did not start: \((try? String(contentsOfFile: profile.file("chrome.log"), encoding: .utf8))?.suffix(500) ?? "")")
+        throw ToolError("Chromium did not start within 30 s: \((try? String(contentsOfFile: profile.file("chrome.log"), encoding: .utf8))?.suffix(500) ?? "")")
     }
 
     deinit {
