@@ -206,8 +206,14 @@ struct ConsolePageDriver {
             document.getElementById('apiKey').value = \(Self.quoted(key)); document.getElementById('apiSecret').value = \(Self.quoted(secret));
             document.getElementById('token').value = \(Self.quoted(token)); document.getElementById('login').requestSubmit()
             """)
-        try waitFor("document.getElementById('loginError').textContent !== '' || !document.getElementById('now').hidden")
-        return text("loginError")
+        // The words are read in the same poll that sees them (a tab slow to answer under load
+        // once gave "" on a second read), and a sign-in that never answers says so.
+        var shown = ""
+        let answered = Poll.until(30) {
+            shown = text("loginError")
+            return !shown.isEmpty || (try? tab.evaluate("!document.getElementById('now').hidden")) as? Bool == true
+        }
+        return answered ? shown : "no answer to the sign-in within 30 s"
     }
 
     static func quoted(_ text: String) -> String {
