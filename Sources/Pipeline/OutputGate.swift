@@ -8,9 +8,9 @@ import Encode
 /// - Closed (paused) from a cut, the pts of the next picture and audio block the run makes when
 ///   the pause is asked for: what the encoders still hold from before it passes, nothing after.
 /// - Opening (started or resumed), video waits for a keyframe from the run's next picture on
-///   (the run forces one there; an older one an encoder still held does not open it); from it on, video passes moved back by what the gate left out, so
-///   the output's frames follow on with no hole. What the encoders still hold from before the
-///   cut passes meanwhile.
+///   (the run forces one there; an older one an encoder still held does not open it); from it
+///   on, video passes moved back by what the gate left out, so the output's frames follow on
+///   with no hole. What the encoders still hold from before the cut passes meanwhile.
 /// - Audio follows the video's move to within half a block: of the blocks that come about the
 ///   keyframe (the pause's last few and those while the keyframe is awaited), the first kept is
 ///   the one whose move is nearest the video's, and every block after it follows on. So lip sync
