@@ -14,13 +14,8 @@ final class CompositeBranch {
     var encoder: VideoEncoder?
     /// Its next picture is encoded as a keyframe.
     var keyframeNext = false
-    /// Pictures neither drawn nor encoded because no job took them
-    /// (`RecordingPipeline.takesPictures(of:)`), and whether the last one was: the next one
-    /// encoded is then a keyframe.
-    var picturesSkipped: Int64 = 0
-    var skippedLast = false
-    /// Pictures it has encoded.
-    var picturesEncoded: Int64 = 0
+    /// Which of its pictures were made (`RecordingPipeline.takesPictures(of:)`).
+    var picturesMade = PicturesMade()
 
     init(id: Int, composer: RoomComposer, encoder: VideoEncoder) {
         self.id = id

@@ -17,15 +17,10 @@ extension RecordingPipeline {
             guard let encoder = branch.encoder else { return }
             var keyframe = branch.keyframeNext || keyframeIndices.contains(index)
             branch.keyframeNext = false
-            guard takesPictures(of: branch.id) else {
+            guard branch.picturesMade.next(taken: takesPictures(of: branch.id), keyframe: &keyframe) else {
                 encoder.skip()
-                branch.picturesSkipped += 1
-                branch.skippedLast = true
                 return
             }
-            if branch.skippedLast { keyframe = true }
-            branch.skippedLast = false
-            branch.picturesEncoded += 1
             try deliver(encoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)
                 onCanvas?(image, index, branch.id)
@@ -53,7 +48,7 @@ extension RecordingPipeline {
 
     /// Pictures a composite (0: the main one) has encoded, its skipped ones not counted.
     func picturesEncoded(branch: Int) -> Int64 {
-        branch == 0 ? outputFrames - picturesSkipped : branches.first { $0.id == branch }?.picturesEncoded ?? 0
+        (branch == 0 ? picturesMade : branches.first { $0.id == branch }?.picturesMade)?.encoded ?? 0
     }
 
     /// The composer of a branch (0: the main one).

@@ -73,11 +73,11 @@ public final class RecordingPipeline {
     /// Pictures of the main composite's timeline so far: every one the composer made, encoded
     /// or, when nothing took it, skipped (`picturesSkipped`).
     public private(set) var outputFrames: Int64 = 0
-    /// Pictures of the main composite neither drawn nor encoded because nothing took them
-    /// (`takesPictures(of:)`): every job on it paused, or moved to a composite of its own.
-    public private(set) var picturesSkipped: Int64 = 0
-    /// The main composite's last picture was skipped: the next one encoded is a keyframe.
-    private var skippedLast = false
+    /// Which of the main composite's pictures were made (`takesPictures(of:)`).
+    var picturesMade = PicturesMade()
+    /// Pictures of the main composite neither drawn nor encoded because nothing took them:
+    /// every job on it paused, or moved to a composite of its own.
+    public var picturesSkipped: Int64 { picturesMade.skipped }
     /// Whether a job wants composite `branch`'s next picture for its own sake (a capture asked
     /// for while it is paused), beside the sinks that take them.
     public var wantsPicture: ((_ branch: Int) -> Bool)?
@@ -159,15 +159,11 @@ public final class RecordingPipeline {
             if self.keyframeIndices.contains(output) { keyframe = true }
             // Branches render the same picture within the same step, so older ones are done with.
             if self.keyframeIndices.contains(where: { $0 < output - 30 }) { self.keyframeIndices = self.keyframeIndices.filter { $0 >= output - 30 } }
-            guard self.takesPictures(of: 0) else {
+            guard self.picturesMade.next(taken: self.takesPictures(of: 0), keyframe: &keyframe) else {
                 videoEncoder.skip()
                 for rung in self.rungs { rung.skip() }
-                self.picturesSkipped += 1
-                self.skippedLast = true
                 return
             }
-            if self.skippedLast { keyframe = true }
-            self.skippedLast = false
             var canvas: PlanarImage?
             try self.deliver(videoEncoder.encode(forceKeyframe: keyframe) { image in
                 draw(image)

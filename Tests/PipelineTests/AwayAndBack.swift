@@ -29,7 +29,7 @@ final class AwayAndBack {
             branchesWhileAway = pipeline.branches.count
         }
         if let branch = pipeline.branches.first, backAt == nil && now >= back {
-            branchSkipped = branch.picturesSkipped
+            branchSkipped = branch.picturesMade.skipped
             pipeline.requestKeyframe(branch: 0)
             backAt = pipeline.composer.videoFrames
             slot.switchVideo(to: 0, at: pipeline.composer.videoFrames)
