@@ -182,7 +182,7 @@ let package = Package(
         // MARK: The tool
         .target(name: "CLI", dependencies: ["OutboundHTTP", "APIModels", "RoomReceiver", "Capture", "Publisher", "JobSpec", "MediaSource", "RoomServer", "Net", "Postgres", "Migrations", "Log", "Fixture", "Pipeline", "Layout", "Composite", "Encode",
                                            "Outputs", "LibAV", "Jobs", "Rooms", "Platform", "HTTP", "Crypto", "API", "Storage", "Speech", "Transcription",
-                                           "LiveTranscription", "Cluster"]),
+                                           "LiveTranscription", "Cluster", "Media"]),
         .executableTarget(name: "revue", dependencies: ["CLI", "Crypto", "Platform", "LibAV"]),
 
         // MARK: Benchmarks (bench/README.md)

@@ -24,7 +24,7 @@ enum ServeCommand: RevueCommand {
         options: CommonOptions.database + [
             ServiceSetup.listen, ServiceSetup.storage, ServiceSetup.fixtureRooms, ServiceSetup.publicURL, ServiceSetup.maxJobs, ServiceSetup.maxCPU,
             ServiceSetup.workerID, ServiceSetup.migrations, ServiceSetup.rtcListen, ServiceSetup.rtcAnnounce, ServiceSetup.rtcSetupTimeout,
-            ServiceSetup.maxConnectionsPerSource, ServiceSetup.allowDestination, ServiceSetup.noRooms,
+            ServiceSetup.videoCodecs, ServiceSetup.maxConnectionsPerSource, ServiceSetup.allowDestination, ServiceSetup.noRooms,
             ServiceSetup.nodeID, ServiceSetup.region, ServiceSetup.maxRooms, ServiceSetup.drainTimeout,
             OptionSpec("no-worker", help: "Serve the API and webhooks only.", environment: "REVUE_NO_WORKER"),
         ] + CommonOptions.logging)
@@ -109,6 +109,7 @@ final class Services: @unchecked Sendable {
                 return ip
             }
             let setupTimeout = try arguments.integer("rtc-setup-timeout", in: 1...300) ?? 20
+            let videoCodecs = try ServiceSetup.videoCodecs(arguments, command: "serve")
             // Every `revue serve` with rooms is a node of the cluster (docs/CLUSTER.md), alone or not.
             let clustered = arguments.spec.options.contains { $0.name == "node-id" }
             let nodeID = arguments.value("node-id").flatMap { $0.isEmpty ? nil : $0 } ?? ServiceSetup.defaultNodeID(port: boundPort)
@@ -122,7 +123,7 @@ final class Services: @unchecked Sendable {
             let server = try RoomServer(configuration: .init(rtc: .init(listen: listen, announce: announce, setupTimeout: Double(setupTimeout)),
                                                              apiKey: configuration.authenticator.apiKey, secret: configuration.authenticator.secret,
                                                              publicURL: publicURL, unverifiedSignallingPerSource: perSource == 0 ? 0 : 32,
-                                                             placer: placer),
+                                                             placer: placer, videoCodecs: videoCodecs),
                                         pool: pool)
             rooms = server
             server.start()

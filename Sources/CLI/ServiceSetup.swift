@@ -5,6 +5,7 @@ import Foundation
 import JobSpec
 import Jobs
 import Log
+import Media
 import Migrations
 import Postgres
 
@@ -47,12 +48,30 @@ enum ServiceSetup {
     static let rtcSetupTimeout = OptionSpec("rtc-setup-timeout", value: "SECONDS",
                                             help: "How long a new WebRTC connection may take to finish ICE and DTLS before it is closed (1-300).",
                                             environment: "REVUE_RTC_SETUP_TIMEOUT", default: "20")
+    static let videoCodecs = OptionSpec("video-codecs", value: "LIST",
+                                        help: "The video codecs publishers may send, in the order preferred: VP8, H264 or both, comma-separated; a camera in another is refused.",
+                                        environment: "REVUE_VIDEO_CODECS", default: "VP8,H264")
     static let maxConnectionsPerSource = OptionSpec("max-connections-per-source", value: "N",
                                                     help: "HTTP connections one IP address may hold open at once (0: no limit; behind a proxy, every client has its address).",
                                                     environment: "REVUE_MAX_CONNECTIONS_PER_SOURCE", default: "256")
     static let allowDestination = OptionSpec("allow-destination", value: "URL-PREFIX",
                                              help: "A place participants may send a job they start from a room: an RTMP server, a webhookUrl or preSignedUrl (repeatable; the variable takes a comma-separated list). None by default.",
                                              environment: "REVUE_ALLOWED_DESTINATIONS", repeatable: true)
+
+    /// `--video-codecs` as the room server's codecs, each known and named once.
+    static func videoCodecs(_ arguments: ParsedArguments, command: String) throws(UsageError) -> [TrackCodec] {
+        guard let text = arguments.value("video-codecs") else { return [.vp8, .h264] }
+        var codecs: [TrackCodec] = []
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let codec = TrackCodec(encodingName: name), !codec.isAudio else {
+                throw UsageError("--video-codecs takes VP8 and H264, not '\(name)'", command: command)
+            }
+            guard !codecs.contains(codec) else { throw UsageError("--video-codecs names \(codec.rawValue) twice", command: command) }
+            codecs.append(codec)
+        }
+        guard !codecs.isEmpty else { throw UsageError("--video-codecs needs VP8, H264 or both", command: command) }
+        return codecs
+    }
 
     /// `--allow-destination` (or the comma-separated variable) as an allow-list.
     static func clientDestinations(_ arguments: ParsedArguments, command: String) throws -> DestinationAllowList {

@@ -64,6 +64,6 @@ extension RoomPublisher {
         guard refusal != nil || !accepted else { return }
         let reason = refusal ?? "the server did not accept the camera as \(videoCodec.encodingName) in \(videoStreams.count) stream(s)"
         logger.error("the camera section offered again was not accepted; the camera sends nothing", ["reason": .string(reason)])
-        configuration.onCameraRefused?(reason)
+        configuration.onCameraRefused?(refusal == nil ? videoCodec : nil, reason)
     }
 }

@@ -90,11 +90,14 @@ extension RoomPublisher {
         /// by the server): the publisher stops, without the `roomLeft` it otherwise hands
         /// `onMessage`, so the owner can reconnect with a new publisher (the SDK does).
         public var onConnectionLost: (@Sendable (String) -> Void)?
-        /// Called on the media thread when the camera section offered again (another codec,
-        /// more layers: `setCamera`) was not accepted: the server refused the offer, or its
-        /// answer took neither the codec nor the streams. The camera sends nothing until a
-        /// later `setCamera` asks for what the section can carry.
-        public var onCameraRefused: (@Sendable (String) -> Void)?
+        /// Called on the media thread when the camera section, first offered or offered again
+        /// (another codec, more layers: `setCamera`), was not accepted: the server refused the
+        /// offer, or its answer took neither the codec nor the streams (`revue serve
+        /// --video-codecs`). The camera sends nothing until a later `setCamera` asks for what
+        /// the section can carry. Without it, a first answer that refuses the camera stops
+        /// the publisher. It is given the codec the answer did not take (nil when the server
+        /// refused the whole offer) and why.
+        public var onCameraRefused: (@Sendable (_ codec: PublishedVideoCodec?, _ reason: String) -> Void)?
         /// How fast this device's media clock runs against real time (200e-6: 200 ppm fast), as a
         /// camera's or a sound card's crystal does: capture, media timestamps and sender reports
         /// all follow it. For tests and benchmarks of a receiver's clock recovery; 0 in use.

@@ -138,13 +138,22 @@ extension RoomPublisher {
             dataAccepted = configuration.dataChannel && negotiation.media(mid: Self.dataChannelMid)?.isAccepted == true
             guard !tracks.isEmpty || dataAccepted else { return stop(because: "the server accepted neither the microphone nor the camera") }
             if offeredNow.contains(.video) && cameraStreamsOffered {
-                guard tracks.contains(where: { !$0.codec.isAudio }) else {
+                if tracks.contains(where: { !$0.codec.isAudio }) {
+                    statistics.videoCodec = video.encodingName
+                } else if let refused = configuration.onCameraRefused {
+                    // An owner that hears of refusals (the SDK: 3045) stays in the room without
+                    // the camera; one that does not (`revue publish`) has nothing to go on with.
+                    let reason = "the server did not accept the camera as \(video.encodingName)"
+                    logger.error("the camera was not accepted; the camera sends nothing", ["reason": .string(reason)])
+                    refused(video, reason)
+                } else {
                     return stop(because: "the server did not accept the camera as \(video.encodingName)")
                 }
-                statistics.videoCodec = video.encodingName
             }
             try link.connect(to: answer, now: now)
             answeredAt = now
+            let refused = offeredNow.contains(.video) && cameraStreamsOffered && !tracks.contains(where: { !$0.codec.isAudio }) ? video : nil
+            lock.withLock { firstAnswer = (true, refused) }
             // A camera that asked for another section while this answer was on its way.
             moveCameraSectionIfAsked()
         } catch {

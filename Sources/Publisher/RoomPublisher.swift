@@ -66,6 +66,8 @@ public final class RoomPublisher: @unchecked Sendable {
     var snapshot = Statistics()
     var stopReason: String?
     var stopRequested = false
+    /// Whether the first answer has come, and the camera codec it refused (nil: none).
+    var firstAnswer: (came: Bool, refusedCamera: PublishedVideoCodec?) = (false, nil)
     /// What `leave(reason:)` asked the others to be told.
     var leaveReason: LeaveReason?
     let finished = DispatchSemaphore(value: 0)
@@ -286,6 +288,20 @@ public final class RoomPublisher: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         return false
+    }
+
+    /// Waits until the server answered the first offer: the camera codec it refused, nil when it
+    /// refused none (or after `timeout`, or when the publisher stopped). For an owner that turns
+    /// the camera on after the join, and tells nobody of a camera the server will not take.
+    public func cameraRefusedByFirstAnswer(waitingUpTo timeout: Double) -> PublishedVideoCodec? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let answer = lock.withLock { firstAnswer }
+            if answer.came { return answer.refusedCamera }
+            if failure != nil { return nil }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
     }
 
     /// Sends pictures from `camera` from the next frame on (a keyframe first), or none when nil.

@@ -20,6 +20,7 @@ extension Room {
         case .NEW, .CLOSED, .FAILED: break
         }
         leaveDuringJoin = false
+        refusedCameraCodecs = []
         setState(.CONNECTING)
         let (stream, continuation) = AsyncStream<Inbound>.makeStream()
         inbound = continuation
@@ -115,7 +116,14 @@ extension Room {
                         self.report(error)
                     }
                 }
-                if self.settings.camEnabled {
+                // The camera goes on once the first answer took it: one it refused (3045 says
+                // so) is never announced to the room only to go off again.
+                let refused: PublishedVideoCodec? = self.settings.camEnabled
+                    ? ((try? await Self.offMain { made.cameraRefusedByFirstAnswer(waitingUpTo: 5) }) ?? nil) : nil
+                if let refused {
+                    self.refusedCameraCodecs.insert(refused)
+                    self.settings.customCameraTrack?.stop()
+                } else if self.settings.camEnabled {
                     do throws(VideoSDKError) {
                         try await self.enableCam(customCameraTrack: self.settings.customCameraTrack)
                     } catch {
@@ -339,7 +347,7 @@ extension Room {
         configuration.onStopped = { continuation.yield(.stopped($0)) }
         configuration.onData = { continuation.yield(.data($0)) }
         configuration.onConnectionLost = { continuation.yield(.lost($0)) }
-        configuration.onCameraRefused = { continuation.yield(.cameraRefused($0)) }
+        configuration.onCameraRefused = { continuation.yield(.cameraRefused($0, $1)) }
     }
 
     /// Out of the room, whatever the cause: the devices closed, the publisher stopped, every

@@ -82,11 +82,15 @@ extension Room {
 
     var stillSends: Bool { whyNotSending == nil }
 
-    /// Why this room cannot send `track` as its camera, if it cannot: not a camera track. A
-    /// track in another codec, or with more simulcast layers, than the room's camera section
-    /// was offered with is sent after a new offer of the section (`RoomPublisher.setCamera`).
+    /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or in
+    /// a codec the server already refused (3045). A track in another codec, or with more
+    /// simulcast layers, than the room's camera section was offered with is sent after a new
+    /// offer of the section (`RoomPublisher.setCamera`).
     func refusal(ofCamera track: CustomStreamTrack) -> VideoSDKError? {
         guard track.videoTrack != nil else { return VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track") }
+        if let codec = track.codec?.publishedCodec, refusedCameraCodecs.contains(codec) {
+            return VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("this room's server does not take \(codec == .h264 ? "H.264" : "VP8") cameras")
+        }
         return nil
     }
 

@@ -40,8 +40,10 @@ public final class Room {
         case data(DataMessage)
         /// The signalling connection was lost: the room reconnects (Room+Reconnect.swift).
         case lost(String)
-        /// The camera section offered again (another codec, more layers) was not accepted.
-        case cameraRefused(String)
+        /// The camera section (first offered, or offered again with another codec or more
+        /// layers) was not accepted; the codec the answer did not take, nil when the server
+        /// refused the whole offer.
+        case cameraRefused(PublishedVideoCodec?, String)
     }
 
     /// The room's id, as given to `createRoom`.
@@ -93,6 +95,9 @@ public final class Room {
     // The local media: what is on, what is being switched, and from which track.
     var micOn = false
     var camOn = false
+    /// The camera codecs this room's server did not take (`revue serve --video-codecs`): a
+    /// camera track in one of them is refused with 3045 before it is turned on.
+    var refusedCameraCodecs: Set<PublishedVideoCodec> = []
     var micBusy = false
     var camBusy = false
     /// The last error `onError` was given: a switch that reports instead of throwing (the

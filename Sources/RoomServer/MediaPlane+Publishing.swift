@@ -47,7 +47,8 @@ extension MediaPlane {
             }
             let peer = makePeer(for: member.key, publisher: true)
             let transport = transportParameters(connection.localCredentials)
-            publisher = Publisher(peerID: peer, builder: AnswerBuilder(transport: transport, sessionID: UInt64.random(in: 1...UInt64(Int64.max)),
+            publisher = Publisher(peerID: peer, builder: AnswerBuilder(capabilities: publisherCapabilities, transport: transport,
+                                                                       sessionID: UInt64.random(in: 1...UInt64(Int64.max)),
                                                                        maxMessageSize: UInt64(MediaPlane.maxDataMessage)))
             publisher.connection = connection.id
             bind(peer, to: connection.id)

@@ -143,8 +143,12 @@ final class MediaPlane {
     var output = RouterOutput()
     let logger = Logger(label: "media")
 
-    init(rtc: RTCServer) {
+    /// What the server takes from publishers (`RoomServer.Configuration.videoCodecs`).
+    let publisherCapabilities: Capabilities
+
+    init(rtc: RTCServer, publisherCapabilities: Capabilities = .revue) {
         self.rtc = rtc
+        self.publisherCapabilities = publisherCapabilities
         rtc.handler.rtp = { [unowned self] connection, packet in rtp(packet, from: connection) }
         rtc.handler.rtcp = { [unowned self] connection, packet in rtcp(packet, from: connection) }
         rtc.handler.applicationData = { [unowned self] connection, bytes in applicationData(bytes, from: connection) }

@@ -4,6 +4,7 @@ import HTTP
 import JobSpec
 import Jobs
 import Log
+import Media
 import Net
 import Postgres
 import Cluster
@@ -41,9 +42,13 @@ public final class RoomServer: @unchecked Sendable {
         /// join, WHIP publish or join page for a room placed on another node is sent there;
         /// nil is one server on its own.
         public var placer: RoomPlacer?
+        /// The video codecs publishers may send, in the order the server prefers them when an
+        /// offer has several (`revue serve --video-codecs`). A camera offered in none of them
+        /// is refused: the SDK reports 3045, a browser's section is rejected.
+        public var videoCodecs: [TrackCodec]
 
         public init(rtc: RTCServer.Configuration, apiKey: String, secret: String, publicURL: String, unverifiedSignallingPerSource: Int = 32,
-                    placer: RoomPlacer? = nil)
+                    placer: RoomPlacer? = nil, videoCodecs: [TrackCodec] = [.vp8, .h264])
         {
             self.rtc = rtc
             self.apiKey = apiKey
@@ -51,7 +56,13 @@ public final class RoomServer: @unchecked Sendable {
             self.publicURL = publicURL
             self.unverifiedSignallingPerSource = unverifiedSignallingPerSource
             self.placer = placer
+            self.videoCodecs = videoCodecs
         }
+    }
+
+    /// A configuration the server cannot run with.
+    public struct ConfigurationError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     public let configuration: Configuration
@@ -81,13 +92,17 @@ public final class RoomServer: @unchecked Sendable {
 
     public init(configuration: Configuration, pool: PostgresPool) throws {
         self.configuration = configuration
+        let videoCodecs = configuration.videoCodecs.filter { !$0.isAudio }
+        guard !videoCodecs.isEmpty else {
+            throw ConfigurationError(description: "the room server needs at least one video codec publishers may send (VP8, H264)")
+        }
         rtc = try RTCServer(configuration: configuration.rtc)
         turns = SignalingTurns(loop: rtc.loop)
         verifier = JoinTokenVerifier(apiKey: configuration.apiKey, secret: configuration.secret)
         rooms = RoomStore(pool: pool)
         files = RoomFiles(pool: pool)
         persistence = RoomPersistence(pool: pool, nodeID: configuration.placer?.nodeID)
-        media = MediaPlane(rtc: rtc)
+        media = MediaPlane(rtc: rtc, publisherCapabilities: Capabilities.revue.takingVideo(only: videoCodecs.map(\.rawValue)))
         var limits = SignalingGateway.Limits()
         limits.unverifiedPerSource = configuration.unverifiedSignallingPerSource
         let gateway = SignalingGateway(limits: limits)

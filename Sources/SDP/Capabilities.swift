@@ -36,6 +36,16 @@ public struct Capabilities: Sendable, Equatable {
         return copy
     }
 
+    /// The same with only the video codecs named (case-insensitive), in the order named: a
+    /// server that takes fewer codecs from its publishers than Revue can (`revue serve
+    /// --video-codecs`). Audio and the header extensions stay as they are.
+    public func takingVideo(only names: [String]) -> Capabilities {
+        var copy = self
+        let video = names.compactMap { name in codecs.first { $0.kind == .video && $0.name.lowercased() == name.lowercased() } }
+        copy.codecs = codecs.filter { $0.kind != .video } + video
+        return copy
+    }
+
     /// The codecs for one kind, in preference order.
     public func codecs(for kind: MediaKind) -> [CodecCapability] { codecs.filter { $0.kind == kind } }
 

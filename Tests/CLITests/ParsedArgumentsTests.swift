@@ -66,6 +66,22 @@ import Testing
         }
     }
 
+    /// `revue serve --video-codecs`: the codecs in the order given, VP8 and H.264 by default,
+    /// anything else a usage error.
+    @Test func videoCodecsAreKnownVideoCodecsEachOnce() throws {
+        func codecs(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
+            try ServiceSetup.videoCodecs(ParsedArguments(arguments, spec: ServeCommand.spec, environment: environment), command: "serve")
+                .map(\.rawValue)
+        }
+        #expect(try codecs([]) == ["VP8", "H264"])
+        #expect(try codecs(["--video-codecs", "h264, vp8"]) == ["H264", "VP8"])
+        #expect(try codecs([], environment: ["REVUE_VIDEO_CODECS": "VP8"]) == ["VP8"])
+        for (bad, message) in [("AV1", "not 'AV1'"), ("opus", "not 'opus'"), ("VP8,vp8", "VP8 twice"), (",", "needs VP8, H264 or both")] {
+            let error = #expect(throws: UsageError.self) { try codecs(["--video-codecs", bad]) }
+            #expect(error?.message.contains(message) == true, "\(bad): \(String(describing: error))")
+        }
+    }
+
     @Test func helpListsOptionsWithTheirEnvironmentAndAllowedValues() {
         let help = spec.helpText
         #expect(help.contains("--layout TYPE"))

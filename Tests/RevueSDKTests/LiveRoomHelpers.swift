@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Net
 @testable import RevueSDK
 import TestSupport
@@ -14,6 +15,27 @@ extension RevueSDKTests {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return condition()
+    }
+
+    /// A room on a `RoomServerHarness` of its own, and SDK rooms in it that send no microphone,
+    /// each with a listener added before the join (the seed's advice).
+    @MainActor struct HarnessRoom {
+        let server: RoomServerHarness
+        let roomId: String
+        var signalingURL: String { "ws://127.0.0.1:\(server.port)/v2/rtc" }
+
+        init(videoCodecs: [TrackCodec] = [.vp8, .h264]) throws {
+            server = try RoomServerHarness(videoCodecs: videoCodecs)
+            roomId = try server.makeRoom()
+        }
+
+        func room(_ name: String, cam: Bool = false, camera: CustomStreamTrack? = nil) throws -> (Room, EventLog) {
+            let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: name, micEnabled: false,
+                                               camEnabled: cam, customCameraTrack: camera, signalingURL: signalingURL)
+            let log = EventLog()
+            room.addEventListener(log)
+            return (room, log)
+        }
     }
 
     /// Runs blocking harness work (a stop waiting minutes for a worker, a server starting) on a

@@ -9,21 +9,10 @@ import Testing
 /// beside another participant who gets other options from the same camera.
 extension RevueSDKTests {
     @MainActor @Suite(.live, .timeLimit(.minutes(10))) struct PublishOptionsTests {
-        let server: RoomServerHarness
-        let roomId: String
-        var signalingURL: String { "ws://127.0.0.1:\(server.port)/v2/rtc" }
+        let harness: HarnessRoom
 
         init() throws {
-            server = try RoomServerHarness()
-            roomId = try server.makeRoom()
-        }
-
-        func room(_ name: String, cam: Bool = false, camera: CustomStreamTrack? = nil) throws -> (Room, EventLog) {
-            let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: name, micEnabled: false,
-                                               camEnabled: cam, customCameraTrack: camera, signalingURL: signalingURL)
-            let log = EventLog()
-            room.addEventListener(log)
-            return (room, log)
+            harness = try HarnessRoom()
         }
 
         /// The frames a receiver got (`RemoteTrack.setFrameObserver`), as they came.
@@ -74,16 +63,16 @@ extension RevueSDKTests {
         /// each receives its own publication in place of the room's camera, and a setter on one
         /// changes that participant's stream alone.
         @Test func eachParticipantReceivesTheCameraAsItsPublicationSays() async throws {
-            let (bee, beeLog) = try room("Bee")
+            let (bee, beeLog) = try harness.room("Bee")
             try await bee.join()
-            let (cee, ceeLog) = try room("Cee")
+            let (cee, ceeLog) = try harness.room("Cee")
             try await cee.join()
             // ffmpeg's testsrc2 (motion and detail everywhere), so a bitrate target can be met:
             // the SDK's test pattern is mostly flat and encodes far below any target.
             let directory = try TemporaryDirectory(prefix: "publish-options")
             let (camera, device) = try await RevueSDKTests.testsrc2Camera(in: directory, rate: 30, seconds: 4)
             defer { VideoSDK.removeDevice(deviceId: device) }
-            let (cam, camLog) = try room("Cam", cam: true, camera: camera)
+            let (cam, camLog) = try harness.room("Cam", cam: true, camera: camera)
             try await cam.join()
             #expect(Room.shared === cam, "Room.shared is the room joined last")
             #expect(await beeLog.wait(for: "streamEnabled Cam VIDEO"), "\(beeLog.events)")
@@ -182,9 +171,9 @@ extension RevueSDKTests {
         /// Options out of range are refused before anything is sent, and outside a room there
         /// is nothing to publish in.
         @Test func publishCameraRefusesOptionsOutOfRange() async throws {
-            let (bee, _) = try room("Bee")
+            let (bee, _) = try harness.room("Bee")
             try await bee.join()
-            let (cam, _) = try room("Cam")
+            let (cam, _) = try harness.room("Cam")
             try await cam.join()
             let local = try #require(cam.localParticipant)
             let toBee = try #require(cam.participants.values.first)

@@ -379,6 +379,25 @@ import Testing
         #expect(!text.contains("transport-cc") && !text.contains("transport-wide-cc"))
         #expect(text.contains("a=rtcp-fb:96 goog-remb"))
     }
+
+    /// A server that takes fewer video codecs (`revue serve --video-codecs`): aiortc's VP8 and
+    /// H.264 offer answered in the order named; an H.264-only offer refused, naming what the
+    /// server takes; audio untouched.
+    @Test func aServerTakingFewerVideoCodecsAnswersWithThoseAlone() throws {
+        let h264First = AnswerBuilder(capabilities: Capabilities.revue.takingVideo(only: ["h264", "VP8"]), transport: Self.transport, sessionID: 1)
+        let both = try h264First.answer(to: try parsed(Witnessed.aiortc116Publish))
+        #expect(try #require(both.negotiation.media(mid: "1")).codecs.map(\.name) == ["H264", "VP8"])
+        #expect(try #require(both.negotiation.media(mid: "0")).codecs.map(\.name) == ["opus"])
+
+        let vp8Only = AnswerBuilder(capabilities: Capabilities.revue.takingVideo(only: ["VP8"]), transport: Self.transport, sessionID: 1)
+        let refused = try vp8Only.answer(to: try parsed(Witnessed.chromium156H264Only))
+        let video = try #require(refused.negotiation.media(mid: "0"))
+        #expect(!video.isAccepted && refused.description.media[0].isRejected)
+        let reason = try #require(video.rejection)
+        #expect(reason.contains("Revue takes VP8") && !reason.contains("Revue takes VP8, H264"), "\(reason)")
+        #expect(Capabilities.revue.takingVideo(only: ["AV1"]).codecs(for: .video).isEmpty)
+        #expect(Capabilities.revue.takingVideo(only: ["VP8"]).headerExtensions == Capabilities.revue.headerExtensions)
+    }
 }
 
 extension String {

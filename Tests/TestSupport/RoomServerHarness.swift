@@ -5,6 +5,7 @@ import Foundation
 import HTTP
 import JobSpec
 import Jobs
+import Media
 import Net
 import Platform
 import Postgres
@@ -30,9 +31,10 @@ public final class RoomServerHarness: @unchecked Sendable {
     public var rtcPort: UInt16 { rooms.rtc.socket.localAddress.port }
 
     /// `httpConfiguration`: the API server's limits (a benchmark of many viewers from one
-    /// address turns the per-source limit off).
+    /// address turns the per-source limit off); `videoCodecs`: what publishers may send
+    /// (`revue serve --video-codecs`).
     public init(rtcPort: UInt16 = 0, announcePort: UInt16? = nil, consentTimeout: Double = 30,
-                httpConfiguration: HTTPServer.Configuration = HTTPServer.Configuration()) throws
+                httpConfiguration: HTTPServer.Configuration = HTTPServer.Configuration(), videoCodecs: [TrackCodec] = [.vp8, .h264]) throws
     {
         try LoopbackNamespace.require()
         storage = try TemporaryDirectory(prefix: "rooms-storage")
@@ -50,7 +52,8 @@ public final class RoomServerHarness: @unchecked Sendable {
         api = APIService(configuration: configuration, pool: pool, signer: try RSAKeyPair.generate())
         rooms = try RoomServer(configuration: .init(rtc: .init(listen: SocketAddress(ip: .loopbackV4, port: rtcPort), announcePort: announcePort,
                                                                                    consentTimeout: consentTimeout), apiKey: auth.apiKey,
-                                                    secret: auth.secret, publicURL: "http://127.0.0.1:\(port)"), pool: pool)
+                                                    secret: auth.secret, publicURL: "http://127.0.0.1:\(port)", videoCodecs: videoCodecs),
+                               pool: pool)
         rooms.start()
         api.attach(liveRooms: rooms)
         rooms.attach(jobs: api)
@@ -76,10 +79,12 @@ public final class RoomServerHarness: @unchecked Sendable {
 
     /// A worker in this process (its jobs run as `revue record` children), recording live rooms
     /// through this server's signalling (or a proxy in front of it at `signalingPort`), writing
-    /// summaries through `summaries` when given.
-    public func startWorker(signalingPort: Int? = nil, childEnvironment: [String: String] = [:], summaries: SummaryEndpoint? = nil) {
+    /// summaries through `summaries` when given; `executable` runs the jobs in place of `revue`.
+    public func startWorker(signalingPort: Int? = nil, childEnvironment: [String: String] = [:], summaries: SummaryEndpoint? = nil,
+                            executable: String = RevueBinary.path)
+    {
         var configuration = Worker.Configuration(workerID: "harness-worker", maxJobs: 4, storage: storage.path, fixtureRooms: nil,
-                                                 executable: RevueBinary.path)
+                                                 executable: executable)
         configuration.childEnvironment = childEnvironment
         configuration.summaryEndpoint = summaries
         let auth = self.auth

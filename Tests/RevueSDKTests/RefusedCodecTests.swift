@@ -1,0 +1,87 @@
+import Foundation
+import Media
+@testable import RevueSDK
+import TestSupport
+import Testing
+
+/// 3045 ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED against a room server that takes VP8 alone from
+/// its publishers (`revue serve --video-codecs VP8`): a camera in H.264 is refused, on the
+/// join's first offer and on a renegotiation, and the room goes on without it.
+extension RevueSDKTests {
+    @MainActor @Suite(.live, .timeLimit(.minutes(5))) struct RefusedCodecTests {
+        let harness: HarnessRoom
+
+        init() throws {
+            harness = try HarnessRoom(videoCodecs: [.vp8])
+        }
+
+        static func camera(_ codec: VideoCodec) async throws -> CustomStreamTrack {
+            try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false, bitrateMode: .BANDWIDTH_OPTIMIZED,
+                                                      codec: codec)
+        }
+
+        /// What `viewer` decodes of `who`'s camera once `done`, or the last seen after 15 s.
+        static func decoded(by viewer: Room, of who: String, _ done: (RemoteVideoTrack.Statistics) -> Bool) async -> RemoteVideoTrack.Statistics? {
+            var last: RemoteVideoTrack.Statistics?
+            _ = await RevueSDKTests.waitUntil(15) {
+                last = viewer.participants.values.first { $0.displayName == who }?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics
+                return last.map(done) ?? false
+            }
+            return last
+        }
+
+        @Test func anH264CameraIsRefusedWith3045AndTheRoomGoesOnWithout() async throws {
+            // The join's first offer has the camera in H.264: the join succeeds, the camera is
+            // refused with one 3045 and goes off.
+            let (viewer, viewerLog) = try harness.room("Viewer")
+            try await viewer.join()
+            let (hana, log) = try harness.room("Hana", cam: true, camera: try await Self.camera(.H264))
+            try await hana.join()
+            #expect(hana.state == .CONNECTED, "\(log.events)")
+            #expect(await log.wait(for: "error 3045"), "\(log.events)")
+            let refused = try #require(log.errors.first { $0.code == 3045 })
+            #expect(refused.message.contains("H264"), "\(refused.message)")
+            // The join turns the camera on once the answer took it: this one never is, and the
+            // viewer never hears of it.
+            #expect(await viewerLog.wait(for: "participantJoined Hana"), "\(viewerLog.events)")
+            #expect(!hana.camOn && !viewerLog.events.contains { $0.hasSuffix("Hana VIDEO") }, "\(viewerLog.events)")
+
+            // A VP8 track renegotiates the section in a codec the server takes.
+            let heardBefore = viewerLog.events.count
+            try await hana.enableCam(customCameraTrack: try await Self.camera(.VP8))
+            #expect(await viewerLog.wait { $0.dropFirst(heardBefore).contains("streamEnabled Hana VIDEO") }, "\(viewerLog.events)")
+            let vp8 = await Self.decoded(by: viewer, of: "Hana") { $0.codec == "VP8" && $0.framesDecoded > 5 }
+            #expect(vp8?.codec == "VP8" && vp8?.frameWidth == 320, "\(String(describing: vp8))")
+            #expect(log.errors.count == 1, "one 3045 for the join: \(log.events)")
+
+            // An H.264 track now is refused at once, with no offer: the server said it takes none.
+            try await hana.disableCam()
+            let offers = hana.publisher?.currentStatistics.offersSent ?? 0
+            let h264 = try await Self.camera(.H264)
+            try await hana.enableCam(customCameraTrack: h264)
+            #expect(log.errors.filter { $0.code == 3045 }.count == 2 && h264.isEnded && !hana.camOn, "\(log.events)")
+            #expect(hana.publisher?.currentStatistics.offersSent == offers)
+            let changeRefused = await #expect(throws: VideoSDKError.self) { try await hana.changeCam(customCameraTrack: try await Self.camera(.H264)) }
+            #expect(changeRefused?.code == 3045, "\(String(describing: changeRefused))")
+
+            // One who joined in VP8 and turns on an H.264 camera: the section offered again is
+            // refused, the camera goes off (a viewer's stream is disabled) and 3045 says why.
+            let (ian, ianLog) = try harness.room("Ian", cam: true, camera: try await Self.camera(.VP8))
+            try await ian.join()
+            #expect(await viewerLog.wait(for: "streamEnabled Ian VIDEO"), "\(viewerLog.events)")
+            try await ian.disableCam()
+            #expect(await viewerLog.wait(for: "streamDisabled Ian VIDEO"), "\(viewerLog.events)")
+            try await ian.enableCam(customCameraTrack: try await Self.camera(.H264))
+            #expect(await ianLog.wait(for: "error 3045"), "\(ianLog.events)")
+            let ianRefused = try #require(ianLog.errors.first { $0.code == 3045 })
+            #expect(await RevueSDKTests.waitUntil(10) { !ian.camOn && viewerLog.events.last { $0.hasSuffix("Ian VIDEO") } == "streamDisabled Ian VIDEO" },
+                    "\(viewerLog.events)")
+            print("measured: 3045 on the join (\(refused.message)); VP8 then decoded: \(vp8.map { "\($0.framesDecoded) pictures \($0.frameWidth) wide" } ?? "-"); "
+                + "3045 at once for H.264 (\(log.errors.last?.message ?? "")); after a renegotiation: \(ianRefused.message); the viewer: \(viewerLog.events.filter { $0.contains("VIDEO") })")
+            #expect(viewerLog.errors.isEmpty && ianLog.errors.count == 1, "\(viewerLog.errors) \(ianLog.errors)")
+            try await ian.leave()
+            try await hana.leave()
+            try await viewer.leave()
+        }
+    }
+}
