@@ -74,6 +74,8 @@ extension Worker {
     /// A job the run refused (or whose child ended before taking it) runs on its own, in this attempt.
     func runAlone(_ entry: Running, why: String) {
         logger(for: entry).warning("the job did not join the run of its room; it runs on its own", ["why": .string(why)])
+        _ = try? store.note("attempt \(entry.job.attempts): did not join the run of its room (\(why)); it runs on its own", jobID: entry.job.id,
+                            workerID: configuration.workerID)
         start(JobStore.Claim(job: entry.job, previousWorker: nil), mayJoin: false)
     }
 }

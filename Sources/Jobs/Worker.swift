@@ -318,6 +318,12 @@ public final class Worker: @unchecked Sendable {
                 if job.controlVersion > 0 { sendControls(job.id) }
                 return
             }
+            if !mayJoin {
+                // The line this attempt's log got when it was handed to a run that then did not
+                // take it would say the wrong thing now.
+                _ = FileManager.default.createFile(atPath: logPath, contents: Data(
+                    "this attempt did not join the run of its room; it runs on its own:\n".utf8))
+            }
             plan.spec.hostsJobs = plan.spec.canShareComposite ? true : nil
             try plan.spec.write(to: specPath)
             let arguments = ["record", "--spec", specPath, "--log-format", "json", "--log-level", "info"]
