@@ -42,6 +42,10 @@ extension RoomPublisher {
             published.append(PublishedTrack(mid: "0", kind: .audio))
         }
         if offers.contains(.video) {
+            // A later offer with a camera section no answer has taken yet (a promoted
+            // participant's first, or one the first answer refused): its answer says whether
+            // it was (`checkCameraMove`).
+            if answeredAt != nil && !tracks.contains(where: { $0.mid == "1" && !$0.codec.isAudio }) { cameraMoveUnanswered = true }
             cameraStreamsOffered = true
             transceivers.append(ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
                                                   sender: .init(ssrc: videoStreams[0].ssrc, rtxSSRC: videoStreams[0].rtxSSRC, cname: cname,

@@ -291,14 +291,14 @@ public final class RoomPublisher: @unchecked Sendable {
     }
 
     /// Waits until the server answered the first offer: the camera codec it refused, nil when it
-    /// refused none (or after `timeout`, or when the publisher stopped). For an owner that turns
+    /// refused none (or after `timeout`, or when the publisher stopped or was asked to). For an owner that turns
     /// the camera on after the join, and tells nobody of a camera the server will not take.
     public func cameraRefusedByFirstAnswer(waitingUpTo timeout: Double) -> PublishedVideoCodec? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let answer = lock.withLock { firstAnswer }
+            let (answer, ended) = lock.withLock { (firstAnswer, stopReason != nil || stopRequested) }
             if answer.came { return answer.refusedCamera }
-            if failure != nil { return nil }
+            if ended { return nil }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil

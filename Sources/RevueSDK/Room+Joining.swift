@@ -118,11 +118,20 @@ extension Room {
                 }
                 // The camera goes on once the first answer took it: one it refused (3045 says
                 // so) is never announced to the room only to go off again.
-                let refused: PublishedVideoCodec? = self.settings.camEnabled
-                    ? ((try? await Self.offMain { made.cameraRefusedByFirstAnswer(waitingUpTo: 5) }) ?? nil) : nil
+                var refused: PublishedVideoCodec?
+                if self.settings.camEnabled {
+                    refused = try? await Self.offMain { made.cameraRefusedByFirstAnswer(waitingUpTo: 5) }
+                    // Left, or joined again, meanwhile: that is no longer this join's camera.
+                    guard self.publisher === made, self.state == .CONNECTED else {
+                        self.settings.customCameraTrack?.stop()
+                        return
+                    }
+                }
                 if let refused {
                     self.refusedCameraCodecs.insert(refused)
                     self.settings.customCameraTrack?.stop()
+                    self.report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with(
+                        "the camera is not sent: the server did not accept the camera as \(refused == .h264 ? "H.264" : "VP8")"))
                 } else if self.settings.camEnabled {
                     do throws(VideoSDKError) {
                         try await self.enableCam(customCameraTrack: self.settings.customCameraTrack)
@@ -335,6 +344,7 @@ extension Room {
     /// A new publisher's first offer (a rejoin, `switchTo`) with the camera track's codec and
     /// layers where they are more than the join's, so the camera on needs no second offer.
     func offerCameraAsItIs(_ configuration: inout RoomPublisher.Configuration) {
+        configuration.videoCodec = offeredCameraCodec(configuration.videoCodec)
         guard let track = cameraTrack else { return }
         if let codec = track.codec?.publishedCodec { configuration.videoCodec = codec }
         let layers = Room.simulcastLayers(of: track)

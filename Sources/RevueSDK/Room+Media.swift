@@ -82,6 +82,37 @@ extension Room {
 
     var stillSends: Bool { whyNotSending == nil }
 
+    /// The server did not take the camera section in `codec` (nil: it refused a whole offer).
+    /// The codec is remembered (`refusedCameraCodecs`): later tracks in it are refused at once,
+    /// and the camera's next settings and offers use another. A camera on in it, or being
+    /// turned on, goes off once its change has finished (so nobody is told of a stream that
+    /// never comes) and `onError` hears why; a section refused while no camera was on or on its
+    /// way (a join with the camera off) is only remembered.
+    func refuseCamera(codec: PublishedVideoCodec?, _ error: VideoSDKError) {
+        if let codec {
+            refusedCameraCodecs.insert(codec)
+            if cameraSettings?.codec.map({ refusedCameraCodecs.contains($0.publishedCodec) }) == true { cameraSettings = nil }
+        }
+        guard camOn || camBusy else { return }
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            while self.camBusy { try? await Task.sleep(for: .milliseconds(20)) }
+            // A track without a codec of its own is sent in the section's.
+            let refused = codec == nil || self.cameraTrack?.codec.map { self.refusedCameraCodecs.contains($0.publishedCodec) } ?? true
+            guard self.state == .CONNECTED, self.camOn, refused else { return }
+            self.releaseCamera()
+            try? await self.reportMedia()
+            self.report(error)
+        }
+    }
+
+    /// The codec a new publisher's first offer gives the camera section: `wanted`, unless the
+    /// server refused it, then one it did not refuse.
+    func offeredCameraCodec(_ wanted: PublishedVideoCodec) -> PublishedVideoCodec {
+        guard refusedCameraCodecs.contains(wanted) else { return wanted }
+        return PublishedVideoCodec.allCases.first { !refusedCameraCodecs.contains($0) } ?? wanted
+    }
+
     /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or in
     /// a codec the server already refused (3045). A track in another codec, or with more
     /// simulcast layers, than the room's camera section was offered with is sent after a new
@@ -299,13 +330,16 @@ extension Room {
         // The last camera's settings, else those of createRoom's track (a room whose camera
         // started off opens it as createRoom said).
         let last = cameraSettings ?? settings.customCameraTrack
+        var codec = last?.codec ?? settings.customCameraTrack?.codec ?? .VP8
+        // A codec this room's server refused gives way to one it did not.
+        if offeredCameraCodec(codec.publishedCodec) != codec.publishedCodec { codec = codec.publishedCodec == .vp8 ? .H264 : .VP8 }
         // `createRoom(defaultCamera:)` picks by facing mode; without it, the selected camera.
         let selected = settings.defaultCamera == nil ? VideoSDK.getSelectedVideoDevice()?.deviceId : nil
         return try await VideoSDK.makeCameraTrack(encoderConfig: last?.encoderConfig ?? .h720p_w1280p,
                                             facingMode: last?.facingMode ?? settings.defaultCamera ?? .front,
                                             multiStream: last?.multiStream ?? true, cameraId: chosenCameraId ?? last?.cameraId ?? selected,
                                             maxLayer: last?.maxLayer ?? .MAX_LAYER_3, bitrateMode: last?.bitrateMode ?? .BALANCED,
-                                            codec: last?.codec ?? settings.customCameraTrack?.codec ?? .VP8, name: settings.participantName)
+                                            codec: codec, name: settings.participantName)
     }
 
     /// Tells the room what this client sends now and waits for the answer; the room's

@@ -21,6 +21,14 @@ extension Room {
             mode: .sendAndReceive, offeredKinds: [.audio, .video])
         configuration.videoCodec = publisher?.configuration.videoCodec ?? .vp8
         configuration.simulcast = publisher?.configuration.simulcast ?? []
+        offerCameraAsItIs(&configuration)
+        // The destination's server may take other codecs than this room's: a camera it refuses
+        // is not relayed, and `onError` hears why; the relay goes on with the rest.
+        configuration.onCameraRefused = { [weak self] _, why in
+            Task { @MainActor in
+                self?.report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the relay to \(destinationRoomId) does not send the camera: \(why)"))
+            }
+        }
         configuration.e2eeKeys = publisher?.configuration.e2eeKeys
         configuration.stopsWithMedia = false
         let ready = configuration

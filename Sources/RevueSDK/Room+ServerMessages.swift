@@ -20,13 +20,7 @@ extension Room {
             emit { $0.onDataReceived(message) }
         case .cameraRefused(let codec, let why):
             guard state == .CONNECTED else { return }
-            if let codec { refusedCameraCodecs.insert(codec) }
-            // A camera on that sends nothing goes off, so nobody is told of a stream that never comes.
-            if camOn {
-                releaseCamera()
-                Task { @MainActor [weak self] in try? await self?.reportMedia() }
-            }
-            report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the camera is not sent: \(why)"))
+            refuseCamera(codec: codec, VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the camera is not sent: \(why)"))
         case .lost(let why):
             // While leaving or ending, the publisher's `stopped` that follows closes the room.
             guard state == .CONNECTED else { return }

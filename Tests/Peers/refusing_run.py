@@ -63,11 +63,15 @@ def main():
             run.stdin.flush()
         run.stdin.close()
 
-    for work in (pass_reports, pass_commands):
-        threading.Thread(target=work, daemon=True).start()
+    reports = threading.Thread(target=pass_reports, daemon=True)
+    reports.start()
+    threading.Thread(target=pass_commands, daemon=True).start()
     signal.signal(signal.SIGTERM, lambda *_: run.send_signal(signal.SIGTERM))
     signal.signal(signal.SIGINT, lambda *_: run.send_signal(signal.SIGINT))
     code = run.wait()
+    # The run's last reports (its last progress, an output failing as it stopped) pass first:
+    # the pipe ends once the run has.
+    reports.join()
     # Not sys.exit: the threads still reading would make the interpreter's shutdown abort.
     os._exit(code if code >= 0 else 128 - code)
 

@@ -29,9 +29,9 @@ extension RevueSDKTests {
             roomId = try server.makeRoom()
         }
 
-        func room(_ name: String, cam: Bool = false, camera: CustomStreamTrack? = nil) throws -> (Room, EventLog) {
+        func room(_ name: String, cam: Bool = false, camera: CustomStreamTrack? = nil, mode: Mode = .SEND_AND_RECV) throws -> (Room, EventLog) {
             let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: name, micEnabled: false,
-                                               camEnabled: cam, customCameraTrack: camera, signalingURL: signalingURL)
+                                               camEnabled: cam, mode: mode, customCameraTrack: camera, signalingURL: signalingURL)
             let log = EventLog()
             room.addEventListener(log)
             return (room, log)

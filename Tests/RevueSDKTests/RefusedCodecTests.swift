@@ -40,7 +40,7 @@ extension RevueSDKTests {
             #expect(hana.state == .CONNECTED, "\(log.events)")
             #expect(await log.wait(for: "error 3045"), "\(log.events)")
             let refused = try #require(log.errors.first { $0.code == 3045 })
-            #expect(refused.message.contains("H264"), "\(refused.message)")
+            #expect(refused.message.contains("H.264"), "\(refused.message)")
             // The join turns the camera on once the answer took it: this one never is, and the
             // viewer never hears of it.
             #expect(await viewerLog.wait(for: "participantJoined Hana"), "\(viewerLog.events)")
@@ -79,6 +79,41 @@ extension RevueSDKTests {
             print("measured: 3045 on the join (\(refused.message)); VP8 then decoded: \(vp8.map { "\($0.framesDecoded) pictures \($0.frameWidth) wide" } ?? "-"); "
                 + "3045 at once for H.264 (\(log.errors.last?.message ?? "")); after a renegotiation: \(ianRefused.message); the viewer: \(viewerLog.events.filter { $0.contains("VIDEO") })")
             #expect(viewerLog.errors.isEmpty && ianLog.errors.count == 1, "\(viewerLog.errors) \(ianLog.errors)")
+            try await ian.leave()
+            try await hana.leave()
+            try await viewer.leave()
+        }
+
+        @Test func aCameraOffAtTheJoinIsRefusedOnlyOnceItIsOnAndAPromotedViewersIs() async throws {
+            let (viewer, viewerLog) = try harness.room("Viewer")
+            try await viewer.join()
+            // createRoom's track is H.264 but the camera starts off: the join's camera section
+            // is refused with nothing to tell (no 3045), and enableCam() then opens the default
+            // camera in a codec the server takes.
+            let (hana, log) = try harness.room("Hana", camera: try await Self.camera(.H264))
+            try await hana.join()
+            let publisher = try #require(hana.publisher)
+            let refusedAtJoin = try await RevueSDKTests.offMain { publisher.cameraRefusedByFirstAnswer(waitingUpTo: 10) }
+            #expect(refusedAtJoin == .h264)
+            #expect(await RevueSDKTests.waitUntil(5) { hana.refusedCameraCodecs == [.h264] }, "\(hana.refusedCameraCodecs)")
+            try await hana.enableCam()
+            #expect(await viewerLog.wait(for: "streamEnabled Hana VIDEO"), "\(viewerLog.events)")
+            let vp8 = await Self.decoded(by: viewer, of: "Hana") { $0.codec == "VP8" && $0.framesDecoded > 5 }
+            #expect(vp8?.codec == "VP8", "\(String(describing: vp8))")
+            #expect(log.errors.isEmpty, "\(log.events)")
+
+            // A viewer promoted to SEND_AND_RECV turns on the camera createRoom set, H.264 here:
+            // its section is refused, 3045 says so and the camera goes off.
+            let (ian, ianLog) = try harness.room("Ian", cam: true, camera: try await Self.camera(.H264), mode: .RECV_ONLY)
+            try await ian.join()
+            try await ian.changeMode(.SEND_AND_RECV)
+            #expect(await ianLog.wait(for: "error 3045"), "\(ianLog.events)")
+            #expect(await RevueSDKTests.waitUntil(10) {
+                !ian.camOn && viewerLog.events.last { $0.hasSuffix("Ian VIDEO") } != "streamEnabled Ian VIDEO"
+            }, "\(viewerLog.events)")
+            print("measured: the join's H.264 section refused silently, then VP8 decoded (\(vp8?.framesDecoded ?? 0) pictures); "
+                + "the promoted viewer: \(ianLog.errors.map(\.message)), the viewer heard \(viewerLog.events.filter { $0.contains("VIDEO") })")
+            #expect(ianLog.errors.count == 1 && viewerLog.errors.isEmpty, "\(ianLog.errors) \(viewerLog.errors)")
             try await ian.leave()
             try await hana.leave()
             try await viewer.leave()
