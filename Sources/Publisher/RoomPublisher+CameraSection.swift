@@ -64,6 +64,8 @@ extension RoomPublisher {
         guard refusal != nil || !accepted else { return }
         let reason = refusal ?? "the server did not accept the camera as \(videoCodec.encodingName) in \(videoStreams.count) stream(s)"
         logger.error("the camera section offered again was not accepted; the camera sends nothing", ["reason": .string(reason)])
-        configuration.onCameraRefused?(refusal == nil ? videoCodec : nil, reason)
+        let codec = refusal == nil ? videoCodec : nil
+        if let codec { lock.withLock { _ = refusedCameras.insert(codec) } }
+        configuration.onCameraRefused?(codec, reason)
     }
 }

@@ -44,7 +44,7 @@ extension RoomPublisher {
         if offers.contains(.video) {
             // A later offer with a camera section no answer has taken yet (a promoted
             // participant's first, or one the first answer refused): its answer says whether
-            // it was (`checkCameraMove`).
+            // it was (`checkCameraMove`); the owner decides what a refusal means with no camera.
             if answeredAt != nil && !tracks.contains(where: { $0.mid == "1" && !$0.codec.isAudio }) { cameraMoveUnanswered = true }
             cameraStreamsOffered = true
             transceivers.append(ClientTransceiver(mid: "1", kind: .video, direction: .sendonly,
@@ -110,6 +110,7 @@ extension RoomPublisher {
             case .publishAnswer(let sdp) where envelope.id == offerRequest:
                 offerOutstanding = false
                 if answeredAt == nil { acceptAnswer(sdp, now: now) } else { acceptNewAnswer(sdp) }
+                lock.withLock { answers += 1 }
             case .error(let code, let message) where envelope.id == offerRequest:
                 offerOutstanding = false
                 if answeredAt == nil {
@@ -118,6 +119,7 @@ extension RoomPublisher {
                     refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)", serverCode: code)
                     checkCameraMove(refusal: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
                 }
+                lock.withLock { answers += 1 }
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }
             case .participantJoined(let info):
@@ -149,6 +151,7 @@ extension RoomPublisher {
                     // the camera; one that does not (`revue publish`) has nothing to go on with.
                     let reason = "the server did not accept the camera as \(video.encodingName)"
                     logger.error("the camera was not accepted; the camera sends nothing", ["reason": .string(reason)])
+                    lock.withLock { _ = refusedCameras.insert(video) }
                     refused(video, reason)
                 } else {
                     return stop(because: "the server did not accept the camera as \(video.encodingName)")
@@ -157,7 +160,10 @@ extension RoomPublisher {
             try link.connect(to: answer, now: now)
             answeredAt = now
             let refused = offeredNow.contains(.video) && cameraStreamsOffered && !tracks.contains(where: { !$0.codec.isAudio }) ? video : nil
-            lock.withLock { firstAnswer = (true, refused) }
+            lock.withLock {
+                firstAnswer = (true, refused)
+                if let refused { refusedCameras.insert(refused) }
+            }
             // A camera that asked for another section while this answer was on its way.
             moveCameraSectionIfAsked()
         } catch {

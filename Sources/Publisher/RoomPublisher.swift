@@ -68,6 +68,10 @@ public final class RoomPublisher: @unchecked Sendable {
     var stopRequested = false
     /// Whether the first answer has come, and the camera codec it refused (nil: none).
     var firstAnswer: (came: Bool, refusedCamera: PublishedVideoCodec?) = (false, nil)
+    /// Answers (and refusals) of this publisher's offers so far, and the camera codecs they
+    /// did not take.
+    var answers = 0
+    var refusedCameras: Set<PublishedVideoCodec> = []
     /// What `leave(reason:)` asked the others to be told.
     var leaveReason: LeaveReason?
     let finished = DispatchSemaphore(value: 0)
@@ -302,6 +306,26 @@ public final class RoomPublisher: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil
+    }
+
+    /// The camera codecs the server did not take in this publisher's answers.
+    public var refusedCameraCodecs: Set<PublishedVideoCodec> { lock.withLock { refusedCameras } }
+
+    /// How many of this publisher's offers have been answered or refused.
+    public var answersReceived: Int { lock.withLock { answers } }
+
+    /// Waits until more than `count` offers have been answered (`answersReceived`), or the
+    /// publisher stopped, or `timeout`; whether they were. For an owner that turns a camera on
+    /// once an offer it caused (`publishAgain`) has been answered.
+    public func waitForAnswer(beyond count: Int, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (answered, ended) = lock.withLock { (answers > count, stopReason != nil || stopRequested) }
+            if answered { return true }
+            if ended { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
     }
 
     /// Sends pictures from `camera` from the next frame on (a keyframe first), or none when nil.

@@ -16,6 +16,8 @@ final class MediaRelay {
     private var sharePublication: Int?
     private var sentShare: (any CameraSource)?
     private var last: MediaState?
+    /// The camera codecs the destination refused that `onError` has heard of (once each).
+    var reportedRefusals: Set<PublishedVideoCodec?> = []
 
     init(destinationRoomID: String, kinds: Set<StreamKind>, publisher: RoomPublisher) {
         self.destinationRoomID = destinationRoomID

@@ -121,11 +121,14 @@ extension Room {
                 var refused: PublishedVideoCodec?
                 if self.settings.camEnabled {
                     refused = try? await Self.offMain { made.cameraRefusedByFirstAnswer(waitingUpTo: 5) }
-                    // Left, or joined again, meanwhile: that is no longer this join's camera.
-                    guard self.publisher === made, self.state == .CONNECTED else {
+                    // A room left meanwhile turns nothing on (enableCam would say 3035 to
+                    // nobody who asked); after a switch or a reconnection that answer was not
+                    // about the publisher of now, whose own refusal, if any, says so.
+                    if self.state == .CLOSED || self.state == .FAILED {
                         self.settings.customCameraTrack?.stop()
                         return
                     }
+                    if self.publisher !== made { refused = nil }
                 }
                 if let refused {
                     self.refusedCameraCodecs.insert(refused)

@@ -82,26 +82,26 @@ extension Room {
 
     var stillSends: Bool { whyNotSending == nil }
 
-    /// The server did not take the camera section in `codec` (nil: it refused a whole offer).
-    /// The codec is remembered (`refusedCameraCodecs`): later tracks in it are refused at once,
-    /// and the camera's next settings and offers use another. A camera on in it, or being
-    /// turned on, goes off once its change has finished (so nobody is told of a stream that
-    /// never comes) and `onError` hears why; a section refused while no camera was on or on its
-    /// way (a join with the camera off) is only remembered.
+    /// The server did not take the camera section in `codec` (nil: it refused a whole offer,
+    /// which says nothing of a codec). The codec is remembered (`refusedCameraCodecs`): later
+    /// tracks in it are refused at once, and the camera's next settings and offers use another.
+    /// A camera on in it, or being turned on, goes off once its change has finished (so nobody
+    /// is told of a stream that never comes) and `onError` hears why; a section refused while
+    /// no camera was on or on its way (a join with the camera off) is only remembered.
     func refuseCamera(codec: PublishedVideoCodec?, _ error: VideoSDKError) {
-        if let codec {
-            refusedCameraCodecs.insert(codec)
-            if cameraSettings?.codec.map({ refusedCameraCodecs.contains($0.publishedCodec) }) == true { cameraSettings = nil }
-        }
+        if let codec { refusedCameraCodecs.insert(codec) }
         guard camOn || camBusy else { return }
         Task { @MainActor [weak self] in
             guard let self else { return }
             while self.camBusy { try? await Task.sleep(for: .milliseconds(20)) }
-            // A track without a codec of its own is sent in the section's.
-            let refused = codec == nil || self.cameraTrack?.codec.map { self.refusedCameraCodecs.contains($0.publishedCodec) } ?? true
-            guard self.state == .CONNECTED, self.camOn, refused else { return }
-            self.releaseCamera()
-            try? await self.reportMedia()
+            guard self.state == .CONNECTED, self.camOn else { return }
+            // A camera in a codec the server takes (one turned on meanwhile, or a whole offer
+            // refused for another reason) stays on; a track without a codec of its own is sent
+            // in the section's.
+            if let codec, self.cameraTrack?.codec.map({ $0.publishedCodec == codec }) ?? true {
+                self.releaseCamera()
+                try? await self.reportMedia()
+            }
             self.report(error)
         }
     }
@@ -109,8 +109,14 @@ extension Room {
     /// The codec a new publisher's first offer gives the camera section: `wanted`, unless the
     /// server refused it, then one it did not refuse.
     func offeredCameraCodec(_ wanted: PublishedVideoCodec) -> PublishedVideoCodec {
-        guard refusedCameraCodecs.contains(wanted) else { return wanted }
-        return PublishedVideoCodec.allCases.first { !refusedCameraCodecs.contains($0) } ?? wanted
+        guard isRefused(wanted) else { return wanted }
+        return PublishedVideoCodec.allCases.first { !isRefused($0) } ?? wanted
+    }
+
+    /// Whether the server refused camera sections in `codec`: as heard (`refuseCamera`), or as
+    /// the publisher of now knows already, its event not handled yet.
+    func isRefused(_ codec: PublishedVideoCodec) -> Bool {
+        refusedCameraCodecs.contains(codec) || publisher?.refusedCameraCodecs.contains(codec) == true
     }
 
     /// Why this room cannot send `track` as its camera, if it cannot: not a camera track, or in
@@ -119,7 +125,7 @@ extension Room {
     /// offer of the section (`RoomPublisher.setCamera`).
     func refusal(ofCamera track: CustomStreamTrack) -> VideoSDKError? {
         guard track.videoTrack != nil else { return VideoSDKError.ERROR_INVALID_CUSTOM_TRACK_CONFIG.with("not a camera track") }
-        if let codec = track.codec?.publishedCodec, refusedCameraCodecs.contains(codec) {
+        if let codec = track.codec?.publishedCodec, isRefused(codec) {
             return VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("this room's server does not take \(codec == .h264 ? "H.264" : "VP8") cameras")
         }
         return nil

@@ -23,10 +23,14 @@ extension Room {
         configuration.simulcast = publisher?.configuration.simulcast ?? []
         offerCameraAsItIs(&configuration)
         // The destination's server may take other codecs than this room's: a camera it refuses
-        // is not relayed, and `onError` hears why; the relay goes on with the rest.
-        configuration.onCameraRefused = { [weak self] _, why in
+        // is not relayed, and `onError` hears why (once a codec, while the camera is relayed);
+        // the relay goes on with the rest.
+        configuration.onCameraRefused = { [weak self] codec, why in
             Task { @MainActor in
-                self?.report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the relay to \(destinationRoomId) does not send the camera: \(why)"))
+                guard let self, self.camOn, let relay = self.relays[destinationRoomId], relay.kinds.contains(.VIDEO),
+                      relay.reportedRefusals.insert(codec).inserted
+                else { return }
+                self.report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the relay to \(destinationRoomId) does not send the camera: \(why)"))
             }
         }
         configuration.e2eeKeys = publisher?.configuration.e2eeKeys

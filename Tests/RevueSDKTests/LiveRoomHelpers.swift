@@ -29,8 +29,10 @@ extension RevueSDKTests {
             roomId = try server.makeRoom()
         }
 
-        func room(_ name: String, cam: Bool = false, camera: CustomStreamTrack? = nil, mode: Mode = .SEND_AND_RECV) throws -> (Room, EventLog) {
-            let room = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: name, micEnabled: false,
+        func room(_ name: String, cam: Bool = false, camera: CustomStreamTrack? = nil, mode: Mode = .SEND_AND_RECV,
+                  roomId: String? = nil) throws -> (Room, EventLog)
+        {
+            let room = try VideoSDK.createRoom(roomId: roomId ?? self.roomId, token: try server.token(), participantName: name, micEnabled: false,
                                                camEnabled: cam, mode: mode, customCameraTrack: camera, signalingURL: signalingURL)
             let log = EventLog()
             room.addEventListener(log)
