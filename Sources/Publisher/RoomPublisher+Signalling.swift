@@ -159,11 +159,6 @@ extension RoomPublisher {
             }
             try link.connect(to: answer, now: now)
             answeredAt = now
-            let refused = offeredNow.contains(.video) && cameraStreamsOffered && !tracks.contains(where: { !$0.codec.isAudio }) ? video : nil
-            lock.withLock {
-                firstAnswer = (true, refused)
-                if let refused { refusedCameras.insert(refused) }
-            }
             // A camera that asked for another section while this answer was on its way.
             moveCameraSectionIfAsked()
         } catch {

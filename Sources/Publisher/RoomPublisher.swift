@@ -66,8 +66,6 @@ public final class RoomPublisher: @unchecked Sendable {
     var snapshot = Statistics()
     var stopReason: String?
     var stopRequested = false
-    /// Whether the first answer has come, and the camera codec it refused (nil: none).
-    var firstAnswer: (came: Bool, refusedCamera: PublishedVideoCodec?) = (false, nil)
     /// Answers (and refusals) of this publisher's offers so far, and the camera codecs they
     /// did not take.
     var answers = 0
@@ -294,20 +292,6 @@ public final class RoomPublisher: @unchecked Sendable {
         return false
     }
 
-    /// Waits until the server answered the first offer: the camera codec it refused, nil when it
-    /// refused none (or after `timeout`, or when the publisher stopped or was asked to). For an owner that turns
-    /// the camera on after the join, and tells nobody of a camera the server will not take.
-    public func cameraRefusedByFirstAnswer(waitingUpTo timeout: Double) -> PublishedVideoCodec? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (answer, ended) = lock.withLock { (firstAnswer, stopReason != nil || stopRequested) }
-            if answer.came { return answer.refusedCamera }
-            if ended { return nil }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return nil
-    }
-
     /// The camera codecs the server did not take in this publisher's answers.
     public var refusedCameraCodecs: Set<PublishedVideoCodec> { lock.withLock { refusedCameras } }
 
@@ -315,8 +299,9 @@ public final class RoomPublisher: @unchecked Sendable {
     public var answersReceived: Int { lock.withLock { answers } }
 
     /// Waits until more than `count` offers have been answered (`answersReceived`), or the
-    /// publisher stopped, or `timeout`; whether they were. For an owner that turns a camera on
-    /// once an offer it caused (`publishAgain`) has been answered.
+    /// publisher stopped or was asked to, or `timeout`; whether they were. For an owner that
+    /// turns a camera on once an offer (the join's: `beyond: 0`; `publishAgain`'s) has been
+    /// answered, and tells nobody of a camera the server did not take (`refusedCameraCodecs`).
     public func waitForAnswer(beyond count: Int, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

@@ -120,7 +120,9 @@ extension Room {
                 // so) is never announced to the room only to go off again.
                 var refused: PublishedVideoCodec?
                 if self.settings.camEnabled {
-                    refused = try? await Self.offMain { made.cameraRefusedByFirstAnswer(waitingUpTo: 5) }
+                    _ = try? await Self.offMain { made.waitForAnswer(beyond: 0, timeout: 5) }
+                    let offered = made.configuration.videoCodec
+                    refused = made.refusedCameraCodecs.contains(offered) ? offered : nil
                     // A room left meanwhile turns nothing on (enableCam would say 3035 to
                     // nobody who asked); after a switch or a reconnection that answer was not
                     // about the publisher of now, whose own refusal, if any, says so.

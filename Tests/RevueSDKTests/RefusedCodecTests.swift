@@ -93,8 +93,8 @@ extension RevueSDKTests {
             let (hana, log) = try harness.room("Hana", camera: try await Self.camera(.H264))
             try await hana.join()
             let publisher = try #require(hana.publisher)
-            let refusedAtJoin = try await RevueSDKTests.offMain { publisher.cameraRefusedByFirstAnswer(waitingUpTo: 10) }
-            #expect(refusedAtJoin == .h264)
+            #expect(try await RevueSDKTests.offMain { publisher.waitForAnswer(beyond: 0, timeout: 10) })
+            #expect(publisher.refusedCameraCodecs == [.h264])
             #expect(await RevueSDKTests.waitUntil(5) { hana.refusedCameraCodecs == [.h264] }, "\(hana.refusedCameraCodecs)")
             try await hana.enableCam()
             #expect(await viewerLog.wait(for: "streamEnabled Hana VIDEO"), "\(viewerLog.events)")
