@@ -43,7 +43,10 @@ extension RoomPublisher {
         cameraMoveUnanswered = true
         renegotiationNeeded = true
         statistics.videoCodec = codec.encodingName
-        lock.withLock { sourcesChanged = true }
+        lock.withLock {
+            sourcesChanged = true
+            cameraAnswer = .awaited
+        }
         logger.info("the camera section is offered again", ["codec": .string("\(before.encodingName) → \(codec.encodingName)"),
                                                           "layers": .string("\(offered) → \(max(1, layers.count))")])
     }
@@ -53,6 +56,15 @@ extension RoomPublisher {
     func endStreams(_ ssrcs: Set<UInt32>) {
         guard !ssrcs.isEmpty, let goodbye = sender?.end(ssrcs: ssrcs, now: deviceTime(EventLoop.now())) else { return }
         link.sendRTCP(goodbye)
+    }
+
+    /// After an answer: what it made of the camera section, when the section was in its offer
+    /// (for `waitForCamera`). An answer to an older offer, from before the section was offered
+    /// again, leaves it awaited.
+    func noteCameraAnswer() {
+        guard offeredNow.contains(.video), cameraStreamsOffered else { return }
+        let taken = tracks.contains { $0.mid == "1" && !$0.codec.isAudio }
+        lock.withLock { cameraAnswer = taken ? .accepted(videoCodec) : .refused(videoCodec) }
     }
 
     /// After an answer to, or a refusal of, an offer that named the camera's new streams: the

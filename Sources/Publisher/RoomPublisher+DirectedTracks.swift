@@ -210,6 +210,7 @@ extension RoomPublisher {
     func refuseSections(_ sections: [(section: DirectedSection, completion: @Sendable (Result<Void, DirectedVideoError>) -> Void)],
                                 because reason: String, serverCode: ErrorCode? = nil)
     {
+        guard !sections.isEmpty else { return }
         logger.warning("sections for one participant were refused", ["reason": .string(reason)])
         for (section, completion) in sections {
             directedSections.removeAll { $0 === section }

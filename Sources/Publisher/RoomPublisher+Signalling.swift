@@ -110,7 +110,7 @@ extension RoomPublisher {
             case .publishAnswer(let sdp) where envelope.id == offerRequest:
                 offerOutstanding = false
                 if answeredAt == nil { acceptAnswer(sdp, now: now) } else { acceptNewAnswer(sdp) }
-                lock.withLock { answers += 1 }
+                noteCameraAnswer()
             case .error(let code, let message) where envelope.id == offerRequest:
                 offerOutstanding = false
                 if answeredAt == nil {
@@ -118,8 +118,12 @@ extension RoomPublisher {
                 } else {
                     refuseOfferedSections(because: "the server refused the offer: \(code.name) (\(code.code)): \(message)", serverCode: code)
                     checkCameraMove(refusal: "the server refused the offer: \(code.name) (\(code.code)): \(message)")
+                    // The server keeps the negotiation before: a camera section this offer
+                    // brought (in another codec, or a promotion's) was not taken.
+                    if offeredNow.contains(.video) && cameraStreamsOffered {
+                        lock.withLock { if cameraAnswer == .awaited { cameraAnswer = .refused(nil) } }
+                    }
                 }
-                lock.withLock { answers += 1 }
             case .subscribeOffer(let sdp):
                 if let receiver { receiver.offer(sdp) } else { decline(sdp) }
             case .participantJoined(let info):

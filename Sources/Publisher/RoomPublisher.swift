@@ -66,9 +66,9 @@ public final class RoomPublisher: @unchecked Sendable {
     var snapshot = Statistics()
     var stopReason: String?
     var stopRequested = false
-    /// Answers (and refusals) of this publisher's offers so far, and the camera codecs they
-    /// did not take.
-    var answers = 0
+    /// What the server made of the camera section as last offered, and the camera codecs its
+    /// answers did not take.
+    var cameraAnswer = CameraAnswer.awaited
     var refusedCameras: Set<PublishedVideoCodec> = []
     /// What `leave(reason:)` asked the others to be told.
     var leaveReason: LeaveReason?
@@ -295,22 +295,24 @@ public final class RoomPublisher: @unchecked Sendable {
     /// The camera codecs the server did not take in this publisher's answers.
     public var refusedCameraCodecs: Set<PublishedVideoCodec> { lock.withLock { refusedCameras } }
 
-    /// How many of this publisher's offers have been answered or refused.
-    public var answersReceived: Int { lock.withLock { answers } }
-
-    /// Waits until more than `count` offers have been answered (`answersReceived`), or the
-    /// publisher stopped or was asked to, or `timeout`; whether they were. For an owner that
-    /// turns a camera on once an offer (the join's: `beyond: 0`; `publishAgain`'s) has been
-    /// answered, and tells nobody of a camera the server did not take (`refusedCameraCodecs`).
-    public func waitForAnswer(beyond count: Int, timeout: Double) -> Bool {
+    /// Waits until the server answered for the camera section in `codec` (in any codec when
+    /// nil): `.accepted` or `.refused`, as `CameraAnswer` says; nil when the publisher stopped,
+    /// was asked to, or `timeout` passed first. It blocks (10 ms steps): call it off the main
+    /// thread. An owner turns a camera on in the room once it is taken; an answer about the
+    /// section in another codec (an older offer's) does not end the wait.
+    public func waitForCamera(in codec: PublishedVideoCodec?, timeout: Double) -> CameraAnswer? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let (answered, ended) = lock.withLock { (answers > count, stopReason != nil || stopRequested) }
-            if answered { return true }
-            if ended { return false }
+            let (answer, ended) = lock.withLock { (cameraAnswer, stopReason != nil || stopRequested) }
+            switch answer {
+            case .accepted(let taken) where codec == nil || taken == codec: return answer
+            case .refused(let refused) where codec == nil || refused == nil || refused == codec: return answer
+            default: break
+            }
+            if ended { return nil }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        return false
+        return nil
     }
 
     /// Sends pictures from `camera` from the next frame on (a keyframe first), or none when nil.
@@ -447,6 +449,8 @@ public final class RoomPublisher: @unchecked Sendable {
         lock.withLock {
             publishAgainRequest = newConnection || publishAgainRequest == true
             if let offering { promotionRequest = offering.subtracting([.share]) }
+            // The camera section is offered again: what became of it before says nothing now.
+            cameraAnswer = .awaited
         }
         signaling.wakeUp()
     }

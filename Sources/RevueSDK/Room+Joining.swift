@@ -116,32 +116,14 @@ extension Room {
                         self.report(error)
                     }
                 }
-                // The camera goes on once the first answer took it: one it refused (3045 says
-                // so) is never announced to the room only to go off again.
-                var refused: PublishedVideoCodec?
+                // enableCam announces the camera once the first answer took it: one refused
+                // (3045 says so) is never announced only to go off again. A room left
+                // meanwhile has nobody to tell of its 3035.
                 if self.settings.camEnabled {
-                    _ = try? await Self.offMain { made.waitForAnswer(beyond: 0, timeout: 5) }
-                    let offered = made.configuration.videoCodec
-                    refused = made.refusedCameraCodecs.contains(offered) ? offered : nil
-                    // A room left meanwhile turns nothing on (enableCam would say 3035 to
-                    // nobody who asked); after a switch or a reconnection that answer was not
-                    // about the publisher of now, whose own refusal, if any, says so.
-                    if self.state == .CLOSED || self.state == .FAILED {
-                        self.settings.customCameraTrack?.stop()
-                        return
-                    }
-                    if self.publisher !== made { refused = nil }
-                }
-                if let refused {
-                    self.refusedCameraCodecs.insert(refused)
-                    self.settings.customCameraTrack?.stop()
-                    self.report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with(
-                        "the camera is not sent: the server did not accept the camera as \(refused == .h264 ? "H.264" : "VP8")"))
-                } else if self.settings.camEnabled {
                     do throws(VideoSDKError) {
                         try await self.enableCam(customCameraTrack: self.settings.customCameraTrack)
                     } catch {
-                        self.report(error)
+                        if self.state != .CLOSED && self.state != .FAILED { self.report(error) }
                     }
                 }
             }

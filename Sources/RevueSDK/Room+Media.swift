@@ -57,13 +57,49 @@ extension Room {
             return report(refusal)
         }
         guard let source = chosen.videoTrack?.source else { return }
+        let settingsBefore = cameraSettings
         cameraTrack = chosen
         cameraSettings = chosen
         chosen.publishing(true)
         sendCamera(chosen, source: source)
+        // The room hears of the camera once the server took its section in the track's codec
+        // (at once when it has): one refused with 3045 is never announced only to go off.
+        let sentTo = publisher
+        let answer = await Self.cameraAnswer(of: sentTo, in: chosen.codec?.publishedCodec)
+        if case .refused(let codec?) = answer { refusedCameraCodecs.insert(codec) }
+        if case .refused(let codec) = answer, publisher === sentTo, state == .CONNECTED {
+            publisher?.setCamera(nil)
+            sentCamera = nil
+            cameraTrack = nil
+            cameraSettings = settingsBefore
+            chosen.publishing(false)
+            chosen.end(nil)
+            let refused = codec.map { "the server did not accept the camera as \($0 == .h264 ? "H.264" : "VP8")" } ?? "the server refused the offer"
+            return report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the camera is not sent: \(refused)"))
+        }
+        // Left, or no longer SEND_AND_RECV, while the server answered: as at the start.
+        // Reconnecting, or reconnected on another publisher (the wait ended with the old one):
+        // the camera is on, and the reconnection sends it; one that already sent what was on
+        // gets it here.
+        if state != .RECONNECTING, let why = whyNotSending {
+            if cameraTrack === chosen { cameraTrack = nil }
+            chosen.publishing(false)
+            chosen.end(nil)
+            throw why
+        }
         camOn = true
         watchForLateFailure(of: chosen)
+        guard state == .CONNECTED else { return }
+        if publisher !== sentTo { sendCamera(chosen, source: source) }
         try await reportMedia()
+    }
+
+    /// What the server made of `publisher`'s camera section in `codec` (the section's own when
+    /// nil), waited for off the main actor up to 5 s; nil when the publisher stopped first (a
+    /// reconnection, a leave) or no answer came.
+    nonisolated static func cameraAnswer(of publisher: RoomPublisher?, in codec: PublishedVideoCodec?) async -> CameraAnswer? {
+        guard let publisher else { return nil }
+        return (try? await offMain { publisher.waitForCamera(in: codec, timeout: 5) }) ?? nil
     }
 
     /// Why this client cannot send media now (left, reconnecting, not SEND_AND_RECV), if it

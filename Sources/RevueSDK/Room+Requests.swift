@@ -236,7 +236,6 @@ extension Room {
         guard mode == .SEND_AND_RECV, let publisher else { return }
         let wanted = sentBeforeModeChange ?? (mic: settings.micEnabled, cam: settings.camEnabled)
         sentBeforeModeChange = nil
-        let answered = publisher.answersReceived
         if publisher.configuration.offeredKinds?.isEmpty == false {
             // The server took the tracks away (and with SIGNALLING_ONLY the media connection).
             publisher.publishAgain(newConnection: from == .SIGNALLING_ONLY)
@@ -246,9 +245,6 @@ extension Room {
             // for a RECV_ONLY participant), or a new one after SIGNALLING_ONLY.
             publisher.publishAgain(newConnection: from == .SIGNALLING_ONLY, offering: [.audio, .video])
         }
-        // The camera goes on once the sections' offer is answered, in a codec it took: one it
-        // refused is never announced only to go off again.
-        if wanted.cam { _ = try? await Self.offMain { publisher.waitForAnswer(beyond: answered, timeout: 5) } }
         if wanted.mic {
             do throws(VideoSDKError) {
                 try await turnMicOn(nil, forModeChange: true)
@@ -257,6 +253,9 @@ extension Room {
             }
         }
         if wanted.cam {
+            // The camera opens once the sections' offer is answered, so that createRoom's
+            // settings in a codec the server refused there open in one it takes.
+            _ = await Self.cameraAnswer(of: publisher, in: nil)
             do throws(VideoSDKError) {
                 try await turnCamOn(nil, forModeChange: true)
             } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import Publisher
 @testable import RevueSDK
 import TestSupport
 import Testing
@@ -71,14 +72,31 @@ extension RevueSDKTests {
             #expect(await viewerLog.wait(for: "streamEnabled Ian VIDEO"), "\(viewerLog.events)")
             try await ian.disableCam()
             #expect(await viewerLog.wait(for: "streamDisabled Ian VIDEO"), "\(viewerLog.events)")
-            try await ian.enableCam(customCameraTrack: try await Self.camera(.H264))
-            #expect(await ianLog.wait(for: "error 3045"), "\(ianLog.events)")
-            let ianRefused = try #require(ianLog.errors.first { $0.code == 3045 })
-            #expect(await RevueSDKTests.waitUntil(10) { !ian.camOn && viewerLog.events.last { $0.hasSuffix("Ian VIDEO") } == "streamDisabled Ian VIDEO" },
-                    "\(viewerLog.events)")
+            let ianHeard = viewerLog.events.filter { $0.hasSuffix("Ian VIDEO") }
+            let ianH264 = try await Self.camera(.H264)
+            try await ian.enableCam(customCameraTrack: ianH264)
+            // enableCam returned once the server answered: the camera was never announced.
+            let ianRefused = try #require(ianLog.errors.first { $0.code == 3045 }, "\(ianLog.events)")
+            #expect(!ian.camOn && ianH264.isEnded && viewerLog.events.filter { $0.hasSuffix("Ian VIDEO") } == ianHeard, "\(viewerLog.events)")
+
+            // Jo sends VP8 and changes to an H.264 camera: the server refuses the section, so
+            // changeCam throws 3045 and goes back to the VP8 camera, which the viewer decodes.
+            let (jo, joLog) = try harness.room("Jo", cam: true, camera: try await Self.camera(.VP8))
+            try await jo.join()
+            #expect(await viewerLog.wait(for: "streamEnabled Jo VIDEO"), "\(viewerLog.events)")
+            let joH264 = try await Self.camera(.H264)
+            let heardBeforeChange = viewerLog.events.count
+            let changeBack = await #expect(throws: VideoSDKError.self) { try await jo.changeCam(customCameraTrack: joH264) }
+            #expect(changeBack?.code == 3045 && joH264.isEnded && jo.camOn && jo.cameraTrack?.codec == .VP8, "\(String(describing: changeBack)) \(joLog.events)")
+            #expect(joLog.errors.map(\.code) == [3045], "enableCam's report of the refusal, once: \(joLog.events)")
+            #expect(await viewerLog.wait { $0.dropFirst(heardBeforeChange).contains("streamEnabled Jo VIDEO") }, "\(viewerLog.events)")
+            let joBack = await Self.decoded(by: viewer, of: "Jo") { $0.codec == "VP8" && $0.framesDecoded > 5 }
+            #expect(joBack?.codec == "VP8" && (joBack?.framesDecoded ?? 0) > 5, "\(String(describing: joBack))")
             print("measured: 3045 on the join (\(refused.message)); VP8 then decoded: \(vp8.map { "\($0.framesDecoded) pictures \($0.frameWidth) wide" } ?? "-"); "
-                + "3045 at once for H.264 (\(log.errors.last?.message ?? "")); after a renegotiation: \(ianRefused.message); the viewer: \(viewerLog.events.filter { $0.contains("VIDEO") })")
+                + "3045 at once for H.264 (\(log.errors.last?.message ?? "")); after a renegotiation: \(ianRefused.message); changeCam to H.264: \(changeBack?.message ?? "-"), "
+                + "back in VP8 (\(joBack?.framesDecoded ?? 0) pictures); the viewer: \(viewerLog.events.filter { $0.contains("VIDEO") })")
             #expect(viewerLog.errors.isEmpty && ianLog.errors.count == 1, "\(viewerLog.errors) \(ianLog.errors)")
+            try await jo.leave()
             try await ian.leave()
             try await hana.leave()
             try await viewer.leave()
@@ -93,7 +111,7 @@ extension RevueSDKTests {
             let (hana, log) = try harness.room("Hana", camera: try await Self.camera(.H264))
             try await hana.join()
             let publisher = try #require(hana.publisher)
-            #expect(try await RevueSDKTests.offMain { publisher.waitForAnswer(beyond: 0, timeout: 10) })
+            #expect(try await RevueSDKTests.offMain { publisher.waitForCamera(in: nil, timeout: 10) } == .refused(.h264))
             #expect(publisher.refusedCameraCodecs == [.h264])
             #expect(await RevueSDKTests.waitUntil(5) { hana.refusedCameraCodecs == [.h264] }, "\(hana.refusedCameraCodecs)")
             try await hana.enableCam()
