@@ -8,6 +8,9 @@ public final class PipeReader {
     public static let maximumLineBytes = 4 << 20
     private let pipe: PipeEnd
     private var buffered: [UInt8] = []
+    /// How many of `buffered`'s first bytes are known to hold no newline: each byte is looked
+    /// at once, so a long line costs its length, not its length times its chunks.
+    private var scanned = 0
 
     public init(pipe: PipeEnd) { self.pipe = pipe }
 
@@ -25,11 +28,13 @@ public final class PipeReader {
     public func nextLine(timeout: Double, now: () -> Double) -> Outcome {
         let deadline = now() + timeout
         while true {
-            if let newline = buffered.firstIndex(of: 0x0A) {
+            if let newline = buffered[scanned...].firstIndex(of: 0x0A) {
                 let line = Array(buffered[..<newline])
                 buffered.removeSubrange(...newline)
+                scanned = 0
                 return .bytes(line)
             }
+            scanned = buffered.count
             guard buffered.count <= Self.maximumLineBytes else { return .tooLong }
             if let ended = fill(until: deadline, now: now) { return ended }
         }
@@ -47,6 +52,7 @@ public final class PipeReader {
         }
         let taken = Array(buffered[..<count])
         buffered.removeFirst(count)
+        scanned = max(0, scanned - count)
         return .bytes(taken)
     }
 

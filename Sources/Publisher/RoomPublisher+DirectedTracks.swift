@@ -88,14 +88,21 @@ extension RoomPublisher {
     }
 
     func publishAgainIfAsked() {
-        let (asked, promotion) = lock.withLock {
+        let (asked, promotion, asks) = lock.withLock {
             defer {
                 publishAgainRequest = nil
                 promotionRequest = nil
             }
-            return (publishAgainRequest, promotionRequest)
+            return (publishAgainRequest, promotionRequest, publishAsks)
         }
         guard let newConnection = asked else { return }
+        // The camera section is offered again: neither what became of it before nor an answer
+        // to an offer already on its way says what this offer's answer will.
+        cameraStreamsOffered = false
+        lock.withLock {
+            cameraAnswer = .awaited
+            publishAsksTaken = max(publishAsksTaken, asks)
+        }
         if let promotion {
             promote(offering: promotion)
             mainSectionsAfterData = !newConnection && (answeredAt != nil || offerOutstanding)

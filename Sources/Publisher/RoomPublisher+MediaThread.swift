@@ -129,11 +129,13 @@ extension RoomPublisher {
     /// keyframe (the subscribers' decoders have nothing of it) and at the current frame number,
     /// so it does not send the frames it missed; one of another size gets a new encoder.
     func takeSources(now: Double) {
-        let (changed, wanted, wantedSound, askedBitrate, askedLayers, askedAudioBitrate, askedChannels) = lock.withLock {
+        let (changed, wanted, wantedSound, askedBitrate, askedLayers, askedAudioBitrate, askedChannels, asks) = lock.withLock {
             defer { sourcesChanged = false }
-            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast, wantedAudioBitrate, wantedAudioChannels)
+            return (sourcesChanged, wantedCamera, wantedMicrophone, wantedBitrate, wantedSimulcast, wantedAudioBitrate, wantedAudioChannels, cameraAsks)
         }
         guard changed else { return }
+        // Once the camera section is offered again if these asked for it (`waitForCamera`).
+        defer { lock.withLock { cameraAsksTaken = max(cameraAsksTaken, asks) } }
         microphone = offeredNow.contains(.audio) ? wantedSound : nil
         if let askedChannels, let current = audioEncoder, current.channels != askedChannels {
             do {

@@ -69,6 +69,13 @@ public final class RoomPublisher: @unchecked Sendable {
     /// What the server made of the camera section as last offered, and the camera codecs its
     /// answers did not take.
     var cameraAnswer = CameraAnswer.awaited
+    /// `setCamera` and `publishAgain` calls so far, and how many of each the signalling thread
+    /// has taken (`cameraAnswer` is about what they asked from then on): `waitForCamera` does
+    /// not read an answer from before the change it waits for.
+    var cameraAsks = 0
+    var cameraAsksTaken = 0
+    var publishAsks = 0
+    var publishAsksTaken = 0
     var refusedCameras: Set<PublishedVideoCodec> = []
     /// What `leave(reason:)` asked the others to be told.
     var leaveReason: LeaveReason?
@@ -122,9 +129,10 @@ public final class RoomPublisher: @unchecked Sendable {
     var videoStreams: [(rid: String?, ssrc: UInt32, rtxSSRC: UInt32)]
     /// The camera section's codec: the configuration's, until a camera asks for another.
     var videoCodec: PublishedVideoCodec
-    /// Whether an offer sent since `videoStreams` last changed named them, so that an answer
-    /// to an older offer does not start sending streams it did not accept.
-    var cameraStreamsOffered = true
+    /// Whether an offer sent since `videoStreams` last changed (or since `publishAgain`) named
+    /// them, so that an answer to an older offer does not start sending streams it did not
+    /// accept, nor settle `cameraAnswer`. The first offer with a camera section sets it.
+    var cameraStreamsOffered = false
     /// The camera section was offered again and no answer has said whether it was accepted.
     var cameraMoveUnanswered = false
     let cname: String
@@ -302,11 +310,16 @@ public final class RoomPublisher: @unchecked Sendable {
     /// section in another codec (an older offer's) does not end the wait.
     public func waitForCamera(in codec: PublishedVideoCodec?, timeout: Double) -> CameraAnswer? {
         let deadline = Date().addingTimeInterval(timeout)
+        // The asks made before this call: until the signalling thread has taken them, the
+        // answer of now is about the camera before them.
+        let asked = lock.withLock { (camera: cameraAsks, publish: publishAsks) }
         while Date() < deadline {
-            let (answer, ended) = lock.withLock { (cameraAnswer, stopReason != nil || stopRequested) }
+            let (answer, taken, ended) = lock.withLock {
+                (cameraAnswer, cameraAsksTaken >= asked.camera && publishAsksTaken >= asked.publish, stopReason != nil || stopRequested)
+            }
             switch answer {
-            case .accepted(let taken) where codec == nil || taken == codec: return answer
-            case .refused(let refused) where codec == nil || refused == nil || refused == codec: return answer
+            case .accepted(let accepted) where taken && (codec == nil || accepted == codec): return answer
+            case .refused(let refused) where taken && (codec == nil || refused == nil || refused == codec): return answer
             default: break
             }
             if ended { return nil }
@@ -338,6 +351,7 @@ public final class RoomPublisher: @unchecked Sendable {
             wantedSimulcast = simulcast
             wantedVideoCodec = codec
             sourcesChanged = true
+            cameraAsks += 1
         }
         signaling.wakeUp()
     }
@@ -449,8 +463,7 @@ public final class RoomPublisher: @unchecked Sendable {
         lock.withLock {
             publishAgainRequest = newConnection || publishAgainRequest == true
             if let offering { promotionRequest = offering.subtracting([.share]) }
-            // The camera section is offered again: what became of it before says nothing now.
-            cameraAnswer = .awaited
+            publishAsks += 1
         }
         signaling.wakeUp()
     }

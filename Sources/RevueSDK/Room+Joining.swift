@@ -123,7 +123,7 @@ extension Room {
                     do throws(VideoSDKError) {
                         try await self.enableCam(customCameraTrack: self.settings.customCameraTrack)
                     } catch {
-                        if self.state != .CLOSED && self.state != .FAILED { self.report(error) }
+                        if self.state == .CONNECTED || self.state == .RECONNECTING { self.report(error) }
                     }
                 }
             }

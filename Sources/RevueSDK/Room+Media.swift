@@ -8,8 +8,10 @@ import Signaling
 /// the `onStreamEnabled` the seed promises.
 extension Room {
     /// Turns the camera on, from `customCameraTrack` or the last camera settings (the default
-    /// camera at 720p the first time). Returns once the room has the stream; a camera that
-    /// fails to open is reported to `onError` only, as the seed says.
+    /// camera at 720p the first time). Returns once the room has the stream: after the server
+    /// took the camera's section in the track's codec (one round trip when the codec or the
+    /// layers change the section; up to 5 s). A camera that fails to open, or in a codec the
+    /// server refuses (3045), is reported to `onError` only, as the seed says.
     /// - Throws: 3065, 3035, 3055 (another switch or a mode change runs), 3054 (on already),
     ///   3066 (not SEND_AND_RECV), 3051 (no such camera: the chosen one is gone). A refused
     ///   call stops `customCameraTrack`.
@@ -65,9 +67,22 @@ extension Room {
         // The room hears of the camera once the server took its section in the track's codec
         // (at once when it has): one refused with 3045 is never announced only to go off.
         let sentTo = publisher
+        awaitingCameraAnswer = true
         let answer = await Self.cameraAnswer(of: sentTo, in: chosen.codec?.publishedCodec)
-        if case .refused(let codec?) = answer { refusedCameraCodecs.insert(codec) }
-        if case .refused(let codec) = answer, publisher === sentTo, state == .CONNECTED {
+        awaitingCameraAnswer = false
+        // Left, or no longer SEND_AND_RECV, while the server answered: as at the start.
+        if state != .RECONNECTING, let why = whyNotSending {
+            if cameraTrack === chosen { cameraTrack = nil }
+            chosen.publishing(false)
+            chosen.end(nil)
+            throw why
+        }
+        // Taken back meanwhile (a mode change there and back): nothing to announce.
+        guard cameraTrack === chosen, !chosen.isEnded else { return }
+        // A codec refused is the server's rule whatever became of the connection since; a
+        // whole offer refused is about this publisher's.
+        if case .refused(let codec) = answer, codec != nil || (publisher === sentTo && state == .CONNECTED) {
+            if let codec { refusedCameraCodecs.insert(codec) }
             publisher?.setCamera(nil)
             sentCamera = nil
             cameraTrack = nil
@@ -77,16 +92,9 @@ extension Room {
             let refused = codec.map { "the server did not accept the camera as \($0 == .h264 ? "H.264" : "VP8")" } ?? "the server refused the offer"
             return report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the camera is not sent: \(refused)"))
         }
-        // Left, or no longer SEND_AND_RECV, while the server answered: as at the start.
         // Reconnecting, or reconnected on another publisher (the wait ended with the old one):
         // the camera is on, and the reconnection sends it; one that already sent what was on
         // gets it here.
-        if state != .RECONNECTING, let why = whyNotSending {
-            if cameraTrack === chosen { cameraTrack = nil }
-            chosen.publishing(false)
-            chosen.end(nil)
-            throw why
-        }
         camOn = true
         watchForLateFailure(of: chosen)
         guard state == .CONNECTED else { return }
@@ -126,15 +134,17 @@ extension Room {
     /// no camera was on or on its way (a join with the camera off) is only remembered.
     func refuseCamera(codec: PublishedVideoCodec?, _ error: VideoSDKError) {
         if let codec { refusedCameraCodecs.insert(codec) }
-        guard camOn || camBusy else { return }
+        // A camera being turned on waits for this answer itself, and says what it made of it.
+        guard camOn || camBusy, !awaitingCameraAnswer else { return }
         Task { @MainActor [weak self] in
             guard let self else { return }
             while self.camBusy { try? await Task.sleep(for: .milliseconds(20)) }
             guard self.state == .CONNECTED, self.camOn else { return }
-            // A camera in a codec the server takes (one turned on meanwhile, or a whole offer
-            // refused for another reason) stays on; a track without a codec of its own is sent
-            // in the section's.
-            if let codec, self.cameraTrack?.codec.map({ $0.publishedCodec == codec }) ?? true {
+            // A camera in a codec the server takes (one turned on meanwhile: a change went back
+            // to the camera before, which heard this refusal itself) stays on, and nobody is
+            // told again; a track without a codec of its own is sent in the section's.
+            if let codec {
+                guard self.cameraTrack?.codec.map({ $0.publishedCodec == codec }) ?? true else { return }
                 self.releaseCamera()
                 try? await self.reportMedia()
             }

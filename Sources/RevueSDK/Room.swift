@@ -100,6 +100,9 @@ public final class Room {
     var refusedCameraCodecs: Set<PublishedVideoCodec> = []
     var micBusy = false
     var camBusy = false
+    /// `turnCamOn` waits for the server's answer about the camera it sends (and reports a
+    /// refusal itself, so `refuseCamera` does not).
+    var awaitingCameraAnswer = false
     /// The last error `onError` was given: a switch that reports instead of throwing (the
     /// seed's enableCam) is read back by `changeCam`, which throws it.
     var lastReported: VideoSDKError?

@@ -31,6 +31,15 @@ import Testing
         #expect(reader.next(bytes: 10, timeout: 0.2, now: Self.now) == .timedOut)
     }
 
+    /// A long line comes in many reads; it is whole, and the line after it too.
+    @Test func aLongLineInManyReadsIsWhole() throws {
+        let (reader, process) = try Self.reader("head -c 3000000 /dev/zero | tr '\\0' a; printf '\\nb\\n'")
+        defer { process.wait() }
+        #expect(reader.nextLine(timeout: 20, now: Self.now) == .bytes([UInt8](repeating: 0x61, count: 3_000_000)))
+        #expect(reader.nextLine(timeout: 5, now: Self.now) == .bytes(Array("b".utf8)))
+        #expect(reader.nextLine(timeout: 5, now: Self.now) == .closed)
+    }
+
     @Test func aLineWithoutEndIsCut() throws {
         let (reader, process) = try Self.reader("head -c \(PipeReader.maximumLineBytes + 70_000) /dev/zero; sleep 30")
         defer {

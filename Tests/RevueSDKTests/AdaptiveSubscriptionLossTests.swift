@@ -52,6 +52,21 @@ extension RevueSDKTests {
                     "asked \(viewer.adaptive.quality(of: publisher.id)), \(video.statistics)")
             print("measured: adaptive subscription on a clean path again: back to the top layer (640 wide) after "
                 + String(format: "%.1f", Date().timeIntervalSince(cleanAt)) + " s")
+
+            // Lowered by loss again, then disabled: every stream is asked at the top again and
+            // stays there while the loss goes on (the seed: "whatever the visibility or network
+            // conditions"; 8 % is under the SFU's own 10 %).
+            proxy.downlinkDropPercent = 8
+            #expect(await until(45) { viewer.adaptive.quality(of: publisher.id) != .high }, "asked \(viewer.adaptive.quality(of: publisher.id)), \(video.statistics)")
+            try await viewer.disableAdaptiveSubscription()
+            #expect(!viewer.isAdaptiveSubscriptionEnabled && viewer.adaptive.lowered.isEmpty)
+            let disabledAt = Date()
+            #expect(await until(30) { video.statistics.frameWidth == 640 }, "\(video.statistics)")
+            try? await Task.sleep(for: .seconds(AdaptiveSubscription.interval * 2.5))
+            #expect(video.statistics.frameWidth == 640 && viewer.adaptive.lowered.isEmpty, "still at the top under loss: \(video.statistics)")
+            print("measured: adaptive subscription disabled under 8 % loss: the top layer again after "
+                + String(format: "%.1f", Date().timeIntervalSince(disabledAt)) + " s, and kept")
+            proxy.downlinkDropPercent = 0
             #expect(viewerLog.errors.isEmpty && senderLog.errors.isEmpty, "\(viewerLog.errors) \(senderLog.errors)")
             try await viewer.leave()
             try await sender.leave()

@@ -64,6 +64,30 @@ extension RevueSDKTests {
             result.microphone.track?.stop()
             #expect(result.aborted && Date().timeIntervalSince(started) < 10, "stopped after \(Date().timeIntervalSince(started)) s")
             await VideoSDK.stopPreCallTest()  // none runs: nothing happens
+
+            // Cancelling the calling Task stops the test as stopPreCallTest() does (the seed),
+            // and the next one may start.
+            let cancelledAt = Date()
+            let cancelled = Task { try await VideoSDK.runPreCallTest(options) }
+            try await Task.sleep(for: .seconds(1))
+            cancelled.cancel()
+            let cancelledResult = try await cancelled.value
+            cancelledResult.camera.track?.stop()
+            cancelledResult.microphone.track?.stop()
+            #expect(cancelledResult.aborted && Date().timeIntervalSince(cancelledAt) < 10, "stopped after \(Date().timeIntervalSince(cancelledAt)) s")
+            let next = Task { try await VideoSDK.runPreCallTest(options) }
+            // Stopped once it runs (a stop before its start would find nothing to stop).
+            let stopper = Task {
+                for _ in 0..<100 where !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    await VideoSDK.stopPreCallTest()
+                }
+            }
+            let nextResult = try await next.value
+            stopper.cancel()
+            nextResult.camera.track?.stop()
+            nextResult.microphone.track?.stop()
+            #expect(nextResult.aborted, "a second test after a cancelled one ran, and was stopped")
         }
 
         @Test func refusalsHaveTheirCodes() async throws {

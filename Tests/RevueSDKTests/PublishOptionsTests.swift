@@ -150,7 +150,20 @@ extension RevueSDKTests {
             #expect(throws: RoomError.invalidParameter(name: "maxBitrate", reason: "must be above 0, not 0")) {
                 try beePublication.setH264Encoding(H264Encoding(maxBitrate: 0))
             }
+            // setH264Encoding changes the settings and keeps the codec (the seed).
+            try beePublication.setH264Encoding(H264Encoding(maxBitrate: 150_000))
+            #expect(await RevueSDKTests.waitUntil { beePublication.statistics?.bitrate == 150_000 }, "\(String(describing: beePublication.statistics))")
+            let h264Later = beeVideo.statistics.framesDecoded
+            #expect(await RevueSDKTests.waitUntil { beeVideo.statistics.codec == "H264" && beeVideo.statistics.framesDecoded > h264Later + 10 },
+                    "\(beeVideo.statistics)")
             try beePublication.requestKeyframe()
+            // requestKeyframe encodes the next picture as a keyframe: Cee's stream (a keyframe
+            // every 300 frames, 20 s at 15 fps) gets one within three seconds.
+            let ceeKeyframes = (ceePublication.statistics?.keyframesEncoded ?? 0, ceeVideo.statistics.keyframesReceived)
+            try ceePublication.requestKeyframe()
+            #expect(await RevueSDKTests.waitUntil(3) {
+                (ceePublication.statistics?.keyframesEncoded ?? 0) > ceeKeyframes.0 && ceeVideo.statistics.keyframesReceived > ceeKeyframes.1
+            }, "\(String(describing: ceePublication.statistics)) \(ceeVideo.statistics)")
 
             // Unpublished, Bee gets the room's camera again and the publication's calls throw.
             let directed = beeVideo.statistics.ssrc

@@ -74,10 +74,19 @@ extension RevueSDKTests {
             // The seed: while reconnecting, calls throw 3065 and the microphone stays on.
             await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.muteMic() }
             #expect(ann.localParticipant?.stream(of: .AUDIO) != nil, "the microphone stays on")
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.disableCam() }
+            #expect(ann.localParticipant?.stream(of: .VIDEO) != nil && ann.camOn, "the camera stays on")
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.enableScreenShare() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.startRecording() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.send("hello") }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.setWebcamQuality(.low) }
+            // changeMode's 3065 also goes to onError (the seed); the count is checked below.
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.changeMode(.RECV_ONLY) }
+            #expect(annLog.errors.map(\.code) == [3065], "\(annLog.events)")
             #expect(await annLog.wait(timeout: 40) { $0.dropFirst(before).filter { $0 == "state CONNECTED" }.count == 1 }, "\(annLog.since(before))")
             let back = Date().timeIntervalSince(frozenAt)
             print("measured: reconnect: the silence noticed after \(String(format: "%.1f", noticed)) s, back in after \(String(format: "%.1f", back)) s")
-            #expect(annLog.since(before) == ["state RECONNECTING", "streamDisabled Bob VIDEO", "streamEnabled Bob VIDEO", "state CONNECTED"],
+            #expect(annLog.since(before) == ["state RECONNECTING", "error 3065", "streamDisabled Bob VIDEO", "streamEnabled Bob VIDEO", "state CONNECTED"],
                     "\(annLog.since(before))")
             #expect(ann.localParticipant?.id == annID && ann.sessionId == session, "the same participant in the same session")
             // The server let the key take the old self's place while it still held it: Bob
@@ -94,7 +103,7 @@ extension RevueSDKTests {
             #expect(await RevueSDKTests.waitUntil(30) { bobsAnn.statistics.keyframesReceived > 5 && bobsAnn.statistics.keyframesReceived == bobsAnn.statistics.framesReceived },
                     "Bob receives Ann's publication to him (vp8AllKeyframe) again: \(bobsAnn.statistics)")
             try await ann.muteMic()
-            #expect(annLog.errors.isEmpty && bobLog.errors.isEmpty, "\(annLog.errors) \(bobLog.errors)")
+            #expect(annLog.errors.map(\.code) == [3065] && bobLog.errors.isEmpty, "\(annLog.errors) \(bobLog.errors)")
 
             // Ann pauses the video she receives; the pause must outlive a reconnection.
             try await ann.pauseAllStreams(.VIDEO)

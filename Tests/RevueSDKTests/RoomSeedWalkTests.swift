@@ -259,6 +259,7 @@ extension RevueSDKTests {
             let early = try await Self.smallCamera()
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.enableCam(customCameraTrack: early) }
             #expect(early.isEnded)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.disableCam() }
             try await room.join()
 
             // The seed's createCameraVideoTrack example, then enableCam with it.
@@ -268,6 +269,12 @@ extension RevueSDKTests {
             #expect(log.since(mark) == ["streamEnabled local VIDEO"], "\(log.events)")
             #expect(await Self.sending(room, audio: false))
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.enableCam() }
+            // stop() on a track the room sends from leaves the device open (seed 000): the
+            // camera goes on sending, and disableCam() below closes it.
+            cameraTrack.stop()
+            let encoded = room.publisher?.currentStatistics.videoFramesEncoded ?? 0
+            #expect(!cameraTrack.isEnded && room.camOn)
+            #expect(await RevueSDKTests.waitUntil { (room.publisher?.currentStatistics.videoFramesEncoded ?? 0) > encoded + 5 })
 
             mark = log.events.count
             try await room.disableCam()
@@ -275,6 +282,14 @@ extension RevueSDKTests {
             #expect(cameraTrack.isEnded, "disableCam closes the camera")
             #expect(room.getAppliedVideoConfig()?["applied"] as? Bool == false)
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.disableCam() }
+            // Two enableCam() at once: the second, while the first opens the camera, is 3055.
+            let calls = [Task { try await room.enableCam() }, Task { try await room.enableCam() }]
+            var refusals: [Int] = []
+            for call in calls {
+                if case .failure(let error) = await call.result { refusals.append((error as? VideoSDKError)?.code ?? 0) }
+            }
+            #expect(refusals == [3055] && room.camOn, "\(refusals)")
+            try await room.disableCam()
 
             // An ended track: 3031 to onError, and the camera comes on with the last settings.
             mark = log.events.count
@@ -340,7 +355,9 @@ extension RevueSDKTests {
 
             // A custom track: the camera goes over to it.
             let custom = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            mark = log.events.count
             try await room.changeCam(customCameraTrack: custom)
+            #expect(log.since(mark) == ["streamDisabled local VIDEO", "streamEnabled local VIDEO"], "\(log.events)")
             #expect(width() == 160 && room.localParticipant?.stream(of: .VIDEO)?.track === custom)
 
             // A camera that does not open: the switch throws why, and the one before stays on
@@ -372,6 +389,17 @@ extension RevueSDKTests {
             mark = log.events.count
             await #expect(throws: VideoSDKError.ERROR_NO_WEBCAM_DEVICE_FOUND) { try await room.enableCam() }
             #expect(log.since(mark).isEmpty && room.localParticipant?.stream(of: .VIDEO) == nil, "\(log.events)")
+            // While off, a custom track turns the camera on with it; the room keeps its settings
+            // for later enableCam() calls (the seed).
+            let offTrack = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            mark = log.events.count
+            try await room.changeCam(customCameraTrack: offTrack)
+            #expect(log.since(mark) == ["streamEnabled local VIDEO"] && room.localParticipant?.stream(of: .VIDEO)?.track === offTrack, "\(log.events)")
+            try await room.disableCam()
+            #expect(offTrack.isEnded)
+            try await room.enableCam()
+            #expect(width() == 160, "\(String(describing: width()))")
+            try await room.disableCam()
 
             // The microphone: the seed's changeMic example, and the audio device listener.
             let heard = Calls()
@@ -422,10 +450,21 @@ extension RevueSDKTests {
             #expect(throws: VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) {
                 try room.setAudioDevice(MicrophoneDeviceInfo(label: "Gone", deviceId: "gone"))
             }
+            // Muted, changeMic only chooses; the chosen microphone went away: unmuteMic()
+            // throws 3059 (no such microphone), and nothing is sent.
+            try await room.muteMic()
+            let briefWavPath = directory.file("brief.wav")
+            try FileManager.default.copyItem(atPath: wavPath, toPath: briefWavPath)
+            let briefMic = try VideoSDK.addFileMicrophone(path: briefWavPath, label: "Brief")
+            mark = log.events.count
+            try await room.changeMic(deviceId: briefMic.deviceId)
+            #expect(log.since(mark).isEmpty, "\(log.events)")
+            VideoSDK.removeDevice(deviceId: briefMic.deviceId)
+            await #expect(throws: VideoSDKError.ERROR_NO_MICROPHONE_DEVICE_FOUND) { try await room.unmuteMic() }
+            #expect(log.since(mark).isEmpty && room.localParticipant?.stream(of: .AUDIO) == nil, "\(log.events)")
             try await room.leave()
         }
 
-        /// RECV_ONLY sends nothing: 3066 for the camera and the microphone.
         /// The codec of createRoom's camera track is what the room sends (H.264 through x264);
         /// a later track in another codec, or with more simulcast layers than the room's
         /// camera section, renegotiates the section: a viewer decodes H.264, then VP8, then the
@@ -638,8 +677,16 @@ extension RevueSDKTests {
             let presenterEvents = bobLog.events.filter { $0.hasPrefix("presenter ") }
             #expect(presenterEvents == ["presenter \(annID)", "presenter none"], "\(presenterEvents)")
             #expect(removed.events.count == heardBefore, "the removed listener heard \(removed.events.suffix(from: heardBefore))")
-            try await bob.leave()
+            // removeAllEventListeners: Ann presents again and leaves; Bob's room follows it, and
+            // no listener of his hears a thing.
+            bob.removeAllEventListeners()
+            let bobHeard = bobLog.events.count
+            try await ann.enableScreenShare(.h360p_30fps)
+            #expect(await RevueSDKTests.waitUntil { bob.getActivePresenterId() == annID }, "\(String(describing: bob.getActivePresenterId()))")
             try await ann.leave()
+            #expect(await RevueSDKTests.waitUntil { bob.participants.isEmpty }, "\(bob.participants.keys)")
+            #expect(bobLog.events.count == bobHeard && removed.events.count == heardBefore, "\(bobLog.events.suffix(from: bobHeard))")
+            try await bob.leave()
         }
 
         /// enableScreenShare as the seed's example (with a smaller profile): everyone else gets
@@ -672,12 +719,21 @@ extension RevueSDKTests {
             let refused = await #expect(throws: VideoSDKError.self) { try await bob.enableScreenShare(.h360p_30fps) }
             // The server's own code, not 3013 (which the seed keeps for an app not set up to share).
             #expect(refused != nil && refused?.code != 3013 && !bob.isScreenSharing, "\(String(describing: refused))")
+            #expect(bobLog.errors.last?.code == refused?.code, "the refusal also goes to onError: \(bobLog.events)")
             print("measured: Bob's share while Ann presents: \(refused.map { "\($0.code) \($0.message)" } ?? "not refused")")
 
             try await ann.disableScreenShare()
             #expect(await bobLog.wait(for: "streamDisabled Ann SHARE"), "\(bobLog.events)")
             #expect(!ann.isScreenSharing)
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await ann.disableScreenShare() }
+            // Two shares started at once: the second, while the first starts, is 3055.
+            let starts = [Task { try await ann.enableScreenShare(.h360p_30fps) }, Task { try await ann.enableScreenShare(.h360p_30fps) }]
+            var refusals: [Int] = []
+            for start in starts {
+                if case .failure(let error) = await start.result { refusals.append((error as? VideoSDKError)?.code ?? 0) }
+            }
+            #expect(refusals == [3055] && ann.isScreenSharing, "\(refusals)")
+            try await ann.disableScreenShare()
             try await bob.leave()
             try await ann.leave()
             #expect(annLog.errors.isEmpty, "\(annLog.errors)")
@@ -905,6 +961,8 @@ extension RevueSDKTests {
             try await ann.leave()
         }
 
+        /// RECV_ONLY sends nothing: 3066 for the camera, the microphone and the screen share,
+        /// and a refused call stops the track it was given.
         @Test func aReceiveOnlyParticipantCannotPublish() async throws {
             let (room, log) = try self.room("Viewer", mode: .RECV_ONLY)
             try await room.join()
@@ -913,6 +971,10 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.enableCam(customCameraTrack: track) }
             #expect(track.isEnded, "a refused enableCam stops the track passed")
             await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.unmuteMic() }
+            let microphone = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .speech_standard)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.unmuteMic(customMicrophoneTrack: microphone) }
+            #expect(microphone.isEnded, "a refused unmuteMic stops the track passed")
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.enableScreenShare() }
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.changeMode(.RECV_ONLY) }
             try await room.leave()
             #expect(log.errors.isEmpty)
@@ -924,6 +986,10 @@ extension RevueSDKTests {
             let (room, log) = try self.room("Ann", mic: true)
             try await room.join()
             #expect(await log.wait(for: "streamEnabled local AUDIO"))
+            let (bob, bobLog) = try self.room("Bob")
+            try await bob.join()
+            try await room.enableScreenShare(.h360p_30fps)
+            #expect(await bobLog.wait(for: "streamEnabled Ann SHARE"), "\(bobLog.events)")
             let mark = log.events.count
             do {
                 try await room.changeMode(.SIGNALLING_ONLY)
@@ -931,8 +997,12 @@ extension RevueSDKTests {
                 Issue.record("Failed to change mode: \(error)")
             }
             #expect(log.since(mark).contains("modeChanged SIGNALLING_ONLY") && log.since(mark).contains("streamDisabled local AUDIO"), "\(log.events)")
+            // The seed: "the SDK stops your screen share and releases the camera and microphone".
+            #expect(log.since(mark).contains("streamDisabled local SHARE") && !room.isScreenSharing, "\(log.events)")
+            #expect(await bobLog.wait(for: "streamDisabled Ann SHARE"), "\(bobLog.events)")
             #expect(room.localParticipant?.mode == .SIGNALLING_ONLY)
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.changeMode(.SIGNALLING_ONLY) }
+            try await bob.leave()
             try await room.leave()
         }
 
@@ -1032,8 +1102,26 @@ extension RevueSDKTests {
             let (bob, bobLog) = try self.room("Bob", mic: true, cam: true, camera: try await Self.smallCamera())
             try await bob.join()
             #expect(await Self.sending(bob, audio: true), "Bob sends")
-            let (watcher, watcherLog) = try self.room("Watcher", mode: .SIGNALLING_ONLY)
+            // micEnabled: the seed's promotion turns on the devices createRoom set; here a file
+            // microphone's track (a newer track of Bob's tone device would end his).
+            let directory = try TemporaryDirectory(prefix: "sdk-promoted")
+            let wavPath = directory.file("tone.wav")
+            let wav = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000", "-t", "2", wavPath])
+            #expect(wav.status == 0, "\(wav.standardError)")
+            let fileMic = try VideoSDK.addFileMicrophone(path: wavPath, label: "Tone file")
+            defer { VideoSDK.removeDevice(deviceId: fileMic.deviceId) }
+            let watcher = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Watcher", micEnabled: true,
+                                                  camEnabled: false, mode: .SIGNALLING_ONLY,
+                                                  customMicrophoneTrack: try await VideoSDK.createMicrophoneAudioTrack(microphoneId: fileMic.deviceId),
+                                                  signalingURL: signalingURL)
+            let watcherLog = EventLog()
+            watcher.addEventListener(watcherLog)
+            // changeMode before the join: 3035, also to onError (the seed).
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await watcher.changeMode(.SEND_AND_RECV) }
+            #expect(watcherLog.errors.map(\.code) == [3035], "\(watcherLog.events)")
+            watcherLog.errors.removeAll()
             try await watcher.join()
+            #expect(watcher.localParticipant?.stream(of: .AUDIO) == nil, "SIGNALLING_ONLY sends nothing")
             #expect(await watcherLog.wait { $0.contains("streamEnabled Bob VIDEO") && $0.contains("streamEnabled Bob AUDIO") }, "\(watcherLog.events)")
             let bobSeen = watcher.participants.values.first { $0.displayName == "Bob" }
             #expect(bobSeen?.stream(of: .VIDEO)?.remoteVideoTrack == nil, "nothing to receive with in SIGNALLING_ONLY")
@@ -1044,6 +1132,12 @@ extension RevueSDKTests {
             let decoded = try await Self.decodes(watcher, "Bob")
             #expect(decoded.video > 5 && decoded.audio > 48_000, "the promoted participant decodes Bob: \(decoded)")
             #expect(watcher.localParticipant?.mode == .SEND_AND_RECV)
+            // Its microphone is on, and Bob hears it.
+            #expect(await watcherLog.wait { $0.dropFirst(mark).contains("streamEnabled local AUDIO") }, "\(watcherLog.since(mark))")
+            #expect(await bobLog.wait(for: "streamEnabled Watcher AUDIO"), "\(bobLog.events)")
+            #expect(await RevueSDKTests.waitUntil(20) {
+                (bob.participants.values.first { $0.displayName == "Watcher" }?.stream(of: .AUDIO)?.remoteAudioTrack?.statistics.samplesDecoded ?? 0) > 48_000
+            }, "Bob decodes the Watcher's microphone")
             #expect(watcherLog.errors.isEmpty && bobLog.errors.isEmpty, "\(watcherLog.errors) \(bobLog.errors)")
             try await watcher.leave()
             try await bob.leave()

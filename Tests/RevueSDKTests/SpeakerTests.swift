@@ -113,6 +113,14 @@ extension RevueSDKTests {
             defer { VideoSDK.removeDevice(deviceId: late.deviceId) }
             let heard = await Self.waitUntil(5) { calls.last?.contains(late.deviceId) == true }
             #expect(heard, "the listener did not hear the new device: \(calls.last ?? [])")
+            // A listed microphone: setAudioDevice selects it, off and on again (the seed: "Any
+            // other device selects that microphone").
+            let mark = log.events.count
+            try room.setAudioDevice(late)
+            #expect(await Self.waitUntil(5) { room.microphoneTrack?.microphoneId == late.deviceId && room.micOn },
+                    "\(String(describing: room.microphoneTrack?.microphoneId))")
+            #expect(await log.wait(timeout: 5) { Array($0.dropFirst(mark)) == ["streamDisabled local AUDIO", "streamEnabled local AUDIO"] },
+                    "\(log.events)")
             VideoSDK.removeDevice(deviceId: late.deviceId)
             let gone = await Self.waitUntil(5) { calls.last?.contains(late.deviceId) == false }
             #expect(gone, "the listener did not hear the device go")
