@@ -32,8 +32,8 @@ extension Room {
     /// The language this participant receives translations in (`es`; `en`, the spoken one, for
     /// none). It applies when the server confirms it (`onTranslationLanguageChanged`); until then
     /// `onTranslationText` keeps the previous language.
-    /// - Throws: 3065, 3035; 3073 for an empty code or one the server cannot translate into (its
-    ///   message lists those it can), also to `onError`.
+    /// - Throws: 3065, 3035; 3073 for an empty code; 3073 for one the server cannot translate
+    ///   into (its message lists those it can), also to `onError`.
     public func changeTranslationLanguage(_ language: String) async throws(VideoSDKError) {
         try checkJoined()
         guard !language.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("language must be a language code such as es") }

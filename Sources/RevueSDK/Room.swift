@@ -46,7 +46,6 @@ public final class Room {
         case cameraRefused(PublishedVideoCodec?, String)
     }
 
-    /// The room's id, as given to `createRoom`.
     /// The room's id, as given to `createRoom`; `switchTo` changes it.
     public internal(set) var id: String
     /// What `createRoom` was given (`switchTo` changes the room id and the token).

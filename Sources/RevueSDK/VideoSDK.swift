@@ -320,8 +320,8 @@ public final class VideoSDK: Sendable {
     }
 
     /// A screen-share profile for `Room.enableScreenShare`; starts no capture and does not throw.
-    /// `withAudio` is accepted and ignored, as on iOS. The screen shared on Linux is synthetic,
-    /// and sent as one layer whatever `multiStream` says (docs/SDK.md).
+    /// `withAudio` is accepted and ignored, as on iOS. The screen shared on Linux is synthetic;
+    /// `multiStream: true` sends it in three layers (docs/SDK.md).
     public static func createScreenShareVideoTrack(encoderConfig: CustomScreenShareTrackConfig = .h720p_15fps, multiStream: Bool = false,
                                                    withAudio: Bool = false) -> CustomStreamTrack
     {

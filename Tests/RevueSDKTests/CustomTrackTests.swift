@@ -264,6 +264,24 @@ extension RevueSDKTests {
             #expect(VideoSDK.getSelectedVideoDevice() == camera)
         }
 
+        /// `facingMode` picks the camera on that side, or the other side's when there is none
+        /// (the seed): `.back` is the test pattern until a back camera is listed, then that one.
+        @Test func facingModePicksTheCameraOnThatSideOrTheOther() async throws {
+            let front = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, facingMode: .back, multiStream: false)
+            #expect(front.cameraId == VideoSDK.getCameras().first { $0.facingMode == .front }?.deviceId && front.facingMode == .front,
+                    "\(String(describing: front.cameraId))")
+            front.stop()
+            let directory = try TemporaryDirectory(prefix: "sdk-facing-mode")
+            let path = directory.file("back.y4m")
+            try Self.writeY4M(path, shades: [120])
+            let back = try VideoSDK.addFileCamera(path: path, label: "Back", facingMode: .back)
+            defer { VideoSDK.removeDevice(deviceId: back.deviceId) }
+            let chosen = try await VideoSDK.createCameraVideoTrack(facingMode: .back, multiStream: false)
+            defer { chosen.stop() }
+            #expect(chosen.cameraId == back.deviceId && chosen.facingMode == .back && chosen.videoTrack?.width == 64,
+                    "\(String(describing: chosen.cameraId))")
+        }
+
         /// Any other video file goes through libavformat: an MP4 of H.264 plays at its size and 30 fps.
         @Test func aFileCameraPlaysAnMP4() async throws {
             let directory = try TemporaryDirectory(prefix: "sdk-cameras")

@@ -699,7 +699,8 @@ extension RevueSDKTests {
             let (bob, bobLog) = try self.room("Bob")
             try await bob.join()
             #expect(!ann.isScreenSharing)
-            try await ann.enableScreenShare(.h360p_30fps)
+            // withAudio is accepted and ignored (the seed): the share is video alone.
+            try await ann.enableScreenShare(VideoSDK.createScreenShareVideoTrack(encoderConfig: .h360p_30fps, withAudio: true))
             #expect(ann.isScreenSharing)
             #expect(await annLog.wait(for: "streamEnabled local SHARE"), "\(annLog.events)")
             #expect(await bobLog.wait(for: "streamEnabled Ann SHARE"), "\(bobLog.events)")
@@ -714,6 +715,7 @@ extension RevueSDKTests {
                     "\(screen.statistics)")
             #expect(screen.statistics.codec == "VP8" && screen.statistics.decodeErrors == 0, "\(screen.statistics)")
             #expect(sharer.stream(of: .VIDEO) == nil, "the share is not the camera")
+            #expect(sharer.stream(of: .AUDIO) == nil && !bobLog.events.contains("streamEnabled Ann AUDIO"), "no sound with the share: \(bobLog.events)")
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await ann.enableScreenShare() }
             // One screen share at a time: the server refuses Bob's while Ann presents.
             let refused = await #expect(throws: VideoSDKError.self) { try await bob.enableScreenShare(.h360p_30fps) }
@@ -1200,8 +1202,21 @@ extension RevueSDKTests {
             #expect((reopened?.keyframesReceived ?? 0) > keyframes && (reopened?.keyframeRequests ?? 0) >= 2,
                     "from a keyframe Bob asked for: \(String(describing: reopened))")
             #expect(annLog.errors.isEmpty, "\(annLog.errors)")
-            try await bob.leave()
             try await ann.leave()
+
+            // removeKeyProvider: the next join sends in the clear, and Bob (encrypting since
+            // his join) decodes it, no frame held back.
+            VideoSDK.removeKeyProvider()
+            let (cy, _) = try self.room("Cy", cam: true, camera: try await Self.smallCamera())
+            try await cy.join()
+            var clear: RemoteVideoTrack.Statistics?
+            #expect(await RevueSDKTests.waitUntil {
+                clear = bob.participants.values.first { $0.displayName == "Cy" }?.stream(of: .VIDEO)?.remoteVideoTrack?.statistics
+                return (clear?.framesDecoded ?? 0) > 5
+            }, "\(String(describing: clear))")
+            #expect(clear?.framesUndecryptable == 0, "\(String(describing: clear))")
+            try await cy.leave()
+            try await bob.leave()
         }
 
         // MARK: end
@@ -1291,6 +1306,17 @@ extension RevueSDKTests {
                 try await room.startRecording(config: config, transcription: PostTranscriptionConfig(enabled: true, modelId: "whisper-huge"))
             }
             #expect(unknownModel?.code == 3073 && unknownModel?.message.contains("whisper-huge") == true, "\(String(describing: unknownModel))")
+            // The seed's limits on gridSize: at most 4 for a recording, 25 for HLS; the server
+            // says which, thrown and to onError.
+            let wideGrid = await #expect(throws: VideoSDKError.self) {
+                try await room.startRecording(config: RevueSDK.RecordingConfig(layout: ConfigLayout(type: .GRID, priority: .SPEAKER, gridSize: 5)))
+            }
+            #expect(wideGrid?.code == 4011 && wideGrid?.message.contains("gridSize") == true && log.errors.last?.code == 4011,
+                    "\(String(describing: wideGrid))")
+            let wideHLS = await #expect(throws: VideoSDKError.self) {
+                try await room.startHLS(config: HLSConfig(layout: ConfigLayout(type: .GRID, priority: .SPEAKER, gridSize: 26)))
+            }
+            #expect(wideHLS?.code == 4016 && wideHLS?.message.contains("gridSize") == true, "\(String(describing: wideHLS))")
 
             try await room.startRecording(webhookUrl: webhookUrl, awsDirPath: awsDirPath, config: config, transcription: transcription)
             #expect(await log.wait(for: "recording RECORDING_STARTING"), "\(log.events)")
@@ -1415,11 +1441,12 @@ extension RevueSDKTests {
             try await host.leave()
         }
 
-        // MARK: not built
+        // MARK: the seeds' checks
 
-        /// Calls that need parts Revue has not built: the seed's own checks first (3035 before
-        /// the join, 3073 for empty arguments), then 3068 saying what is missing.
-        @Test func unbuiltCallsFailClearlyAfterTheSeedsChecks() async throws {
+        /// The seed's own checks of the speech, translation and quality calls: 3035 before the
+        /// join, 3073 for arguments they cannot take, 4031/4032 for a second start or a stop
+        /// with none.
+        @Test func callsFailClearlyAfterTheSeedsChecks() async throws {
             let (room, log) = try self.room("Ann", token: try server.token(permissions: [.allowJoin, .allowMod]))
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.startTranscription() }
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.setWebcamQuality(.low) }
