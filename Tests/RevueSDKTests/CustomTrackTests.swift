@@ -196,6 +196,19 @@ extension RevueSDKTests {
             #expect(error?.code == 3026, "\(String(describing: error))")
         }
 
+        /// With no device listed (a machine without the synthetic ones, made here by emptying
+        /// the lists; on Linux they are always there): 3021 and 3022, as the seed says.
+        @Test func noCameraOrMicrophoneListedIs3021And3022() async throws {
+            let listed = VideoSDK.state.with { ($0.cameras, $0.microphones) }
+            VideoSDK.state.with {
+                $0.cameras = []
+                $0.microphones = $0.microphones.filter { $0.info.isSpeaker }
+            }
+            defer { VideoSDK.state.with { ($0.cameras, $0.microphones) = listed } }
+            await #expect(throws: VideoSDKError.ERROR_CAMERA_NOT_FOUND) { _ = try await VideoSDK.createCameraVideoTrack() }
+            await #expect(throws: VideoSDKError.ERROR_MICROPHONE_NOT_FOUND) { _ = try await VideoSDK.createMicrophoneAudioTrack() }
+        }
+
         @Test(arguments: [AuthorisationStatus.denied, .restricted, .notDetermined])
         func withoutCameraOrMicrophoneAccessTracksAreRefused(_ status: AuthorisationStatus) async throws {
             VideoSDK.setPermissionProvider(StaticPermissionProvider(video: status, audio: status))
