@@ -1204,6 +1204,17 @@ extension RevueSDKTests {
             #expect(annLog.errors.isEmpty, "\(annLog.errors)")
             try await ann.leave()
 
+            // The key was saved in Ann's provider (the seed: "so a rejoin uses the same keys"):
+            // Ann joins again and Bob, who has the second key, decodes her, nothing held back.
+            VideoSDK.setKeyProvider(annKeys)
+            let annAgain = try VideoSDK.createRoom(roomId: roomId, token: try server.token(), participantName: "Ann", micEnabled: false,
+                                                   camEnabled: true, participantId: "ann-e2ee", customCameraTrack: try await Self.smallCamera(),
+                                                   signalingURL: signalingURL)
+            try await annAgain.join()
+            let rejoined = await wait(20) { $0.framesDecoded > 5 }
+            #expect(rejoined != nil && rejoined?.framesUndecryptable == 0, "Bob decodes Ann's rejoin with the second key: \(String(describing: annsCamera()))")
+            try await annAgain.leave()
+
             // removeKeyProvider: the next join sends in the clear, and Bob (encrypting since
             // his join) decodes it, no frame held back.
             VideoSDK.removeKeyProvider()
