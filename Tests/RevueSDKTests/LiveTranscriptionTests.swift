@@ -45,7 +45,9 @@ extension RevueSDKTests {
                 try await room.startTranscription(config: TranscriptionConfig(modelConfig: ["beam": 5]))
             }
             let summary = SummaryConfig(enabled: true, prompt: "Write summary in sections like Title, Agenda, Speakers, Action Items, Outlines, Notes and Summary")
-            try await room.startTranscription(config: TranscriptionConfig(summary: summary, modelConfig: ["beamSize": 5]))
+            // webhookURL hears each state change (the seed).
+            let webhooks = try WebhookReceiver()
+            try await room.startTranscription(config: TranscriptionConfig(webhookURL: webhooks.url, summary: summary, modelConfig: ["beamSize": 5]))
             #expect(await log.wait(for: "transcription TRANSCRIPTION_STARTED", timeout: 60), "\(log.events)")
             let job = try #require(try server.api.store.activeJob(kind: .transcription, roomID: roomID))
             // Live translation: on for the room (the transcription runs already), Spanish for this listener.
@@ -87,6 +89,9 @@ extension RevueSDKTests {
             let states = log.events.filter { $0.hasPrefix("transcription ") }
             #expect(states == ["transcription TRANSCRIPTION_STARTING", "transcription TRANSCRIPTION_STARTED",
                                "transcription TRANSCRIPTION_STOPPING", "transcription TRANSCRIPTION_STOPPED"], "\(states)")
+            let hooks = webhooks.wait(for: 4).compactMap(\.type)
+            #expect(["transcription-starting", "transcription-started", "transcription-stopping", "transcription-stopped"].allSatisfy(hooks.contains),
+                    "the webhook heard \(hooks)")
 
             // Each line goes to the sentence it is most like; each sentence's lines are by its speaker.
             let received = log.transcripts.map(\.line)

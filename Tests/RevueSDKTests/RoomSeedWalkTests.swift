@@ -162,6 +162,17 @@ extension RevueSDKTests {
             #expect(room.microphoneTrack?.microphoneConfig == .high_quality && room.microphoneTrack?.noiseConfig == noise,
                     "\(String(describing: room.microphoneTrack?.microphoneConfig)) \(String(describing: room.microphoneTrack?.noiseConfig))")
             #expect(await RevueSDKTests.waitUntil { audioBitrate() == 128_000 && (room.publisher?.currentStatistics.audioFramesEncoded ?? 0) > 10 })
+            // changeMic(customMicrophoneTrack:) while muted turns the microphone on with it, and
+            // the room keeps it for later unmuteMic() calls (the seed).
+            try await room.muteMic()
+            let voice = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .speech_standard, noiseConfig: noise)
+            try await room.changeMic(customMicrophoneTrack: voice)
+            #expect(room.micOn && room.localParticipant?.stream(of: .AUDIO)?.track === voice)
+            #expect(await RevueSDKTests.waitUntil { audioBitrate() == 24_000 }, "\(String(describing: audioBitrate()))")
+            try await room.muteMic()
+            try await room.unmuteMic()
+            #expect(room.microphoneTrack?.microphoneConfig == .speech_standard && room.microphoneTrack?.noiseConfig == noise,
+                    "\(String(describing: room.microphoneTrack?.microphoneConfig))")
             // createRoom's camera track (160x90) was never on: enableCam() opens the camera at its size.
             try await room.enableCam()
             #expect(room.getAppliedVideoConfig()?["width"] as? Int == 160, "\(String(describing: room.getAppliedVideoConfig()))")
@@ -434,6 +445,16 @@ extension RevueSDKTests {
             let endedMic = await #expect(throws: VideoSDKError.self) { try await room.changeMic(customMicrophoneTrack: silent) }
             #expect(endedMic?.code == 3032 && log.since(mark) == ["error 3032"], "\(log.events)")
             #expect(room.localParticipant?.stream(of: .AUDIO)?.track === voice && !voice.isEnded)
+            // A microphone that does not open: changeMic throws why (3024), and the one on stays
+            // on (the seed: "goes back to the previous device and throws the error").
+            let brokenPath = directory.file("broken.mp3")
+            try Data("not a sound file".utf8).write(to: URL(fileURLWithPath: brokenPath))
+            let brokenMic = try VideoSDK.addFileMicrophone(path: brokenPath, label: "Broken")
+            defer { VideoSDK.removeDevice(deviceId: brokenMic.deviceId) }
+            mark = log.events.count
+            let brokenSwitch = await #expect(throws: VideoSDKError.self) { try await room.changeMic(deviceId: brokenMic.deviceId) }
+            #expect(brokenSwitch?.code == 3024, "\(String(describing: brokenSwitch))")
+            #expect(log.since(mark).isEmpty && room.localParticipant?.stream(of: .AUDIO)?.track === voice && !voice.isEnded, "\(log.events)")
 
             // setAudioDevice: Speaker opens the speaker (this machine has no sound card: ALSA's
             // null device stands in for it); an unlisted device is 3059.
