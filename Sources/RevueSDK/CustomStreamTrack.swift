@@ -70,6 +70,9 @@ public final class CustomStreamTrack: Sendable {
     /// True once the track has ended.
     public var isEnded: Bool { state.withLock { $0.ended } }
 
+    /// Why the track ended, when its device failed (nil while on, or when it was stopped).
+    var endError: VideoSDKError? { state.withLock { $0.endError } }
+
     /// Called once, on the main actor, when the track ends: with the error when the device
     /// failed, nil otherwise. A handler set after the end is called at once (on the main
     /// actor's next turn).

@@ -78,7 +78,17 @@ extension Room {
             throw why
         }
         // Taken back meanwhile (a mode change there and back): nothing to announce.
-        guard cameraTrack === chosen, !chosen.isEnded else { return }
+        guard cameraTrack === chosen else { return }
+        // Ended meanwhile (a device that failed after its 2 s, a newer track of the same
+        // device): nothing is sent, and onError hears why, as a late failure's would.
+        if chosen.isEnded {
+            publisher?.setCamera(nil)
+            sentCamera = nil
+            cameraTrack = nil
+            cameraSettings = settingsBefore
+            chosen.publishing(false)
+            return report(chosen.endError ?? VideoSDKError.ERROR_CUSTOM_VIDEO_TRACK_ENDED.with("the camera track ended before the room had it"))
+        }
         // A codec refused is the server's rule whatever became of the connection since; a
         // whole offer refused is about this publisher's.
         if case .refused(let codec) = answer, codec != nil || (publisher === sentTo && state == .CONNECTED) {

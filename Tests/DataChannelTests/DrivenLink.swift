@@ -8,7 +8,9 @@ protocol DrivenLink: AnyObject {
 }
 
 extension DrivenLink {
-    /// Runs the link until `done`, allowing usrsctp's own threads up to ten real seconds.
+    /// Runs the link until `done`, allowing usrsctp's own threads up to thirty real seconds
+    /// (ten were too few once, with the whole suite and a build beside it: the DTLS handshake's
+    /// association came up late, 2026-12-07).
     ///
     /// usrsctp hands some of its work (the association's start, a channel's open) to threads of
     /// its own, which a loaded machine runs late in real time while the injected clock races
@@ -16,7 +18,7 @@ extension DrivenLink {
     /// "channel 0 is connecting", and a channel closed before its association was up).
     @discardableResult
     func runAllowingForUsrsctpThreads(until done: () -> Bool) -> Bool {
-        let realDeadline = Date().addingTimeInterval(10)
+        let realDeadline = Date().addingTimeInterval(30)
         while !drive(for: 0.2, until: done) {
             guard Date() < realDeadline else { return false }
             Thread.sleep(forTimeInterval: 0.002)

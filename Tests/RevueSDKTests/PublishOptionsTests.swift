@@ -158,10 +158,10 @@ extension RevueSDKTests {
                     "\(beeVideo.statistics)")
             try beePublication.requestKeyframe()
             // requestKeyframe encodes the next picture as a keyframe: Cee's stream (a keyframe
-            // every 300 frames, 20 s at 15 fps) gets one within three seconds.
+            // every 300 frames, 20 s at 15 fps) gets one within a second and a half.
             let ceeKeyframes = (ceePublication.statistics?.keyframesEncoded ?? 0, ceeVideo.statistics.keyframesReceived)
             try ceePublication.requestKeyframe()
-            #expect(await RevueSDKTests.waitUntil(3) {
+            #expect(await RevueSDKTests.waitUntil(1.5) {
                 (ceePublication.statistics?.keyframesEncoded ?? 0) > ceeKeyframes.0 && ceeVideo.statistics.keyframesReceived > ceeKeyframes.1
             }, "\(String(describing: ceePublication.statistics)) \(ceeVideo.statistics)")
 

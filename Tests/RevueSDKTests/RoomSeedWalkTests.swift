@@ -402,14 +402,14 @@ extension RevueSDKTests {
             #expect(log.since(mark).isEmpty && room.localParticipant?.stream(of: .VIDEO) == nil, "\(log.events)")
             // While off, a custom track turns the camera on with it; the room keeps its settings
             // for later enableCam() calls (the seed).
-            let offTrack = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
+            let offTrack = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h180p_w320p, multiStream: false)
             mark = log.events.count
             try await room.changeCam(customCameraTrack: offTrack)
             #expect(log.since(mark) == ["streamEnabled local VIDEO"] && room.localParticipant?.stream(of: .VIDEO)?.track === offTrack, "\(log.events)")
             try await room.disableCam()
             #expect(offTrack.isEnded)
             try await room.enableCam()
-            #expect(width() == 160, "\(String(describing: width()))")
+            #expect(width() == 320, "\(String(describing: width()))")
             try await room.disableCam()
 
             // The microphone: the seed's changeMic example, and the audio device listener.
@@ -477,6 +477,7 @@ extension RevueSDKTests {
             let briefWavPath = directory.file("brief.wav")
             try FileManager.default.copyItem(atPath: wavPath, toPath: briefWavPath)
             let briefMic = try VideoSDK.addFileMicrophone(path: briefWavPath, label: "Brief")
+            defer { VideoSDK.removeDevice(deviceId: briefMic.deviceId) }
             mark = log.events.count
             try await room.changeMic(deviceId: briefMic.deviceId)
             #expect(log.since(mark).isEmpty, "\(log.events)")
