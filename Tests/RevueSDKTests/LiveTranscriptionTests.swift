@@ -46,6 +46,7 @@ extension RevueSDKTests {
             }
             let summary = SummaryConfig(enabled: true, prompt: "Write summary in sections like Title, Agenda, Speakers, Action Items, Outlines, Notes and Summary")
             // webhookURL hears each state change (the seed).
+            try server.startWebhooks()
             let webhooks = try WebhookReceiver()
             try await room.startTranscription(config: TranscriptionConfig(webhookURL: webhooks.url, summary: summary, modelConfig: ["beamSize": 5]))
             #expect(await log.wait(for: "transcription TRANSCRIPTION_STARTED", timeout: 60), "\(log.events)")
