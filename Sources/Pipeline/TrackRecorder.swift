@@ -63,6 +63,11 @@ public final class TrackRecorder {
         var failed = false
         /// Where the file's time is counted from: an RTP timestamp and its time in the file.
         var anchor: (rtpTimestamp: Int64, fileTime: Double)?
+        /// Where the room's clock places the file's start now: the latest frame's place less
+        /// its time in the file. The first frame's place may come from before the sender's
+        /// first report (each stream's own least delay), which the clock then slews away from;
+        /// the manifest takes this, so a participant's files line up once the report is in.
+        var placedStart: Double?
     }
 
     /// How far a frame's RTP time may stray from its room-clock time (both from the file's
@@ -226,7 +231,7 @@ public final class TrackRecorder {
                 if video { receiver.pictureDecoded(ssrc: ssrc) }
                 recording.file = file
                 recording.entry = manifest.tracks.count
-                manifest.tracks.append(entry(for: recording.info, file: file))
+                manifest.tracks.append(entry(for: recording, file: file))
                 logger.info("a track's file started", ["participantId": .string(recording.info.participantID),
                                                       "kind": .string(recording.info.kind.rawValue), "file": .string(file.path),
                                                       "start": .double(frame.mediaTime)])
@@ -234,7 +239,9 @@ public final class TrackRecorder {
                 try? writeManifest()
             }
             if let file = recording.file {
-                try file.write(frame.data, at: fileTime(of: frame, in: &recording, file: file), keyframe: frame.isKeyframe)
+                let time = fileTime(of: frame, in: &recording, file: file)
+                try file.write(frame.data, at: time, keyframe: frame.isKeyframe)
+                recording.placedStart = frame.mediaTime - time
                 framesWritten += 1
                 bytesWritten += Int64(frame.data.count)
             }
@@ -251,9 +258,9 @@ public final class TrackRecorder {
     /// Where a frame falls in its file: its RTP time since the file's first frame, on the
     /// sender's own clock. The room's clock slews to follow the sender's (`MediaClock`), which a
     /// composite needs and a file must not have: decoded audio plays sample after sample, so
-    /// timestamps squeezed by a slew would put the sound late against the picture. The start
-    /// (`TrackFile.start`) is where the room's clock placed the first frame, which lines the
-    /// files of a participant and of the room up.
+    /// timestamps squeezed by a slew would put the sound late against the picture. The file's
+    /// start in the manifest is where the room's clock places it now (`placedStart`), which
+    /// lines the files of a participant and of the room up.
     private func fileTime(of frame: EncodedFrame, in recording: inout Recording, file: TrackFile) -> Double {
         let roomTime = frame.mediaTime - file.start
         let clockRate = Double(max(1, recording.info.clockRate))
@@ -282,23 +289,26 @@ public final class TrackRecorder {
             logger.error("a track's file could not be finished", ["file": .string(file.path), "error": .string("\(error)")])
         }
         if let index = recording.entry {
-            manifest.tracks[index] = entry(for: recording.info, file: file)
+            manifest.tracks[index] = entry(for: recording, file: file)
             // One that could not be finished is left for the repair a takeover runs.
             manifest.tracks[index].complete = finished
         }
         recording.file = nil
         recording.entry = nil
         recording.anchor = nil
+        recording.placedStart = nil
         recording.needsKeyframe = recording.info.kind.isVideo
         tracks[ssrc] = recording
         try? writeManifest()
     }
 
-    private func entry(for info: TrackInfo, file: TrackFile) -> TrackManifest.Track {
-        TrackManifest.Track(participantId: info.participantID, name: names[info.participantID] ?? info.participantID, kind: info.kind.rawValue,
-                            codec: info.codec.rawValue, file: URL(fileURLWithPath: file.path).lastPathComponent, start: file.start,
-                            end: file.end, frames: file.frames, bytes: file.bytesWritten, width: file.pictureSize?.width,
-                            height: file.pictureSize?.height, channels: info.kind == .audio ? info.channels : nil, complete: false)
+    private func entry(for recording: Recording, file: TrackFile) -> TrackManifest.Track {
+        let info = recording.info
+        let start = recording.placedStart ?? file.start
+        return TrackManifest.Track(participantId: info.participantID, name: names[info.participantID] ?? info.participantID, kind: info.kind.rawValue,
+                                   codec: info.codec.rawValue, file: URL(fileURLWithPath: file.path).lastPathComponent, start: start,
+                                   end: start + file.duration, frames: file.frames, bytes: file.bytesWritten, width: file.pictureSize?.width,
+                                   height: file.pictureSize?.height, channels: info.kind == .audio ? info.channels : nil, complete: false)
     }
 
     /// `<participant>-<kind>-<n>.webm`: the participant's ID with only letters, digits, `_` and
@@ -317,7 +327,7 @@ public final class TrackRecorder {
     private func writeManifest() throws {
         for recording in tracks.values {
             guard let index = recording.entry, let file = recording.file else { continue }
-            manifest.tracks[index] = entry(for: recording.info, file: file)
+            manifest.tracks[index] = entry(for: recording, file: file)
         }
         manifestWrittenAt = now
         try WholeFile.write(manifest.encoded(), to: directory + "/" + TrackManifest.fileName)

@@ -90,9 +90,11 @@ extension RevueSDKTests {
             let states = log.events.filter { $0.hasPrefix("transcription ") }
             #expect(states == ["transcription TRANSCRIPTION_STARTING", "transcription TRANSCRIPTION_STARTED",
                                "transcription TRANSCRIPTION_STOPPING", "transcription TRANSCRIPTION_STOPPED"], "\(states)")
-            let hooks = webhooks.wait(for: 4).compactMap(\.type)
-            #expect(["transcription-starting", "transcription-started", "transcription-stopping", "transcription-stopped"].allSatisfy(hooks.contains),
-                    "the webhook heard \(hooks)")
+            // Deliveries come in no set order (a `transcription-completed` may come before the
+            // `-stopped`): each state's, whatever else.
+            let hooked: Set = ["transcription-starting", "transcription-started", "transcription-stopping", "transcription-stopped"]
+            #expect(await RevueSDKTests.waitUntil(30) { hooked.isSubset(of: Set(webhooks.deliveries.compactMap(\.type))) },
+                    "the webhook heard \(webhooks.deliveries.compactMap(\.type))")
 
             // Each line goes to the sentence it is most like; each sentence's lines are by its speaker.
             let received = log.transcripts.map(\.line)
