@@ -82,22 +82,14 @@ extension Room {
         // Ended meanwhile (a device that failed after its 2 s, a newer track of the same
         // device): nothing is sent, and onError hears why, as a late failure's would.
         if chosen.isEnded {
-            publisher?.setCamera(nil)
-            sentCamera = nil
-            cameraTrack = nil
-            cameraSettings = settingsBefore
-            chosen.publishing(false)
+            withdrawCamera(chosen, settingsBefore: settingsBefore)
             return report(chosen.endError ?? VideoSDKError.ERROR_CUSTOM_VIDEO_TRACK_ENDED.with("the camera track ended before the room had it"))
         }
         // A codec refused is the server's rule whatever became of the connection since; a
         // whole offer refused is about this publisher's.
         if case .refused(let codec) = answer, codec != nil || (publisher === sentTo && state == .CONNECTED) {
             if let codec { refusedCameraCodecs.insert(codec) }
-            publisher?.setCamera(nil)
-            sentCamera = nil
-            cameraTrack = nil
-            cameraSettings = settingsBefore
-            chosen.publishing(false)
+            withdrawCamera(chosen, settingsBefore: settingsBefore)
             chosen.end(nil)
             let refused = codec.map { "the server did not accept the camera as \($0 == .h264 ? "H.264" : "VP8")" } ?? "the server refused the offer"
             return report(VideoSDKError.ERROR_VIDEO_PRODUCE_CODEC_NOT_SUPPORTED.with("the camera is not sent: \(refused)"))
@@ -110,6 +102,16 @@ extension Room {
         guard state == .CONNECTED else { return }
         if publisher !== sentTo { sendCamera(chosen, source: source) }
         try await reportMedia()
+    }
+
+    /// Takes back a camera `turnCamOn` sent but never announced: nothing more is sent of it, and
+    /// the settings before it are the camera's again.
+    private func withdrawCamera(_ chosen: CustomStreamTrack, settingsBefore: CustomStreamTrack?) {
+        publisher?.setCamera(nil)
+        sentCamera = nil
+        cameraTrack = nil
+        cameraSettings = settingsBefore
+        chosen.publishing(false)
     }
 
     /// What the server made of `publisher`'s camera section in `codec` (the section's own when
