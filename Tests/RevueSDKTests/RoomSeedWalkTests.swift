@@ -61,6 +61,15 @@ extension RevueSDKTests {
             await RevueSDKTests.waitUntil(seconds) { track.statistics.frameWidth == width && track.statistics.framesDecoded > 0 }
         }
 
+        /// The codes of the calls started together that threw, once all have ended.
+        static func codes(of calls: [Task<Void, any Error>]) async -> [Int] {
+            var codes: [Int] = []
+            for call in calls {
+                if case .failure(let error) = await call.result { codes.append((error as? VideoSDKError)?.code ?? 0) }
+            }
+            return codes
+        }
+
         static func sending(_ room: Room, audio: Bool, timeout: Double = 20) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
@@ -294,11 +303,7 @@ extension RevueSDKTests {
             #expect(room.getAppliedVideoConfig()?["applied"] as? Bool == false)
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.disableCam() }
             // Two enableCam() at once: the second, while the first opens the camera, is 3055.
-            let calls = [Task { try await room.enableCam() }, Task { try await room.enableCam() }]
-            var refusals: [Int] = []
-            for call in calls {
-                if case .failure(let error) = await call.result { refusals.append((error as? VideoSDKError)?.code ?? 0) }
-            }
+            let refusals = await Self.codes(of: [Task { try await room.enableCam() }, Task { try await room.enableCam() }])
             #expect(refusals == [3055] && room.camOn, "\(refusals)")
             try await room.disableCam()
 
@@ -751,11 +756,8 @@ extension RevueSDKTests {
             #expect(!ann.isScreenSharing)
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await ann.disableScreenShare() }
             // Two shares started at once: the second, while the first starts, is 3055.
-            let starts = [Task { try await ann.enableScreenShare(.h360p_30fps) }, Task { try await ann.enableScreenShare(.h360p_30fps) }]
-            var refusals: [Int] = []
-            for start in starts {
-                if case .failure(let error) = await start.result { refusals.append((error as? VideoSDKError)?.code ?? 0) }
-            }
+            let refusals = await Self.codes(of: [Task { try await ann.enableScreenShare(.h360p_30fps) },
+                                                 Task { try await ann.enableScreenShare(.h360p_30fps) }])
             #expect(refusals == [3055] && ann.isScreenSharing, "\(refusals)")
             try await ann.disableScreenShare()
             try await bob.leave()
