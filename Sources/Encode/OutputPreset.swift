@@ -18,12 +18,12 @@ public struct OutputPreset: Sendable, Equatable {
     public static let audioChannels = 2
     /// x264's preset: the speed/compression balance.
     public static let x264Preset = "veryfast"
-    /// Frames x264's lookahead (macroblock tree, VBV planning) sees ahead: 2 instead of
+    /// Frames x264's lookahead (macroblock tree, VBV planning) sees ahead: 1 instead of
     /// veryfast's 10. Each frame in it is a 2.8 MB picture at 720p, and x264 holds the
-    /// lookahead plus three more, so this keeps a 720p job under 100 MB resident; with one
-    /// encoder thread the quality is what 10 gave with frame threads, within 0.1 dB PSNR
-    /// (docs/ENCODING.md has the PSNR and SSIM).
-    public static let x264Lookahead = 2
+    /// lookahead plus three more, so each frame less is 3 MB less of a job's memory; with one
+    /// encoder thread the quality is what 10 gave with frame threads, within 0.1 dB PSNR, and
+    /// what 2 gives within 0.01 dB (docs/ENCODING.md has the PSNR and SSIM).
+    public static let x264Lookahead = 1
     /// Motion search: superfast's diamond search and one-pass subpixel refinement instead of
     /// veryfast's hexagon and two. A third less x264 CPU on camera-like and noisy 720p clips,
     /// 0.02 to 0.04 dB less PSNR at the same bitrate (docs/ENCODING.md has the measurements).

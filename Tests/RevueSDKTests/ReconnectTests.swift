@@ -80,6 +80,12 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.startRecording() }
             await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.send("hello") }
             await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.setWebcamQuality(.low) }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.enableCam() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.changeCam() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.unmuteMic() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.changeMic() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.enableAdaptiveSubscription() }
+            await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.disableAdaptiveSubscription() }
             // changeMode's 3065 also goes to onError (the seed); the count is checked below.
             await #expect(throws: VideoSDKError.ERROR_ROOM_RECONNECTING) { try await ann.changeMode(.RECV_ONLY) }
             #expect(annLog.errors.map(\.code) == [3065], "\(annLog.events)")

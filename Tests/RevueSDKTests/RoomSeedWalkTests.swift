@@ -158,7 +158,7 @@ extension RevueSDKTests {
         /// later `unmuteMic()`); a camera that started off opens as createRoom's track said.
         @Test func trackSettingsApplyAfterTheJoinAndAreKept() async throws {
             let camera = try await VideoSDK.createCameraVideoTrack(encoderConfig: .h90p_w160p, multiStream: false)
-            let (room, _) = try self.room("Ann", mic: false, cam: false, camera: camera)
+            let (room, log) = try self.room("Ann", mic: false, cam: false, camera: camera)
             try await room.join()
             func audioBitrate() -> Int? { room.publisher?.currentStatistics.audioBitrate }
             #expect(audioBitrate() == 24_000)
@@ -175,7 +175,9 @@ extension RevueSDKTests {
             // the room keeps it for later unmuteMic() calls (the seed).
             try await room.muteMic()
             let voice = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .speech_standard, noiseConfig: noise)
+            let mark = log.events.count
             try await room.changeMic(customMicrophoneTrack: voice)
+            #expect(log.since(mark) == ["streamEnabled local AUDIO"], "\(log.events)")
             #expect(room.micOn && room.localParticipant?.stream(of: .AUDIO)?.track === voice)
             #expect(await RevueSDKTests.waitUntil { audioBitrate() == 24_000 }, "\(String(describing: audioBitrate()))")
             try await room.muteMic()
@@ -280,6 +282,9 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.enableCam(customCameraTrack: early) }
             #expect(early.isEnded)
             await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.disableCam() }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.unmuteMic() }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.muteMic() }
+            await #expect(throws: VideoSDKError.ERROR_ACTION_PERFORMED_BEFORE_ROOM_JOINED) { try await room.disableAdaptiveSubscription() }
             try await room.join()
 
             // The seed's createCameraVideoTrack example, then enableCam with it.
@@ -312,6 +317,12 @@ extension RevueSDKTests {
             try await room.enableCam(customCameraTrack: cameraTrack)
             #expect(log.since(mark) == ["error 3031", "streamEnabled local VIDEO"], "\(log.events)")
             #expect(room.getAppliedVideoConfig()?["width"] as? Int == 320)
+            // Any camera call while another runs is 3055 (seed 004: disableCam, changeCam, and
+            // enableCam above); the one that runs completes.
+            var busy = await Self.codes(of: [Task { try await room.disableCam() }, Task { try await room.changeCam() }])
+            #expect(busy == [3055] && !room.camOn, "\(busy)")
+            busy = await Self.codes(of: [Task { try await room.enableCam() }, Task { try await room.disableCam() }])
+            #expect(busy == [3055] && room.camOn, "\(busy)")
 
             // The microphone, as the seed's createMicrophoneAudioTrack example makes it.
             let microphoneTrack = try await VideoSDK.createMicrophoneAudioTrack(
@@ -330,6 +341,11 @@ extension RevueSDKTests {
             mark = log.events.count
             try await room.unmuteMic(customMicrophoneTrack: microphoneTrack)
             #expect(log.since(mark) == ["error 3032", "streamEnabled local AUDIO"], "\(log.events)")
+            // The same for the microphone: muteMic, changeMic and unmuteMic while another runs.
+            busy = await Self.codes(of: [Task { try await room.muteMic() }, Task { try await room.changeMic() }])
+            #expect(busy == [3055] && !room.micOn, "\(busy)")
+            busy = await Self.codes(of: [Task { try await room.unmuteMic() }, Task { try await room.muteMic() }])
+            #expect(busy == [3055] && room.micOn, "\(busy)")
             try await room.leave()
         }
 
@@ -861,6 +877,10 @@ extension RevueSDKTests {
             let (carol, carolLog) = try self.room("Carol", roomId: other)
             try await carol.join()
             await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await ann.requestMediaRelay(destinationRoomId: "") }
+            await #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try await ann.stopMediaRelay(destinationRoomId: "") }
+            // The destination refuses the relay's join: its code, thrown and to onError.
+            let refused = await #expect(throws: VideoSDKError.self) { try await ann.requestMediaRelay(destinationRoomId: other, token: "not-a-token") }
+            #expect(refused?.code == 4002 && annLog.errors.map(\.code) == [4002], "\(String(describing: refused)) \(annLog.errors)")
             try await ann.requestMediaRelay(destinationRoomId: other, token: try server.token(), kinds: [.VIDEO, .AUDIO])
             #expect(await carolLog.wait(for: "streamEnabled Ann VIDEO"), "\(carolLog.events)")
             #expect(await carolLog.wait(for: "streamEnabled Ann AUDIO"), "\(carolLog.events)")
@@ -881,7 +901,7 @@ extension RevueSDKTests {
             try await ann.stopMediaRelay(destinationRoomId: other)
             try await carol.leave()
             try await ann.leave()
-            #expect(annLog.errors.isEmpty, "\(annLog.errors)")
+            #expect(annLog.errors.map(\.code) == [4002], "\(annLog.errors)")
         }
 
         /// switchTo as the seed's example: Ann moves from Bob's room to Carol's with the same id,
@@ -981,7 +1001,10 @@ extension RevueSDKTests {
             #expect(codes.compactMap { $0 } == [4056] && codes.count == 2, "\(codes)")
             #expect(await bobLog.wait { $0.filter { $0 == "whiteboardStarted" }.count == 2 }, "\(bobLog.events)")
             #expect(annLog.errors.map(\.code) == [4055], "\(annLog.errors)")
-            try await ann.stopWhiteboard()
+            // The same for two stops: one 4056, and the board stops.
+            let stops = await Self.codes(of: [Task { try await ann.stopWhiteboard() }, Task { try await ann.stopWhiteboard() }])
+            #expect(stops == [4056], "\(stops)")
+            #expect(await bobLog.wait { $0.filter { $0 == "whiteboardStopped" }.count == 2 } && ann.whiteboardUrl == nil, "\(bobLog.events)")
             try await carol.leave()
             try await bob.leave()
             try await ann.leave()
@@ -1001,6 +1024,13 @@ extension RevueSDKTests {
             await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.unmuteMic(customMicrophoneTrack: microphone) }
             #expect(microphone.isEnded, "a refused unmuteMic stops the track passed")
             await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.enableScreenShare() }
+            // changeCam and changeMic with a track: refused the same way, and the track stopped.
+            let other = try await Self.smallCamera()
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.changeCam(customCameraTrack: other) }
+            #expect(other.isEnded, "a refused changeCam stops the track passed")
+            let otherMicrophone = try await VideoSDK.createMicrophoneAudioTrack(encoderConfig: .speech_standard)
+            await #expect(throws: VideoSDKError.ERROR_ACTION_NOT_SUPPORTED_IN_MODE) { try await room.changeMic(customMicrophoneTrack: otherMicrophone) }
+            #expect(otherMicrophone.isEnded, "a refused changeMic stops the track passed")
             await #expect(throws: VideoSDKError.ERROR_ALREADY_IN_REQUESTED_STATE) { try await room.changeMode(.RECV_ONLY) }
             try await room.leave()
             #expect(log.errors.isEmpty)

@@ -103,6 +103,7 @@ extension RevueSDKTests {
             try VideoSDK.setParticipantKey("<PARTICIPANT_ID>", key: nil)
             #expect(keyProvider.participantKey("<PARTICIPANT_ID>") == nil && keyProvider.keys.isEmpty)
             #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try VideoSDK.setParticipantKey("", key: "k") }
+            #expect(throws: VideoSDKError.ERROR_INVALID_PARAMETER) { try VideoSDK.setParticipantKey("<PARTICIPANT_ID>", key: "") }
 
             VideoSDK.removeKeyProvider()
             #expect(VideoSDK.getKeyProvider() == nil)

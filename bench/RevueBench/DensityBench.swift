@@ -27,6 +27,7 @@ enum DensityBench {
         var ended: Double?
         var peakRSS = 0.0
         var peakPSS = 0.0
+        var peakPrivate = 0.0
     }
 
     struct Result {
@@ -37,6 +38,10 @@ enum DensityBench {
         var peakRSS = 0.0
         var peakPSS = 0.0
         var meanPSS = 0.0
+        /// The most private dirty memory of a job: its heap and stacks and the library pages it
+        /// relocated, what it costs the machine alone (its RSS also counts the libraries' code
+        /// pages, which every revue process shares).
+        var peakPrivate = 0.0
         var reason = ""
     }
 
@@ -52,9 +57,10 @@ enum DensityBench {
             let load = RecordBench.loadAverage()
             let result = try runBatch(count, fixtureDirectory: fixtureDirectory, revue: revue, passes: passes,
                                       mediaLength: Double(passes) * (fixture + 0.5) - 0.5, work: work)
-            print(String(format: "  N=%2d %@ worst lag %.2f s, lowest fps %.1f, CPU %.3f cores per job, peak RSS %.1f MiB, PSS %.1f MiB peak (%.1f mean) per job; 1-minute load before %.2f%@",
+            print(String(format: "  N=%2d %@ worst lag %.2f s, lowest fps %.1f, CPU %.3f cores per job, peak RSS %.1f MiB, PSS %.1f MiB peak (%.1f mean), private %.1f MiB per job; "
+                         + "1-minute load before %.2f%@",
                          count, result.held ? "held:" : "FELL BEHIND:", result.worstLag, result.lowestFPS.isFinite ? result.lowestFPS : 0,
-                         result.cpuPerJob, result.peakRSS, result.peakPSS, result.meanPSS, load, result.reason.isEmpty ? "" : " (\(result.reason))"))
+                         result.cpuPerJob, result.peakRSS, result.peakPSS, result.meanPSS, result.peakPrivate, load, result.reason.isEmpty ? "" : " (\(result.reason))"))
             guard result.held else { break }
             largest = count
             count += 1
@@ -92,6 +98,7 @@ enum DensityBench {
         let pid = job.process.pid
         job.peakRSS = max(job.peakRSS, ProcessMemory.status("VmHWM", of: pid) / 1024)
         job.peakPSS = max(job.peakPSS, ProcessMemory.proportionalSet(of: pid) / 1024)
+        job.peakPrivate = max(job.peakPrivate, ProcessMemory.privateDirty(of: pid) / 1024)
         let now = Date().timeIntervalSince(job.started)
         // The job's own clock: its lag is the wall time since its pipeline started minus
         // the media it has produced, so the two give the wall time of each report.
@@ -114,6 +121,7 @@ enum DensityBench {
         for (index, job) in jobs.enumerated() {
             result.peakRSS = max(result.peakRSS, job.peakRSS)
             result.peakPSS = max(result.peakPSS, job.peakPSS)
+            result.peakPrivate = max(result.peakPrivate, job.peakPrivate)
             result.meanPSS += job.peakPSS / Double(count)
             for sample in job.progress where sample.wall >= warmUp {
                 result.worstLag = max(result.worstLag, sample.wall - sample.media)

@@ -105,6 +105,12 @@ enum ProcessMemory {
         value(of: "Pss", in: (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? "")
     }
 
+    /// The process's private dirty memory (/proc/PID/smaps_rollup: its anonymous pages and the
+    /// library pages it wrote, such as relocations), or 0 once it is gone.
+    static func privateDirty(of pid: pid_t) -> Double {
+        value(of: "Private_Dirty", in: (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? "")
+    }
+
     private static func value(of field: String, in text: String) -> Double {
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             return Double(line.dropFirst(field.count + 1).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0

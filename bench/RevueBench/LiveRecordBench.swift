@@ -126,9 +126,9 @@ enum LiveRecordBench {
             let reference = try DensityBench.runBatch(count, fixtureDirectory: fixtureDirectory, revue: revue, passes: passes, mediaLength: fixtureLength,
                                                       work: work)
             let sent = participants.map { $0.currentStatistics.videoFramesSkipped }.reduce(0, +)
-            print(String(format: "  N=%2d live %@ CPU %.3f cores per recording, worst lag %.2f s, lowest fps %.1f, peak RSS %.1f MiB, PSS %.1f MiB%@",
+            print(String(format: "  N=%2d live %@ CPU %.3f cores per recording, worst lag %.2f s, lowest fps %.1f, peak RSS %.1f MiB, PSS %.1f MiB, private %.1f MiB%@",
                          count, live.held ? "held:" : "FELL BEHIND:", live.cpuPerJob, live.worstLag, live.lowestFPS.isFinite ? live.lowestFPS : 0,
-                         live.peakRSS, live.peakPSS, live.reason.isEmpty ? "" : " (\(live.reason))"))
+                         live.peakRSS, live.peakPSS, live.peakPrivate, live.reason.isEmpty ? "" : " (\(live.reason))"))
             print(String(format: "       fixture %@ CPU %.3f cores per recording, worst lag %.2f s, lowest fps %.1f; live/fixture CPU %.2f×; "
                          + "1-minute load before %.2f; publisher frames skipped so far %d",
                          reference.held ? "held:" : "fell behind:", reference.cpuPerJob, reference.worstLag,
