@@ -138,6 +138,22 @@ extension RevueSDKTests {
             #expect(abs(Double(base) / Double(three.frames.count) - 0.25) < 0.08, "3 layers: a base frame in four: \(three.temporalLayers)")
             #expect(beeLayers.temporalLayers.allSatisfy { $0 == nil } && !beeLayers.frames.isEmpty, "Bee's stream has no layers")
 
+            // RcMode cq aims for cqLevel's quality, the bitrate only a ceiling: a finer level
+            // sends more of the same pictures (the seed's "cq: aims for the quality in cqLevel").
+            var constantQuality = cbr
+            constantQuality.rateControlMode = .cq
+            constantQuality.maxBitrate = 3_000_000
+            constantQuality.cqLevel = 10
+            try ceePublication.setVp8Encoding(constantQuality)
+            try? await Task.sleep(for: .seconds(1))
+            let fine = await ceeFrames.record(seconds: 3)
+            constantQuality.cqLevel = 50
+            try ceePublication.setVp8Encoding(constantQuality)
+            try? await Task.sleep(for: .seconds(1))
+            let coarse = await ceeFrames.record(seconds: 3)
+            print("measured: cq at level 10: \(fine); at level 50: \(coarse)")
+            #expect(fine.bitsPerSecond > 2 * coarse.bitsPerSecond && coarse.frames.count > 20, "fine \(fine), coarse \(coarse)")
+
             // The codec's errors, and the switch of one participant to H.264.
             #expect(throws: RoomError.codecNotSupported(codec: .vp8)) { try beePublication.setH264Encoding(H264Encoding(maxBitrate: 500_000)) }
             #expect(throws: RoomError.invalidParameter(name: "maxFps", reason: "must be 1 to 60, not 0")) { try beePublication.setMaxFps(0) }
