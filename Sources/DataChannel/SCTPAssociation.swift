@@ -23,7 +23,9 @@ import Log
 ///   (`usrsctp_handle_timers`) and may run other associations' timers on this thread; what
 ///   they produce waits in their inboxes until their owners' next call. Call
 ///   `handleTimers(now:)` about every `timerInterval` seconds (or `takePendingActions()` after
-///   another association advanced the clock), with one monotonic clock for the whole process.
+///   another association advanced the clock), with `now` read on the configuration's `clock`:
+///   the process's monotonic clock, or one of the association's own when it is driven on
+///   injected time (`SCTPClock`: the wheel moves by each clock's own elapsed time).
 ///
 /// Time: usrsctp runs its timers on the injected clock, but it also reads the wall clock
 /// (`gettimeofday`) to decide whether a chunk has been out long enough for a timeout to resend
@@ -115,6 +117,7 @@ public final class SCTPAssociation {
         SCTPLibrary.entry.lock()
         defer { SCTPLibrary.entry.unlock() }
         address = SCTPLibrary.register(inbox)
+        SCTPLibrary.startReading(configuration.clock)
         usrsctp_register_address(Self.pointer(address))
         guard let socket = usrsctp_socket(AF_CONN, Int32(SOCK_STREAM.rawValue), Int32(IPPROTO_SCTP), SCTPLibrary.receive, nil, 0,
                                           Self.pointer(address))
@@ -148,6 +151,7 @@ public final class SCTPAssociation {
         if let listener { usrsctp_close(listener) }
         usrsctp_deregister_address(Self.pointer(address))
         SCTPLibrary.unregister(address)
+        SCTPLibrary.stopReading(configuration.clock)
     }
 
     // MARK: Driving
@@ -157,7 +161,7 @@ public final class SCTPAssociation {
         SCTPLibrary.entry.lock()
         defer { SCTPLibrary.entry.unlock() }
         guard state == .idle else { return [] }
-        SCTPLibrary.advanceTimers(to: now)
+        SCTPLibrary.advanceTimers(to: now, on: configuration.clock)
         state = .connecting
         if role == .client, let socket {
             var remote = Self.socketAddress(address, port: configuration.remotePort)
@@ -188,7 +192,7 @@ public final class SCTPAssociation {
             lastDiscardReason = error
             return []
         }
-        SCTPLibrary.advanceTimers(to: now)
+        SCTPLibrary.advanceTimers(to: now, on: configuration.clock)
         packet.withUnsafeBytes { usrsctp_conninput(Self.pointer(address), $0.baseAddress, $0.count, 0) }
         return drain()
     }
@@ -199,7 +203,7 @@ public final class SCTPAssociation {
         SCTPLibrary.entry.lock()
         defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { return [] }
-        SCTPLibrary.advanceTimers(to: now)
+        SCTPLibrary.advanceTimers(to: now, on: configuration.clock)
         return drain()
     }
 
@@ -260,7 +264,7 @@ public final class SCTPAssociation {
         guard label.utf8.count <= Int(UInt16.max), subprotocol.utf8.count <= Int(UInt16.max) else {
             throw DataChannelError.invalidDCEP.with("a label or protocol over 65535 bytes does not fit DATA_CHANNEL_OPEN")
         }
-        SCTPLibrary.advanceTimers(to: now)
+        SCTPLibrary.advanceTimers(to: now, on: configuration.clock)
         let open = DCEPOpen(ordered: ordered, reliability: reliability, priority: priority, label: label, protocol: subprotocol)
         let (channel, commands) = try table.open(open, id: id, negotiated: negotiated)
         var actions: [SCTPAction] = []
@@ -286,7 +290,7 @@ public final class SCTPAssociation {
             throw DataChannelError.bufferFull.with(
                 "\(bufferedAmount) bytes wait already; \(payload.count) more would pass \(configuration.maxBufferedAmount)")
         }
-        SCTPLibrary.advanceTimers(to: now)
+        SCTPLibrary.advanceTimers(to: now, on: configuration.clock)
         let (ppid, bytes) = payload.wire
         pending.append(.message(stream: channelID, ppid: ppid, bytes: bytes, ordered: ordered, reliability: reliability))
         var actions: [SCTPAction] = []
@@ -300,7 +304,7 @@ public final class SCTPAssociation {
         SCTPLibrary.entry.lock()
         defer { SCTPLibrary.entry.unlock() }
         guard !isClosed else { throw DataChannelError.associationClosed }
-        SCTPLibrary.advanceTimers(to: now)
+        SCTPLibrary.advanceTimers(to: now, on: configuration.clock)
         var actions: [SCTPAction] = []
         perform(try table.close(channelID), into: &actions)
         flush(into: &actions)

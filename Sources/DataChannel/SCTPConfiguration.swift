@@ -20,9 +20,12 @@ public struct SCTPConfiguration: Sendable, Hashable {
     /// The first retransmission timeout in seconds (RFC 9260 §15: RTO.Initial is 1 s; usrsctp's
     /// default is 3 s). The retransmission timer is driven by `handleTimers(now:)`.
     public var initialRetransmissionTimeout: Double
+    /// The clock the `now` values given to the association are read on: the monotonic clock,
+    /// unless it is driven on injected time (`SCTPClock`).
+    public var clock: SCTPClock
 
     public init(localPort: UInt16 = 5000, remotePort: UInt16 = 5000, maxMessageSize: Int = 65_536, streams: UInt16 = 1024,
-                mtu: Int = 1140, maxBufferedAmount: Int = 16 << 20, initialRetransmissionTimeout: Double = 1)
+                mtu: Int = 1140, maxBufferedAmount: Int = 16 << 20, initialRetransmissionTimeout: Double = 1, clock: SCTPClock = .monotonic)
     {
         self.localPort = localPort
         self.remotePort = remotePort
@@ -31,5 +34,6 @@ public struct SCTPConfiguration: Sendable, Hashable {
         self.mtu = mtu
         self.maxBufferedAmount = maxBufferedAmount
         self.initialRetransmissionTimeout = initialRetransmissionTimeout
+        self.clock = clock
     }
 }

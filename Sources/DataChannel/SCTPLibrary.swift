@@ -7,7 +7,7 @@ import Log
 import Synchronization
 
 /// usrsctp's process-wide state, in one place: the one initialisation, the AF_CONN addresses
-/// that route its callbacks to associations, and its one timer clock.
+/// that route its callbacks to associations, and its one timer wheel, with the clocks that move it.
 ///
 /// Threads (documented in `SCTPAssociation`): `usrsctp_init_nothreads` starts no timer thread
 /// and no socket threads, so usrsctp runs only inside calls into it, and its callbacks run on
@@ -116,28 +116,52 @@ enum SCTPLibrary {
 
     // MARK: The clock
 
-    /// The last time the timers were advanced to, on the callers' clock; nil before the first.
-    private static let clock = Mutex<Double?>(nil)
+    /// Each clock's last reading the timers were advanced to (nil before its first), and how
+    /// many associations read it; a clock no association reads any more is forgotten.
+    private struct ClockReading {
+        var last: Double?
+        var associations = 0
+    }
 
-    /// Advances usrsctp's timers to `now` (seconds) and runs the ones that are due.
+    private static let clocks = Mutex<[SCTPClock: ClockReading]>([:])
+
+    /// An association reads `clock` from now on.
+    static func startReading(_ clock: SCTPClock) {
+        clocks.withLock { $0[clock, default: ClockReading()].associations += 1 }
+    }
+
+    /// An association no longer reads `clock`.
+    static func stopReading(_ clock: SCTPClock) {
+        clocks.withLock { clocks in
+            guard var reading = clocks[clock] else { return }
+            reading.associations -= 1
+            clocks[clock] = reading.associations > 0 ? reading : nil
+        }
+    }
+
+    /// Advances usrsctp's timers by the time `clock` moved since its last reading, to `now`
+    /// (seconds), and runs the ones that are due.
     ///
-    /// usrsctp has one timer wheel for the whole process, so every caller must use the same
-    /// monotonic clock. Time that goes backwards (a test starting again at 0) restarts the
-    /// clock without running anything. Whole milliseconds are passed on; the rest carries over.
-    static func advanceTimers(to now: Double) {
+    /// usrsctp has one timer wheel for the whole process: each clock moves it by its own
+    /// elapsed time (`SCTPClock` says why). Time that goes backwards on a clock (a test starting
+    /// again at 0) restarts that clock without running anything. Whole milliseconds are passed
+    /// on; the rest carries over.
+    static func advanceTimers(to now: Double, on clock: SCTPClock) {
         ensureInitialized()
-        let elapsed: UInt32 = clock.withLock { last in
-            guard let previous = last, now >= previous else {
-                last = now
+        let elapsed: UInt32 = clocks.withLock { clocks in
+            var reading = clocks[clock, default: ClockReading()]
+            defer { clocks[clock] = reading }
+            guard let previous = reading.last, now >= previous else {
+                reading.last = now
                 return 0
             }
             let milliseconds = ((now - previous) * 1000).rounded(.down)
             guard milliseconds >= 1 else { return 0 }
             let step = min(milliseconds, Double(UInt32.max))
-            last = previous + step / 1000
+            reading.last = previous + step / 1000
             return UInt32(step)
         }
-        // Outside the clock's lock: the timers call back into inboxes, which take their own.
+        // Outside the clocks' lock: the timers call back into inboxes, which take their own.
         if elapsed > 0 {
             entry.lock()
             usrsctp_handle_timers(elapsed)

@@ -22,7 +22,8 @@ public struct OutputPreset: Sendable, Equatable {
     /// veryfast's 10. Each frame in it is a 2.8 MB picture at 720p, and x264 holds the
     /// lookahead plus three more, so each frame less is 3 MB less of a job's memory; with one
     /// encoder thread the quality is what 10 gave with frame threads, within 0.1 dB PSNR, and
-    /// what 2 gives within 0.01 dB (docs/ENCODING.md has the PSNR and SSIM).
+    /// what 2 gives within 0.01 dB PSNR where the bitrate is filled (docs/ENCODING.md has the
+    /// PSNR and SSIM).
     public static let x264Lookahead = 1
     /// Motion search: superfast's diamond search and one-pass subpixel refinement instead of
     /// veryfast's hexagon and two. A third less x264 CPU on camera-like and noisy 720p clips,

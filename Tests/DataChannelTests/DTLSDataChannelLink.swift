@@ -30,6 +30,9 @@ final class DTLSDataChannelLink: DrivenLink {
         let serverContext = try DTLSContext(certificate: Self.serverCertificate)
         clientDTLS = try DTLSSession(context: clientContext, role: .client, remoteFingerprints: [Self.serverCertificate.fingerprint])
         serverDTLS = try DTLSSession(context: serverContext, role: .server, remoteFingerprints: [Self.clientCertificate.fingerprint])
+        // The link's own clock (`SCTPClock`): live tests in the same process read the monotonic one.
+        var configuration = configuration
+        configuration.clock = .independent()
         client = try SCTPAssociation(role: .client, configuration: configuration)
         server = try SCTPAssociation(role: .server, configuration: configuration)
     }

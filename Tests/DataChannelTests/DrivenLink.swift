@@ -8,9 +8,11 @@ protocol DrivenLink: AnyObject {
 }
 
 extension DrivenLink {
-    /// Runs the link until `done`, allowing usrsctp's own threads up to thirty real seconds
-    /// (ten were too few once, with the whole suite and a build beside it: the DTLS handshake's
-    /// association came up late, 2026-12-07).
+    /// Runs the link until `done`, allowing usrsctp's own threads up to thirty real seconds.
+    /// (Twice a CI run's `closingOverDTLS` never came up, in 10 and then in 30 s: not late
+    /// threads but the live tests' associations moving the one timer wheel by hours on
+    /// another clock, which exhausted the link's INIT; links read clocks of their own since,
+    /// `SCTPClock`.)
     ///
     /// usrsctp hands some of its work (the association's start, a channel's open) to threads of
     /// its own, which a loaded machine runs late in real time while the injected clock races

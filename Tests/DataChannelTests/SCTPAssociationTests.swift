@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DataChannel
 import Testing
 
@@ -212,6 +215,32 @@ extension SCTPTests {
             // Well over a minute of doubling timeouts. Not an exact figure: usrsctp's timer clock
             // is the process's, and associations of tests running beside this one move it too.
             #expect(link.now > 100)
+        }
+
+        /// A link on a clock of its own comes up beside an association on the monotonic clock,
+        /// whose readings (the machine's uptime) are far from the link's. Before `SCTPClock`,
+        /// each call of the live association moved the one timer wheel by that gap, every timer
+        /// fired, and a link's INIT lost for a moment was retransmitted to exhaustion: the
+        /// association never came up (CI, `closingOverDTLS`, beside the live tests).
+        @Test func aLinkOnItsOwnClockIsNotMovedByTheMonotonicClock() throws {
+            let live = try SCTPAssociation(role: .server)
+            #expect(live.configuration.clock == .monotonic)
+            let link = try SCTPTestLink()
+            // The client's packets are lost for the link's first 3 s: INIT at 0, 1 and 3 s.
+            link.drop = { [unowned link] role, _ in role == .client && link.now < 3 }
+            collectStart(link)
+            let up = link.run(timeout: 30) {
+                _ = live.handleTimers(now: Self.monotonicNow())
+                return link.clientEvents.contains(.associationUp) && link.serverEvents.contains(.associationUp)
+            }
+            let inits = link.clientPackets.filter { $0[12] == 0x01 }.count
+            #expect(up && inits <= 4, "\(inits) INITs; \(link.clientEvents)")
+        }
+
+        private static func monotonicNow() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         }
 
         private func collectStart(_ link: SCTPTestLink) {

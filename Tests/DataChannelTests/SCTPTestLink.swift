@@ -3,7 +3,9 @@ import DataChannel
 
 /// Two associations wired back to back in memory: what one sends, the other receives. Time is
 /// the link's own (`now`), advanced by `run(until:)` in small steps while nothing is in flight,
-/// so retransmission timers fire deterministically.
+/// so retransmission timers fire deterministically. Both associations read a clock of the
+/// link's own (`SCTPClock.independent()`), so live tests' associations in the same process, on
+/// the monotonic clock, never see the link's time as a jump.
 final class SCTPTestLink: DrivenLink {
     let client: SCTPAssociation
     let server: SCTPAssociation
@@ -24,6 +26,11 @@ final class SCTPTestLink: DrivenLink {
     init(client clientConfiguration: SCTPConfiguration = SCTPConfiguration(),
          server serverConfiguration: SCTPConfiguration = SCTPConfiguration(), now: Double = 0) throws
     {
+        let clock = SCTPClock.independent()
+        var clientConfiguration = clientConfiguration
+        var serverConfiguration = serverConfiguration
+        clientConfiguration.clock = clock
+        serverConfiguration.clock = clock
         client = try SCTPAssociation(role: .client, configuration: clientConfiguration)
         server = try SCTPAssociation(role: .server, configuration: serverConfiguration)
         self.now = now

@@ -344,8 +344,10 @@ extension RevueSDKTests {
             // The same for the microphone: muteMic, changeMic and unmuteMic while another runs.
             busy = await Self.codes(of: [Task { try await room.muteMic() }, Task { try await room.changeMic() }])
             #expect(busy == [3055] && !room.micOn, "\(busy)")
-            busy = await Self.codes(of: [Task { try await room.unmuteMic() }, Task { try await room.muteMic() }])
+            busy = await Self.codes(of: [Task { try await room.unmuteMic() }, Task { try await room.unmuteMic() }])
             #expect(busy == [3055] && room.micOn, "\(busy)")
+            busy = await Self.codes(of: [Task { try await room.muteMic() }, Task { try await room.unmuteMic() }])
+            #expect(busy == [3055] && !room.micOn, "\(busy)")
             try await room.leave()
         }
 
@@ -1005,6 +1007,7 @@ extension RevueSDKTests {
             let stops = await Self.codes(of: [Task { try await ann.stopWhiteboard() }, Task { try await ann.stopWhiteboard() }])
             #expect(stops == [4056], "\(stops)")
             #expect(await bobLog.wait { $0.filter { $0 == "whiteboardStopped" }.count == 2 } && ann.whiteboardUrl == nil, "\(bobLog.events)")
+            #expect(annLog.errors.map(\.code) == [4055], "4056 is thrown only: \(annLog.errors)")
             try await carol.leave()
             try await bob.leave()
             try await ann.leave()
