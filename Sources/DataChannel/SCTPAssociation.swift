@@ -23,7 +23,7 @@ import Log
 ///   (`usrsctp_handle_timers`) and may run other associations' timers on this thread; what
 ///   they produce waits in their inboxes until their owners' next call. Call
 ///   `handleTimers(now:)` about every `timerInterval` seconds (or `takePendingActions()` after
-///   another association advanced the clock), with `now` read on the configuration's `clock`:
+///   another association moved the wheel), with `now` read on the configuration's `clock`:
 ///   the process's monotonic clock, or one of the association's own when it is driven on
 ///   injected time (`SCTPClock`: the wheel moves by each clock's own elapsed time).
 ///

@@ -7,9 +7,11 @@ import Synchronization
 /// live connections on the monotonic clock, in one test process) would otherwise read each
 /// other's time as a jump of hours: every jump fires every timer once, and a handful of them
 /// retransmit an INIT to exhaustion, so the association never comes up (CI, 2026-12-07:
-/// `closingOverDTLS`). While an injected clock races ahead, the wheel runs that much faster
-/// for every association; live ones then send their heartbeats and retransmissions early,
-/// which their peers answer within milliseconds.
+/// `closingOverDTLS`). The wheel is still one: while an injected clock races ahead, it runs
+/// that much faster for every association, and usrsctp counts a timer that fires as a failed
+/// attempt whatever the wall clock says, so a live association's handshake or heartbeats could
+/// run out beside a test link that pushes minutes through it. `scripts/test` therefore runs
+/// the tests that drive links (`DataChannelTests`) in a process of their own.
 public struct SCTPClock: Hashable, Sendable, CustomStringConvertible {
     let id: UInt64
 

@@ -143,21 +143,23 @@ enum SCTPLibrary {
     /// (seconds), and runs the ones that are due.
     ///
     /// usrsctp has one timer wheel for the whole process: each clock moves it by its own
-    /// elapsed time (`SCTPClock` says why). Time that goes backwards on a clock (a test starting
-    /// again at 0) restarts that clock without running anything. Whole milliseconds are passed
-    /// on; the rest carries over.
+    /// elapsed time (`SCTPClock` says why). A reading older than the clock's last (read before
+    /// the caller waited for `entry`) runs nothing and changes nothing. Whole milliseconds are
+    /// passed on; the rest carries over. One step is at most `Int32.max` milliseconds: usrsctp
+    /// compares its ticks with wrap-around, so a longer one would put every timer weeks ahead.
     static func advanceTimers(to now: Double, on clock: SCTPClock) {
         ensureInitialized()
         let elapsed: UInt32 = clocks.withLock { clocks in
-            var reading = clocks[clock, default: ClockReading()]
+            // Only an association that reads the clock calls: it started reading it in its init.
+            guard var reading = clocks[clock] else { return 0 }
             defer { clocks[clock] = reading }
-            guard let previous = reading.last, now >= previous else {
+            guard let previous = reading.last else {
                 reading.last = now
                 return 0
             }
             let milliseconds = ((now - previous) * 1000).rounded(.down)
             guard milliseconds >= 1 else { return 0 }
-            let step = min(milliseconds, Double(UInt32.max))
+            let step = min(milliseconds, Double(Int32.max))
             reading.last = previous + step / 1000
             return UInt32(step)
         }

@@ -14,10 +14,9 @@ extension DrivenLink {
     /// another clock, which exhausted the link's INIT; links read clocks of their own since,
     /// `SCTPClock`.)
     ///
-    /// usrsctp hands some of its work (the association's start, a channel's open) to threads of
-    /// its own, which a loaded machine runs late in real time while the injected clock races
-    /// ahead: pump in short stretches of link time and give them a moment between (CI runs saw
-    /// "channel 0 is connecting", and a channel closed before its association was up).
+    /// Pumps in short stretches of link time with a moment of real time between, so the
+    /// injected clock does not race far ahead of the real one, which usrsctp also reads (CI runs
+    /// saw "channel 0 is connecting", and a channel closed before its association was up).
     @discardableResult
     func runAllowingForUsrsctpThreads(until done: () -> Bool) -> Bool {
         let realDeadline = Date().addingTimeInterval(30)

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DataChannel
+import Platform
 import Testing
 
 extension SCTPTests {
@@ -230,17 +228,11 @@ extension SCTPTests {
             link.drop = { [unowned link] role, _ in role == .client && link.now < 3 }
             collectStart(link)
             let up = link.run(timeout: 30) {
-                _ = live.handleTimers(now: Self.monotonicNow())
+                _ = live.handleTimers(now: HelperProcess.now())
                 return link.clientEvents.contains(.associationUp) && link.serverEvents.contains(.associationUp)
             }
             let inits = link.clientPackets.filter { $0[12] == 0x01 }.count
             #expect(up && inits <= 4, "\(inits) INITs; \(link.clientEvents)")
-        }
-
-        private static func monotonicNow() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
         }
 
         private func collectStart(_ link: SCTPTestLink) {

@@ -3,9 +3,10 @@ import DataChannel
 
 /// Two associations wired back to back in memory: what one sends, the other receives. Time is
 /// the link's own (`now`), advanced by `run(until:)` in small steps while nothing is in flight,
-/// so retransmission timers fire deterministically. Both associations read a clock of the
-/// link's own (`SCTPClock.independent()`), so live tests' associations in the same process, on
-/// the monotonic clock, never see the link's time as a jump.
+/// so retransmission timers fire on the link's time (other clocks in the process move the one
+/// timer wheel too: little, since `scripts/test` runs these tests in a process of their own).
+/// Both associations read a clock of the link's own (`SCTPClock.independent()`), so live
+/// associations in the same process, on the monotonic clock, never see the link's time as a jump.
 final class SCTPTestLink: DrivenLink {
     let client: SCTPAssociation
     let server: SCTPAssociation

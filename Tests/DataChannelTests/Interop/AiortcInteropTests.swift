@@ -80,13 +80,10 @@ extension SCTPTests {
         private(set) var largestDatagram = 0
         private let peer: Subprocess
         private let output: String
-        private let clock = ContinuousClock()
-        private let start: ContinuousClock.Instant
 
         static let certificate: DTLSCertificate? = try? DTLSCertificate()
 
         init(python: String, overDTLS: Bool) throws {
-            start = clock.now
             socket = try LoopbackUDPSocket()
             aiortcPort = try LoopbackUDPSocket().port
             output = NSTemporaryDirectory() + "aiortc-sctp-\(UUID().uuidString).jsonl"
@@ -95,7 +92,7 @@ extension SCTPTests {
             let certificate = try #require(Self.certificate)
             if overDTLS { arguments.append(certificate.fingerprint.value) }
             peer = try Subprocess(python, arguments, standardOutput: .file(output), standardError: .file(output + ".err"))
-            association = try SCTPAssociation(role: .server, configuration: SCTPConfiguration(clock: .independent()))
+            association = try SCTPAssociation(role: .server)
             guard overDTLS else {
                 handle(association.start(now: now()))
                 return
@@ -121,12 +118,8 @@ extension SCTPTests {
             _ = peer.wait()
         }
 
-        /// Seconds since the link started, on the monotonic clock; the association reads them as
-        /// a clock of its own (`SCTPClock.independent()`), apart from the other tests'.
-        func now() -> Double {
-            let elapsed = clock.now - start
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
+        /// The process's monotonic clock, as every live association reads it (`SCTPClock.monotonic`).
+        func now() -> Double { HelperProcess.now() }
 
         /// The association's actions: packets to aiortc (through DTLS when there is one).
         func handle(_ actions: [SCTPAction]) {
