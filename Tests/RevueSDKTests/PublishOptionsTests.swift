@@ -117,17 +117,20 @@ extension RevueSDKTests {
             #expect(bee10.fps <= 5.05 && bee10.fps >= 4, "Bee at 5 fps: \(bee10)")
             #expect(ceeAfter.fps >= 14, "Cee still at 15 fps: \(ceeAfter)")
 
+            // What Cee receives over 3 s once a second has passed since its publication took `encoding`.
+            func ceeReceives(_ encoding: Vp8Encoding) async throws -> Measured {
+                try ceePublication.setVp8Encoding(encoding)
+                try? await Task.sleep(for: .seconds(1))
+                return await ceeFrames.record(seconds: 3)
+            }
+
             // Temporal layers on Cee's publication, marked in the VP8 payload descriptor; Bee's
             // stream has none.
             var layered = cbr
             layered.temporalLayers = 2
-            try ceePublication.setVp8Encoding(layered)
-            try? await Task.sleep(for: .seconds(1))
-            let two = await ceeFrames.record(seconds: 3)
+            let two = try await ceeReceives(layered)
             layered.temporalLayers = 3
-            try ceePublication.setVp8Encoding(layered)
-            try? await Task.sleep(for: .seconds(1))
-            let three = await ceeFrames.record(seconds: 3)
+            let three = try await ceeReceives(layered)
             let beeLayers = await beeFrames.record(seconds: 1)
             func pattern(_ measured: Measured) -> String { measured.temporalLayers.prefix(12).map { $0.map(String.init) ?? "-" }.joined() }
             print("measured: TIDs Cee received with temporalLayers 2: \(pattern(two)) (\(two)); with 3: \(pattern(three)) (\(three))")
@@ -144,13 +147,9 @@ extension RevueSDKTests {
             constantQuality.rateControlMode = .cq
             constantQuality.maxBitrate = 3_000_000
             constantQuality.cqLevel = 10
-            try ceePublication.setVp8Encoding(constantQuality)
-            try? await Task.sleep(for: .seconds(1))
-            let fine = await ceeFrames.record(seconds: 3)
+            let fine = try await ceeReceives(constantQuality)
             constantQuality.cqLevel = 50
-            try ceePublication.setVp8Encoding(constantQuality)
-            try? await Task.sleep(for: .seconds(1))
-            let coarse = await ceeFrames.record(seconds: 3)
+            let coarse = try await ceeReceives(constantQuality)
             print("measured: cq at level 10: \(fine); at level 50: \(coarse)")
             #expect(fine.bitsPerSecond > 2 * coarse.bitsPerSecond && coarse.frames.count > 20, "fine \(fine), coarse \(coarse)")
 
