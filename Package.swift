@@ -3,7 +3,18 @@
 //
 // The targets read top to bottom as the data path (see docs/ARCHITECTURE.md):
 //   C libraries → platform wrappers → database → media stages → services → the `revue` tool.
+import Foundation
 import PackageDescription
+
+/// FFmpeg as scripts/build-ffmpeg builds it (static, with only the codecs, containers and
+/// protocols Revue uses: a job maps 67 libraries instead of 169), when it is installed and
+/// REVUE_SYSTEM_FFMPEG is not set; otherwise Debian's shared libraries (README.md, "Requirements").
+let ownFFmpeg = FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/revue-ffmpeg.pc")
+    && ProcessInfo.processInfo.environment["REVUE_SYSTEM_FFMPEG"] == nil
+/// With Debian's libraries, the five by name: libavformat.pc does not bring libswscale, and the
+/// module map has no link lines (they would pick Debian's shared libraries over Revue's static ones).
+let ffmpegLinking: [LinkerSetting] = ownFFmpeg ? []
+    : ["avformat", "avcodec", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) }
 
 /// A system library found through pkg-config, with the Debian package that provides it.
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
@@ -20,7 +31,7 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages; each has a shim header for its macros)
-        systemLibrary("CFFmpeg", pkgConfig: "libavformat",
+        systemLibrary("CFFmpeg", pkgConfig: ownFFmpeg ? "revue-ffmpeg" : "libavformat",
                       apt: ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
         systemLibrary("CVPX", pkgConfig: "vpx", apt: ["libvpx-dev"]),
         systemLibrary("COpus", pkgConfig: "opus", apt: ["libopus-dev"]),
@@ -101,7 +112,7 @@ let package = Package(
         .target(name: "Subscriber", dependencies: ["Ingest", "SDP", "MediaSource", "FrameCrypto", "JobSpec", "RTP", "Log", "Media"]),
 
         // MARK: Media: decode
-        .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"]),
+        .target(name: "LibAV", dependencies: ["CFFmpeg", "Media"], linkerSettings: ffmpegLinking),
         .target(name: "Decode", dependencies: ["COpus", "CFFmpeg", "LibAV", "Media", "Ingest"]),
 
         // MARK: Speech: utterances in, timed words out (docs/TRANSCRIPTION.md)
