@@ -3,18 +3,16 @@
 //
 // The targets read top to bottom as the data path (see docs/ARCHITECTURE.md):
 //   C libraries → platform wrappers → database → media stages → services → the `revue` tool.
-import Foundation
 import PackageDescription
 
 /// FFmpeg as scripts/build-ffmpeg builds it (static, with only the codecs, containers and
-/// protocols Revue uses: a job maps 67 libraries instead of 169), when it is installed and
-/// REVUE_SYSTEM_FFMPEG is not set; otherwise Debian's shared libraries (README.md, "Requirements").
-let ownFFmpeg = FileManager.default.fileExists(atPath: "/usr/local/lib/pkgconfig/revue-ffmpeg.pc")
-    && ProcessInfo.processInfo.environment["REVUE_SYSTEM_FFMPEG"] == nil
+/// protocols Revue uses: a job maps 67 libraries instead of 169; scripts/bootstrap runs it), or
+/// with REVUE_SYSTEM_FFMPEG set (to anything), Debian's shared libraries (README.md, "Requirements").
+let systemFFmpeg = Context.environment["REVUE_SYSTEM_FFMPEG"] != nil
 /// With Debian's libraries, the five by name: libavformat.pc does not bring libswscale, and the
 /// module map has no link lines (they would pick Debian's shared libraries over Revue's static ones).
-let ffmpegLinking: [LinkerSetting] = ownFFmpeg ? []
-    : ["avformat", "avcodec", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) }
+let ffmpegLinking: [LinkerSetting] = systemFFmpeg
+    ? ["avformat", "avcodec", "swscale", "swresample", "avutil"].map { .linkedLibrary($0) } : []
 
 /// A system library found through pkg-config, with the Debian package that provides it.
 func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Target {
@@ -31,7 +29,7 @@ let package = Package(
     ],
     targets: [
         // MARK: C libraries (Debian -dev packages; each has a shim header for its macros)
-        systemLibrary("CFFmpeg", pkgConfig: ownFFmpeg ? "revue-ffmpeg" : "libavformat",
+        systemLibrary("CFFmpeg", pkgConfig: systemFFmpeg ? "libavformat" : "revue-ffmpeg",
                       apt: ["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
         systemLibrary("CVPX", pkgConfig: "vpx", apt: ["libvpx-dev"]),
         systemLibrary("COpus", pkgConfig: "opus", apt: ["libopus-dev"]),
@@ -214,8 +212,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Rooms", "APIModels", "TestKit", "JobSpec", "Layout", "Postgres", "Platform", "Media", "Encode", "Outputs", "Migrations",
                                                   "WebSocket", "HTTP", "API", "Crypto", "Jobs", "Net", "RoomServer", "Transport", "Signaling"],
                 path: "Tests/TestSupport"),
+        // LibAV for its link settings: with REVUE_SYSTEM_FFMPEG, CFFmpeg's module map links nothing.
         .testTarget(name: "CLibrariesTests",
-                    dependencies: ["CFFmpeg", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
+                    dependencies: ["CFFmpeg", "LibAV", "CVPX", "COpus", "CSRTP", "COpenSSL", "CLibPQ", "CFreeType", "CCurl"]),
         .testTarget(name: "LogTests", dependencies: ["Log"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestKit"]),

@@ -11,7 +11,7 @@ enum PublishCommand: RevueCommand {
         summary: "Join a live room and publish a camera and a microphone until stopped.",
         discussion: """
             Joins ROOM as NAME (SEND_AND_RECV, seen by everyone in the room) and publishes video and audio: a test
-            pattern (NAME's colour, a moving square, NAME written on it) or a video file (y4m, or any file libavformat
+            pattern (NAME's colour, a moving square, NAME written on it) or a video file (y4m, or a file Revue's FFmpeg
             reads: MP4, WebM, MKV…), looped; a tone or a sound file (wav, MP3, AAC, Opus…, resampled to mono
             48 kHz), looped. Video is VP8 (libvpx) or H.264 (libx264, Constrained Baseline), audio Opus; the
             video bitrate follows the server's REMB estimate. A status line every few seconds says what was sent.
@@ -24,7 +24,7 @@ enum PublishCommand: RevueCommand {
             OptionSpec("camera", value: "FILE|pattern", help: "A video file (y4m, MP4, WebM, …), or pattern for a test pattern; none publishes no video.",
                        default: "pattern"),
             OptionSpec("mic", value: "FILE|tone|alsa:DEVICE",
-                       help: "A sound file (wav, or any file libavformat reads: MP3, AAC, Opus, …), tone for a tone, or alsa:DEVICE for an ALSA "
+                       help: "A sound file (wav, or a file Revue's FFmpeg reads: MP3, AAC, Opus, …), tone for a tone, or alsa:DEVICE for an ALSA "
                            + "capture device (alsa:default, alsa:pulse, a name `revue devices` lists); none publishes no audio.",
                        default: "tone"),
             OptionSpec("codec", value: "CODEC", help: "The video codec.", default: "vp8", allowed: PublishedVideoCodec.allCases.map(\.rawValue)),

@@ -5,7 +5,7 @@ import Speech
 import Synchronization
 import Transcription
 
-/// `revue transcribe FILE...`: a transcript of any file libavformat reads, with the same engine
+/// `revue transcribe FILE...`: a transcript of a file Revue's FFmpeg reads, with the same engine
 /// and the same files a recording's transcription writes (docs/TRANSCRIPTION.md).
 enum TranscribeCommand: RevueCommand {
     static let spec = CommandSpec(

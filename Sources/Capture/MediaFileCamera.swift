@@ -4,8 +4,8 @@ import LibAV
 import Log
 import Media
 
-/// A camera that plays a media file's first video stream, looped: any file libavformat reads
-/// (MP4, WebM, MKV, y4m, …) in any codec libavcodec decodes, scaled to the track's size. The
+/// A camera that plays a media file's first video stream, looped: a file Revue's FFmpeg reads
+/// (MP4, WebM, MKV, y4m, …: README.md lists the formats) in a codec it decodes, scaled to the track's size. The
 /// SDK's file cameras (`VideoSDK.addFileCamera`) are these.
 ///
 /// Pictures are decoded as the publisher asks for them, in order, not all at once: a minute of

@@ -1,7 +1,7 @@
 import Decode
 import Synchronization
 
-/// A microphone that plays a media file's first audio stream, looped: any file libavformat reads
+/// A microphone that plays a media file's first audio stream, looped: a file Revue's FFmpeg reads
 /// (MP3, AAC in MP4, Opus in WebM, FLAC, wav, …), resampled to mono 48 kHz (`Decode`'s
 /// `AudioFileReader`). It is decoded as it is played, a block or two ahead of the publisher, so a
 /// file of any length opens at once and costs the memory of a few blocks; at its end it starts

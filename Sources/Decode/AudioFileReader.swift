@@ -2,7 +2,7 @@ import CFFmpeg
 import LibAV
 
 /// Reads a media file's first audio stream as mono float at a chosen rate, a block at a time:
-/// any file libavformat reads (MP4, WebM, Ogg, WAV, MP3, FLAC, an HLS playlist), however long,
+/// a file Revue's FFmpeg reads (MP4, WebM, Ogg, WAV, MP3, FLAC, an HLS playlist: README.md), however long,
 /// in bounded memory. The speech engines read files through this at 16 kHz.
 public final class AudioFileReader {
     /// Why a file's sound cannot be read.

@@ -8,7 +8,7 @@ struct CameraDevice: Sendable {
         /// `TestPatternCamera`: a colour (0xRRGGBB), a moving square and the name.
         case testPattern(rgb: UInt32)
         /// A file, looped: a y4m through `Y4MFileCamera` (its own size and rate), any other file
-        /// libavformat reads through `MediaFileCamera` (its own size, 30 fps).
+        /// Revue's FFmpeg reads through `MediaFileCamera` (its own size, 30 fps).
         case file(path: String)
     }
 

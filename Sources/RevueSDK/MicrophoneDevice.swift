@@ -8,7 +8,7 @@ struct MicrophoneDevice: Sendable {
         /// `ToneMicrophone` at this frequency.
         case tone(frequency: Double)
         /// A file, looped: a 48 kHz wav through `WAVFileMicrophone`, any other sound file
-        /// libavformat reads through `MediaFileMicrophone` (resampled to mono 48 kHz).
+        /// Revue's FFmpeg reads through `MediaFileMicrophone` (resampled to mono 48 kHz).
         case file(path: String)
         /// An ALSA capture device (`ALSAMicrophone`), by the name ALSA opens it by.
         case alsa(name: String)

@@ -125,7 +125,7 @@ public final class VideoSDK: Sendable {
     }
 
     /// Adds a camera that plays a video file, looped (Revue's addition: Linux has no phone
-    /// cameras): a y4m at its own size and rate, or any file libavformat reads (MP4, WebM, MKV,
+    /// cameras): a y4m at its own size and rate, or a file Revue's FFmpeg reads (MP4, WebM, MKV,
     /// …) at its own size and 30 fps.
     /// The file is opened when a track is made from it. - Throws: 3073 on an empty path or a
     /// `deviceId` already listed.
@@ -142,8 +142,8 @@ public final class VideoSDK: Sendable {
         return info
     }
 
-    /// Adds a microphone that plays a sound file, looped (Revue's addition): a 48 kHz wav, or any
-    /// file libavformat reads (MP3, AAC, Opus, FLAC, a video's sound, …), resampled to mono 48 kHz.
+    /// Adds a microphone that plays a sound file, looped (Revue's addition): a 48 kHz wav, or a
+    /// file Revue's FFmpeg reads (MP3, AAC, Opus, FLAC, a video's sound, …), resampled to mono 48 kHz.
     @discardableResult
     public static func addFileMicrophone(path: String, label: String? = nil) throws(VideoSDKError) -> MicrophoneDeviceInfo {
         guard !path.isEmpty else { throw VideoSDKError.ERROR_INVALID_PARAMETER.with("path is empty") }

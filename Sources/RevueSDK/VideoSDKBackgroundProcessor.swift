@@ -24,7 +24,7 @@ import Synchronization
 /// picture does wait for its mask: about 3 ms, at most 2 s before a hung helper is replaced).
 public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable {
     public enum Background: Sendable, Equatable {
-        /// An image file (`file:`) or an `http(s):` URL, in any format libavformat reads (JPEG,
+        /// An image file (`file:`) or an `http(s):` URL, in a format Revue's FFmpeg reads (JPEG,
         /// PNG, WebP, …), fitted to the camera as a cover photo is.
         case image(URL)
         /// The camera's own picture, blurred.
