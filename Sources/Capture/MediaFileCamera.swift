@@ -5,8 +5,8 @@ import Log
 import Media
 
 /// A camera that plays a media file's first video stream, looped: a file Revue's FFmpeg reads
-/// (MP4, WebM, MKV, y4m, …: README.md lists the formats) in a codec it decodes, scaled to the track's size. The
-/// SDK's file cameras (`VideoSDK.addFileCamera`) are these.
+/// (MP4, WebM, MKV, y4m, …: README.md lists the formats) in a codec it decodes, scaled to the
+/// track's size. The SDK's file cameras (`VideoSDK.addFileCamera`) are these.
 ///
 /// Pictures are decoded as the publisher asks for them, in order, not all at once: a minute of
 /// 720p is 2.5 GB decoded. Frame `index` is the file's picture showing at `index / fps`

@@ -25,7 +25,7 @@ import Synchronization
 public final class VideoSDKBackgroundProcessor: VideoSDKVideoProcessor, Sendable {
     public enum Background: Sendable, Equatable {
         /// An image file (`file:`) or an `http(s):` URL, in a format Revue's FFmpeg reads (JPEG,
-        /// PNG, WebP, …), fitted to the camera as a cover photo is.
+        /// PNG, WebP or GIF), fitted to the camera as a cover photo is.
         case image(URL)
         /// The camera's own picture, blurred.
         case blur

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The publisher's cameras and microphones: the synthetic ones, y4m and wav files as ffmpeg
-/// writes them, and any video file libavformat reads.
+/// writes them, and video files FFmpeg reads.
 @Suite struct MediaSourceTests {
     /// A stereo wav opened `stereo` gives interleaved frames (left, right) and says 2 channels;
     /// opened plainly, the same file is its mono mix. `samples(from:count:channels:)` doubles a
@@ -71,7 +71,7 @@ import Testing
         #expect(throws: (any Error).self) { try WAVFileMicrophone(path: video) }
     }
 
-    /// Any file libavformat reads: an H.264 MP4 and a VP8 WebM of red then blue, half a second
+    /// Files FFmpeg reads: an H.264 MP4 and a VP8 WebM of red then blue, half a second
     /// each at 25 fps, played at 30 fps, scaled, looped with the times carrying on.
     @Test(arguments: [("clip.mp4", "libx264"), ("clip.webm", "libvpx")])
     func mediaFilesPlayLoopedAtTheTracksRate(_ name: String, _ encoder: String) throws {
@@ -99,7 +99,7 @@ import Testing
         #expect(throws: MediaFileCamera.OpenError.self) { try MediaFileCamera(path: directory.file("missing.mp4")) }
     }
 
-    /// Any sound file libavformat reads, resampled to mono 48 kHz: AAC at 44.1 kHz stereo and
+    /// Sound files FFmpeg reads, resampled to mono 48 kHz: AAC at 44.1 kHz stereo and
     /// Opus in WebM, half a second of 500 Hz each.
     @Test(arguments: [("clip.m4a", ["-c:a", "aac", "-ar", "44100", "-ac", "2"]), ("clip.webm", ["-c:a", "libopus", "-ac", "1"])])
     func soundFilesAreResampledAndLooped(_ name: String, _ codec: [String]) throws {
