@@ -8,11 +8,20 @@ import MediaSource
 /// come out.
 ///
 /// The chooser does not know a publisher's layers (Chromium sends a quarter, a half and the
-/// whole; another sender two or one). It steps one level at a time and watches what is decoded
-/// next: a picture about twice what its tile needs (scaled by 0.55 or less to fill it) goes a
-/// level down, whose half then fills the tile within 10%; one more than 10% short of it goes a
-/// level up, and once steps reach the last level without changing what is
-/// decoded (a publisher with fewer layers), that way is not asked again until the tile changes. `settle` between steps lets the SFU wait
+/// whole; another sender two or one). Until anything of a camera is decoded, it takes them to be
+/// Chromium's for a 720p camera (`assumedLayers`) and asks for the one its tile needs as soon as
+/// the camera is announced: the ask goes over the signalling socket while ICE and DTLS take
+/// round trips, so the room forwards that layer from the first picture rather than the top one
+/// (whose pictures, decoded until a step down, cost a recording about 20 MB more at its peak).
+/// While nothing is decoded the ask follows the tile freely for `settle` (cameras announced one
+/// after another shrink it), then at most once per `settle`.
+///
+/// Then it steps one level at a time and watches what is decoded next: a picture about twice
+/// what its tile needs (scaled by 0.55 or less to fill it) goes a level down, whose half then
+/// fills the tile within 10%; one more than 10% short of it goes a level up. Once steps reach
+/// the last level without changing what is decoded (a publisher with fewer layers), that way is
+/// not asked again until the tile changes; a step down that leaves the tile short (layers a
+/// quarter and the whole apart) goes back and stays. `settle` between steps lets the SFU wait
 /// for the new layer's keyframe (it asks the publisher for one at once), and keeps a camera
 /// from flapping.
 public struct LayerChooser {
@@ -26,7 +35,13 @@ public struct LayerChooser {
         var lastStep: (from: SimulcastLevel, decoded: (width: Int, height: Int))?
         var noLower = false
         var noHigher = false
+        /// When a poll first saw it (its announcement, give or take a tenth of a second).
+        var firstSeenAt: Double?
     }
+
+    /// The layers a camera is taken to have before anything of it is decoded: Chromium's
+    /// simulcast of a 1280x720 camera, lowest first.
+    static let assumedLayers: [(level: SimulcastLevel, width: Int, height: Int)] = [(.low, 320, 180), (.medium, 640, 360), (.high, 1280, 720)]
 
     private var cameras: [String: Camera] = [:]
     /// Seconds between two steps of one camera.
@@ -36,7 +51,7 @@ public struct LayerChooser {
         self.settle = settle
     }
 
-    /// The layer asked for a participant's camera (high until a step).
+    /// The layer asked for a participant's camera (high until the first ask).
     public func level(of participantID: String) -> SimulcastLevel? { cameras[participantID]?.level }
 
     /// Each camera's layer now, what was last decoded of it and the tile it fills (nil: not
@@ -92,7 +107,24 @@ public struct LayerChooser {
     public mutating func poll(now: Double) -> [(participantID: String, level: SimulcastLevel)] {
         var steps: [(String, SimulcastLevel)] = []
         for id in cameras.keys.sorted() {
-            guard var camera = cameras[id], let decoded = camera.decoded, now - camera.changedAt >= settle else { continue }
+            guard var camera = cameras[id] else { continue }
+            if camera.decoded == nil {
+                // Nothing to watch yet: the ask follows the tile, freely while the room
+                // announces its cameras, then no more often than steps (a camera that never
+                // sends must not cost a keyframe request at every speaker change). `settle`
+                // after the last ask lets the first pictures decoded be the asked layer's.
+                let first = Self.firstLevel(for: camera.tile)
+                let firstSeenAt = camera.firstSeenAt ?? now
+                camera.firstSeenAt = firstSeenAt
+                if first != camera.level && (now - firstSeenAt < settle || now - camera.changedAt >= settle) {
+                    camera.level = first
+                    camera.changedAt = now
+                    steps.append((id, first))
+                }
+                cameras[id] = camera
+                continue
+            }
+            guard let decoded = camera.decoded, now - camera.changedAt >= settle else { continue }
             if let step = camera.lastStep {
                 camera.lastStep = nil
                 // The last step changed nothing: the publisher has no such layer (two layers
@@ -101,22 +133,21 @@ public struct LayerChooser {
                 if step.decoded == decoded {
                     if camera.level < step.from && camera.level == .low { camera.noLower = true }
                     if camera.level > step.from && camera.level == .high { camera.noHigher = true }
-                } else if let tile = camera.tile {
+                } else if let tile = camera.tile, camera.level < step.from, Self.scale(decoded, tile) > 1.1 {
                     // Layers further apart than twice (a quarter and the whole): a step down
-                    // that leaves the tile short goes back and stays, and a step up that gives
-                    // twice what is needed stays too. Either way down is not asked again until
-                    // the tile changes, so a camera never swings between two layers.
-                    let scale = Self.scale(decoded, tile)
-                    if camera.level < step.from && scale > 1.1 {
-                        camera.noLower = true
-                        camera.lastStep = nil
-                        camera.level = step.from
-                        camera.changedAt = now
-                        steps.append((id, step.from))
-                        cameras[id] = camera
-                        continue
-                    }
-                    if camera.level > step.from && scale <= 0.55 { camera.noLower = true }
+                    // that leaves the tile short goes back and stays, down not asked again
+                    // until the tile changes, so a camera never swings between two layers.
+                    // (A step up that gives twice what is needed is not taken as such a pair:
+                    // the picture it left may not have been its level's, as when the room
+                    // forwarded a lower layer while the publisher's upper ones were starting.
+                    // The step down after it settles which it was.)
+                    camera.noLower = true
+                    camera.lastStep = nil
+                    camera.level = step.from
+                    camera.changedAt = now
+                    steps.append((id, step.from))
+                    cameras[id] = camera
+                    continue
                 }
             }
             var wanted: SimulcastLevel?
@@ -140,6 +171,13 @@ public struct LayerChooser {
             cameras[id] = camera
         }
         return steps
+    }
+
+    /// The first layer asked for a camera: the smallest of `assumedLayers` that fills its tile
+    /// within 10%; the lowest off screen.
+    static func firstLevel(for tile: (width: Int, height: Int)?) -> SimulcastLevel {
+        guard let tile else { return .low }
+        return assumedLayers.first { scale(($0.width, $0.height), tile) <= 1.1 }?.level ?? .high
     }
 
     /// How much a picture is scaled to fill its tile (ContentPlacement's fill: the larger of

@@ -338,8 +338,9 @@ public final class RecordingPipeline {
 
     /// Steps each camera towards the layer its tile needs (`LayerChooser`).
     private func chooseLayers(at time: Double) {
-        // The largest tile a camera has in any of the run's composites.
-        let layouts = ([composer] + branches.map(\.composer)).compactMap(\.currentLayout)
+        // The largest tile a camera has in any of the run's composites, with the room events
+        // already here applied: a camera is asked for before the frame that shows it.
+        let layouts = ([composer] + branches.map(\.composer)).compactMap { $0.anticipatedLayout() }
         if !layouts.isEmpty { layers.show(layouts, participants: Array(Set(cameraOwners.values))) }
         for step in layers.poll(now: time) {
             source?.requestCameraLayer(step.level, participantID: step.participantID)
@@ -366,6 +367,18 @@ public final class RecordingPipeline {
         }
         composer.schedule(event, at: time)
         for branch in branches { branch.composer.schedule(event, at: time) }
+        // A camera's first layer is asked for as soon as it is announced (and again when a
+        // join shrinks the tiles): a live room's offer comes before its media, so the room can
+        // start forwarding the layer the tile needs instead of the top one, whose pictures
+        // would be decoded until a step down (`LayerChooser`).
+        switch event {
+        case .join:
+            if choosesLayers { chooseLayers(at: time) }
+        case .publish(_, let track) where track.kind == .video:
+            if choosesLayers { chooseLayers(at: time) }
+        default:
+            break
+        }
         logger.debug("room event", ["event": .string("\(event)"), "at": .double(time)])
     }
 

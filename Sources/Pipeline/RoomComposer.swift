@@ -23,18 +23,6 @@ import Mix
 /// announced until its end is applied, so late media of an ended track is dropped and a track
 /// that comes back with a new SSRC is a new route.
 public final class RoomComposer {
-    struct ParticipantState {
-        var name: String
-        var joinedAt: Double
-        var cameraSSRC: UInt32?
-        var shareSSRC: UInt32?
-        var audioSSRCs: Set<UInt32> = []
-        var pinnedAt: Double?
-
-        /// Every track they publish now.
-        var ssrcs: [UInt32] { [cameraSSRC, shareSSRC].compactMap { $0 } + audioSSRCs.sorted() }
-    }
-
     struct VideoTrack {
         let participantID: String
         let isShare: Bool
@@ -50,7 +38,7 @@ public final class RoomComposer {
     private var compositor: Compositor?
     private let text: TextRenderer?
     /// Who is in the room at the time of the latest output.
-    private var present: [String: ParticipantState] = [:]
+    private var roster = RoomRoster()
     private var videoTracks: [UInt32: VideoTrack] = [:]
     private var audioRoutes: [UInt32: String] = [:]
     private var pending: [TimedRoomEvent] = []
@@ -68,7 +56,6 @@ public final class RoomComposer {
     /// The latest media time any input reached, or the source clock passed (the end of the
     /// recording when the source ends).
     public private(set) var mediaEnd: Double = 0
-    public private(set) var currentLayout: Layout?
     /// Events applied so far, for logs and tests.
     public private(set) var eventsApplied = 0
 
@@ -109,7 +96,7 @@ public final class RoomComposer {
         }
         for participant in participants {
             route(participant.tracks, of: participant.id)
-            join(participant, at: 0)
+            apply(.join(participant), at: 0)
         }
     }
 
@@ -232,15 +219,15 @@ public final class RoomComposer {
     private func mixBlock(end: Double, duration: Double) throws {
         applyEvents(upTo: end - duration)
         let block = mixer.mix(frames: audioBlock)
-        for id in present.keys.sorted() {
+        for id in roster.ids {
             detector.observe(participant: id, samples: block.perParticipant[id] ?? [][...], duration: duration, at: end)
         }
         detector.update(at: end)
         let start = audioSamples
         audioSamples += Int64(audioBlock)
         if let onParticipantAudio {
-            for (id, state) in present.sorted(by: { $0.key < $1.key }) {
-                onParticipantAudio(ParticipantAudio(participantID: id, name: state.name, samples: block.perParticipant[id] ?? [][...],
+            for (id, member) in roster.members.sorted(by: { $0.key < $1.key }) {
+                onParticipantAudio(ParticipantAudio(participantID: id, name: member.name, samples: block.perParticipant[id] ?? [][...],
                                                     offset: block.offsets[id] ?? 0, blockFrames: audioBlock, blockStart: start))
             }
         }
@@ -261,24 +248,37 @@ public final class RoomComposer {
         }
         var pictures: [String: VideoFrame] = [:]
         var shares: [String: VideoFrame] = [:]
-        var visible: [LayoutParticipant] = []
-        for (id, state) in present.sorted(by: { ($0.value.joinedAt, $0.key) < ($1.value.joinedAt, $1.key) }) {
-            let share = state.shareSSRC.flatMap { videoTracks[$0]?.current }
-            if let picture = state.cameraSSRC.flatMap({ videoTracks[$0]?.current }) { pictures[id] = picture }
-            if let share { shares[id] = share }
-            visible.append(LayoutParticipant(
-                id: id, name: state.name, hasCamera: state.cameraSSRC != nil, isSharingScreen: share != nil, pinnedAt: state.pinnedAt,
-                lastSpokeAt: detector.lastSpoke[id], joinedAt: state.joinedAt))
+        for (id, member) in roster.members {
+            if let picture = member.cameraSSRC.flatMap({ videoTracks[$0]?.current }) { pictures[id] = picture }
+            if let share = member.shareSSRC.flatMap({ videoTracks[$0]?.current }) { shares[id] = share }
         }
-        let layout = LayoutEngine.layout(participants: visible, activeSpeaker: detector.activeSpeaker,
-                                         configuration: LayoutConfiguration(config, canvas: compositor.canvasSize),
-                                         previous: previousLayout)
-        previousLayout = layout
-        currentLayout = layout
+        let shown = layout(of: roster, canvas: compositor.canvasSize) { shares[$0] != nil }
+        previousLayout = shown
         let index = videoFrames
-        onLayout(layout, index)
+        onLayout(shown, index)
         videoFrames += 1
-        try onPicture(index) { image in compositor.render(layout, pictures: pictures, shares: shares, into: image) }
+        try onPicture(index) { image in compositor.render(shown, pictures: pictures, shares: shares, into: image) }
+    }
+
+    /// The layout the events scheduled so far will make once they apply (nil without video):
+    /// who will be there and what they will publish (the speaker as it is now); a share counts
+    /// once it has a picture, as on the frame. `LayerChooser` asks for each camera's layer from
+    /// it, so that the room can forward the layer a camera's tile needs before its first
+    /// picture, not after.
+    public func anticipatedLayout() -> Layout? {
+        guard let compositor else { return nil }
+        var future = roster
+        for timed in pending { future.apply(timed.event, at: timed.at) }
+        return layout(of: future, canvas: compositor.canvasSize) { id in
+            guard let ssrc = future[id]?.shareSSRC, let track = videoTracks[ssrc] else { return false }
+            return track.current != nil || !track.queue.isEmpty
+        }
+    }
+
+    private func layout(of roster: RoomRoster, canvas: Size, isSharing: (String) -> Bool) -> Layout {
+        LayoutEngine.layout(participants: roster.layoutParticipants(lastSpoke: detector.lastSpoke, isSharing: isSharing),
+                                   activeSpeaker: detector.activeSpeaker, configuration: LayoutConfiguration(config, canvas: canvas),
+                                   previous: previousLayout)
     }
 
     // MARK: - Branches
@@ -293,7 +293,7 @@ public final class RoomComposer {
         branchConfig.theme = theme
         let branch = try RoomComposer(config: branchConfig, text: text, audioBlock: audioBlock, audioStart: audioSamples)
         branch.mixesAudio = false
-        branch.present = present
+        branch.roster = roster
         branch.videoTracks = videoTracks
         branch.audioRoutes = audioRoutes
         branch.pending = pending
@@ -319,67 +319,14 @@ public final class RoomComposer {
     }
 
     private func apply(_ event: RoomEvent, at time: Double) {
-        switch event {
-        case .join(let participant):
-            join(participant, at: time)
-        case .leave(let id):
-            leave(id)
-        case .publish(let id, let track):
-            guard present[id] != nil else { return }
-            publish(track, for: id)
-        case .unpublish(let id, let ssrc):
-            guard var state = present[id] else { return }
-            if state.cameraSSRC == ssrc { state.cameraSSRC = nil }
-            if state.shareSSRC == ssrc { state.shareSSRC = nil }
-            state.audioSSRCs.remove(ssrc)
-            present[id] = state
-            videoTracks[ssrc] = nil
-            audioRoutes[ssrc] = nil
-        case .rename(let id, let name):
-            present[id]?.name = name
-        case .pin(let id):
-            present[id]?.pinnedAt = time
-        case .unpin(let id):
-            present[id]?.pinnedAt = nil
-        case .activeSpeaker(let id):
-            detector.override(speaker: id, at: time)
+        if case .leave(let id) = event, roster[id] != nil {
+            mixer.remove(participant: id)
+            detector.remove(participant: id)
         }
-    }
-
-    private func join(_ participant: ParticipantDescription, at time: Double) {
-        // A repeated join (a looped fixture, a signalling retry) updates who they are.
-        if var state = present[participant.id] {
-            state.name = participant.name
-            present[participant.id] = state
-        } else {
-            present[participant.id] = ParticipantState(name: participant.name, joinedAt: time)
-        }
-        for track in participant.tracks { publish(track, for: participant.id) }
-    }
-
-    private func publish(_ track: TrackDescription, for id: String) {
-        guard var state = present[id] else { return }
-        switch track.kind {
-        case .video:
-            if let old = state.cameraSSRC, old != track.ssrc { videoTracks[old] = nil }
-            state.cameraSSRC = track.ssrc
-        case .share:
-            if let old = state.shareSSRC, old != track.ssrc { videoTracks[old] = nil }
-            state.shareSSRC = track.ssrc
-        case .audio:
-            state.audioSSRCs.insert(track.ssrc)
-        }
-        present[id] = state
-    }
-
-    private func leave(_ id: String) {
-        // Only the tracks they publish now end: a rejoin announced meanwhile keeps its routes.
-        guard let state = present.removeValue(forKey: id) else { return }
-        for ssrc in state.ssrcs {
+        if case .activeSpeaker(let id) = event { detector.override(speaker: id, at: time) }
+        for ssrc in roster.apply(event, at: time) {
             videoTracks[ssrc] = nil
             audioRoutes[ssrc] = nil
         }
-        mixer.remove(participant: id)
-        detector.remove(participant: id)
     }
 }
