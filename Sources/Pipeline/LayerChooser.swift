@@ -108,23 +108,12 @@ public struct LayerChooser {
         var steps: [(String, SimulcastLevel)] = []
         for id in cameras.keys.sorted() {
             guard var camera = cameras[id] else { continue }
-            if camera.decoded == nil {
-                // Nothing to watch yet: the ask follows the tile, freely while the room
-                // announces its cameras, then no more often than steps (a camera that never
-                // sends must not cost a keyframe request at every speaker change). `settle`
-                // after the last ask lets the first pictures decoded be the asked layer's.
-                let first = Self.firstLevel(for: camera.tile)
-                let firstSeenAt = camera.firstSeenAt ?? now
-                camera.firstSeenAt = firstSeenAt
-                if first != camera.level && (now - firstSeenAt < settle || now - camera.changedAt >= settle) {
-                    camera.level = first
-                    camera.changedAt = now
-                    steps.append((id, first))
-                }
+            guard let decoded = camera.decoded else {
+                if let first = askBeforeFirstPicture(&camera, now: now) { steps.append((id, first)) }
                 cameras[id] = camera
                 continue
             }
-            guard let decoded = camera.decoded, now - camera.changedAt >= settle else { continue }
+            guard now - camera.changedAt >= settle else { continue }
             if let step = camera.lastStep {
                 camera.lastStep = nil
                 // The last step changed nothing: the publisher has no such layer (two layers
@@ -171,6 +160,20 @@ public struct LayerChooser {
             cameras[id] = camera
         }
         return steps
+    }
+
+    /// Nothing of the camera is decoded yet, so nothing to watch: the ask follows the tile,
+    /// freely while the room announces its cameras, then no more often than steps (a camera
+    /// that never sends must not cost a keyframe request at every speaker change). `settle`
+    /// after the last ask lets the first pictures decoded be the asked layer's.
+    private func askBeforeFirstPicture(_ camera: inout Camera, now: Double) -> SimulcastLevel? {
+        let first = Self.firstLevel(for: camera.tile)
+        let firstSeenAt = camera.firstSeenAt ?? now
+        camera.firstSeenAt = firstSeenAt
+        guard first != camera.level, now - firstSeenAt < settle || now - camera.changedAt >= settle else { return nil }
+        camera.level = first
+        camera.changedAt = now
+        return first
     }
 
     /// The first layer asked for a camera: the smallest of `assumedLayers` that fills its tile

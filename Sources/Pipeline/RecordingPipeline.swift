@@ -371,14 +371,12 @@ public final class RecordingPipeline {
         // join shrinks the tiles): a live room's offer comes before its media, so the room can
         // start forwarding the layer the tile needs instead of the top one, whose pictures
         // would be decoded until a step down (`LayerChooser`).
-        switch event {
-        case .join:
-            if choosesLayers { chooseLayers(at: time) }
-        case .publish(_, let track) where track.kind == .video:
-            if choosesLayers { chooseLayers(at: time) }
-        default:
-            break
+        let announcesCamera = switch event {
+        case .join: true
+        case .publish(_, let track): track.kind == .video
+        default: false
         }
+        if choosesLayers && announcesCamera { chooseLayers(at: time) }
         logger.debug("room event", ["event": .string("\(event)"), "at": .double(time)])
     }
 
