@@ -94,7 +94,7 @@ struct TrackReceiver: Sendable {
                 reception.observeRetransmission(sequence: sequence)
             }
         } else {
-            reception.observe(sequence: sequence, timestamp: timestamp, arrival: arrival)
+            reception.observe(sequence: sequence, timestamp: packet.timestamp, arrival: arrival)
         }
         let payload: DepacketizedPayload
         do {

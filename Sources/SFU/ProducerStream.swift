@@ -55,7 +55,7 @@ final class ProducerStream {
         seen = Array(repeating: -1, count: size)
         seenMask = size - 1
         cache = kind.isVideo ? PacketCache(capacity: size) : nil
-        reception = ReceptionStatistics(clockRate: clockRate)
+        reception = ReceptionStatistics(clockRate: Int(clockRate))
         nack = NackTracker(delay: configuration.nackDelay, retryInterval: configuration.nackRetryInterval,
                            maxRetries: configuration.nackMaxRetries, maxGap: configuration.nackMaxGap,
                            maxAge: configuration.packetCacheMaxAge)
@@ -88,7 +88,7 @@ final class ProducerStream {
         for index in seen.indices { seen[index] = -1 }
         cache?.removeAll()
         nack.reset()
-        reception = ReceptionStatistics(clockRate: UInt32(reception.clockRate))
+        reception = ReceptionStatistics(clockRate: reception.clockRate)
         lastSenderReport = nil
         lastTimestamp = nil
     }
