@@ -27,10 +27,12 @@ extension LivePipelineSuites {
             let media = try TemporaryDirectory(prefix: "console")
             var publishers: [Subprocess] = []
             defer { for publisher in publishers { server.end(publisher) } }
+            // Red alone speaks (Blue has no microphone), so a spotlight shows Red.
             for (name, colour) in [("Red", "D02020"), ("Blue", "2040D0")] {
                 let camera = try FakeMedia(colour: colour, tone: 440, in: media, name: name)
-                publishers.append(try Subprocess(RevueBinary.path, ["publish", room, "--name", name, "--camera", camera.video, "--mic", "tone",
-                                                                    "--server", server.base, "--token", try server.token(), "--log-level", "warning"],
+                publishers.append(try Subprocess(RevueBinary.path, ["publish", room, "--name", name, "--camera", camera.video]
+                                                                    + (name == "Red" ? ["--mic", "tone"] : [])
+                                                                    + ["--server", server.base, "--token", try server.token(), "--log-level", "warning"],
                                                  standardOutput: .discard, standardError: .file(media.file("\(name).log"))))
             }
             let joined = Poll.until(40) { (server.rooms.activeParticipants(roomID: room)?.count ?? 0) == 2 }
@@ -87,21 +89,44 @@ extension LivePipelineSuites {
             let shown = try console.waitFor("(() => { const i = \(card).querySelector('img.thumbnail'); return i && i.complete && i.naturalWidth > 0 })()", timeout: 30)
             #expect(shown, "no thumbnail: \(console.text("jobs"))")
             // The console reloads the thumbnail every 3 s: both cameras show once both are received.
-            let countColours = """
-                (() => { const i = \(card).querySelector('img.thumbnail'); if (!i || !i.naturalWidth) return { red: 0, blue: 0, pixels: 0 };
+            func countColours(_ image: String) -> String {
+                """
+                (() => { const i = \(card).querySelector('\(image)'); if (!i || !i.naturalWidth) return { red: 0, blue: 0, pixels: 0 };
                   const c = document.createElement('canvas'); c.width = i.naturalWidth; c.height = i.naturalHeight;
                   const g = c.getContext('2d'); g.drawImage(i, 0, 0); const d = g.getImageData(0, 0, c.width, c.height).data; let red = 0, blue = 0;
-                  for (let p = 0; p < d.length; p += 4) { if (d[p] > 150 && d[p + 2] < 90) red++; if (d[p + 2] > 150 && d[p] < 90) blue++; }
+                  for (let p = 0; p < d.length; p += 4) { if (d[p] > 150 && d[p + 1] < 90 && d[p + 2] < 90) red++; if (d[p + 2] > 150 && d[p] < 90 && d[p + 1] < 90) blue++; }
                   return { red, blue, pixels: d.length / 4 }; })()
                 """
+            }
             var colours: [String: Any] = [:]
-            let bothColours = try Poll.until(30) {
-                colours = try tab.evaluate(countColours) as? [String: Any] ?? [:]
+            func showsBoth(_ image: String) throws -> Bool {
+                colours = try tab.evaluate(countColours(image)) as? [String: Any] ?? [:]
                 let pixels = colours["pixels"] as? Int ?? 0
                 return pixels > 0 && (colours["red"] as? Int ?? 0) > pixels / 20 && (colours["blue"] as? Int ?? 0) > pixels / 20
             }
+            let bothColours = try Poll.until(30) { try showsBoth("img.thumbnail") }
             #expect(bothColours, "the thumbnail does not show both colours: \(colours)")
             try screenshot("console-now")
+
+            // The card's own controls: the layout and theme changed while it runs (the card shows
+            // what the server composites now), and a capture of the picture now, shown in the card.
+            #expect(try console.waitFor("\(card).querySelector('.layout-now').textContent === 'GRID layout, DEFAULT theme'"), "\(console.text("jobs"))")
+            _ = try tab.evaluate("""
+                (() => { const f = \(card).querySelector('form.layout'); f.elements.layout.value = 'SPOTLIGHT'; f.elements.theme.value = 'DARK';
+                  f.requestSubmit(); })()
+                """)
+            let changed = try console.waitFor("\(card).querySelector('.layout-now').textContent === 'SPOTLIGHT layout, DARK theme'", timeout: 30)
+            #expect(changed, "the layout did not change: \(console.text("jobs")); \(console.text("status"))")
+            _ = try tab.evaluate("[...\(card).querySelectorAll('button')].find(b => b.textContent === 'Capture').click()")
+            let captured = try console.waitFor("(() => { const i = \(card).querySelector('img.captured'); return !!i && i.complete && i.naturalWidth > 0 })()", timeout: 30)
+            #expect(captured, "no capture: \(console.text("status"))")
+            // A spotlight shows the active speaker alone: Red fills the picture and Blue is gone (the
+            // grid before showed both). The colour tests leave out the themes' outlines (teal, and
+            // DARK's and LIGHT's blues all have green in them).
+            let spotlight = try tab.evaluate(countColours("img.captured")) as? [String: Any] ?? [:]
+            let (pixels, red, blue) = (spotlight["pixels"] as? Int ?? 0, spotlight["red"] as? Int ?? 0, spotlight["blue"] as? Int ?? 0)
+            #expect(pixels > 0 && red > pixels / 4 && blue < pixels / 100, "the capture is not a spotlight on Red: \(spotlight)")
+            #expect(console.text("jobs").contains("1280x720"), "\(console.text("jobs"))")
 
             // Let it record a few seconds, then stop it from its card.
             Thread.sleep(forTimeInterval: 3)
@@ -131,6 +156,65 @@ extension LivePipelineSuites {
 }
 
 extension LivePipelineSuites.ConsoleBrowserTests {
+    /// A livestream started from the console to nginx-rtmp gets a second destination from its
+    /// card, which nginx then receives, and loses it again from the card's Remove.
+    @Test func anOperatorAddsAndRemovesALivestreamDestination() throws {
+        let server = try RoomServerHarness()
+        server.startWorker()
+        defer { server.stopWorker() }
+        let nginx = try NginxRTMP()
+        let room = try server.makeRoom()
+        let media = try TemporaryDirectory(prefix: "console-rtmp")
+        let camera = try FakeMedia(colour: "D02020", tone: 440, in: media, name: "Red")
+        let publisher = try Subprocess(RevueBinary.path, ["publish", room, "--name", "Red", "--camera", camera.video, "--mic", "tone",
+                                                          "--server", server.base, "--token", try server.token(), "--log-level", "warning"],
+                                       standardOutput: .discard, standardError: .file(media.file("Red.log")))
+        defer { server.end(publisher) }
+        try #require(Poll.until(40) { (server.rooms.activeParticipants(roomID: room)?.count ?? 0) == 1 }, "the publisher did not join")
+
+        let chromium = try HeadlessChromium(arguments: ["--window-size=1280,900"])
+        let tab = try chromium.open(server.base + "/console")
+        let console = ConsolePageDriver(tab: tab)
+        try console.waitFor("document.getElementById('login') && !document.getElementById('login').hidden")
+        _ = try console.signIn(key: server.auth.apiKey, secret: server.auth.secret)
+        let roomCard = "document.querySelector('.room[data-room-id=\"\(room)\"]')"
+        #expect(try console.waitFor(roomCard), "\(console.text("rooms"))")
+        _ = try tab.evaluate("""
+            (() => { const f = \(roomCard).querySelector('form.start'); f.elements.kind.value = 'livestreams';
+              f.elements.kind.dispatchEvent(new Event('change')); f.elements.rtmp.value = \(ConsolePageDriver.quoted(nginx.url(stream: "first")));
+              f.requestSubmit(); })()
+            """)
+        let card = "document.querySelector('.job[data-kind=\"livestream\"]')"
+        let started = try console.waitFor("\(card) && \(card).querySelectorAll('.destination').length === 1", timeout: 60)
+        try #require(started, "no livestream in now: \(console.text("jobs")); \(console.text("status"))")
+        func receiving(_ stream: String) -> Bool {
+            nginx.recordedFiles().contains { path in
+                URL(fileURLWithPath: path).lastPathComponent.hasPrefix(stream)
+                    && ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 20_000
+            }
+        }
+        #expect(Poll.until(30) { receiving("first") }, "nginx received nothing of the first destination: \(nginx.recordedFiles())")
+
+        // Added from the card: nginx receives the second stream too.
+        _ = try tab.evaluate("""
+            (() => { const f = \(card).querySelector('form.add-destination'); f.elements.url.value = \(ConsolePageDriver.quoted(nginx.url(stream: "second")));
+              f.requestSubmit(); })()
+            """)
+        let added = try console.waitFor("\(card).querySelectorAll('.destination').length === 2", timeout: 30)
+        #expect(added, "the destination was not added: \(console.text("jobs")); \(console.text("status"))")
+        #expect(Poll.until(30) { receiving("second") }, "nginx received nothing of the added destination: \(nginx.recordedFiles())")
+
+        // Removed from the card: the job's destinations (the server's view) are the first alone again.
+        let second = ConsolePageDriver.quoted(nginx.url(stream: "second"))
+        _ = try tab.evaluate("[...\(card).querySelectorAll('.destination')].find(d => d.querySelector('code').textContent === \(second)).querySelector('button').click()")
+        let removed = try console.waitFor("\(card).querySelectorAll('.destination').length === 1 && \(card).querySelector('.destination code').textContent.endsWith('/first')", timeout: 30)
+        #expect(removed, "the destination was not removed: \(console.text("jobs")); \(console.text("status"))")
+        #expect(console.text("status").hasPrefix("Done: remove"), "\(console.text("status"))")
+        #expect(try tab.evaluate("window.consoleState.lastError") is NSNull, "the console showed an error: \(console.text("status"))")
+        _ = try tab.evaluate("[...\(card).querySelectorAll('button')].find(b => b.textContent === 'Stop').click()")
+        #expect(try console.waitFor("!document.querySelector('.job[data-kind=\"livestream\"]')", timeout: 60), "the livestream did not stop")
+    }
+
     /// A host on the join page (a token with `allow_mod`) records the room with the Record
     /// button; a guest sees no such button; both pages show REC while the recording runs, and
     /// not once it stopped.
