@@ -264,7 +264,7 @@ let package = Package(
         // Issue 29's hostile clients against a real `revue serve`, with a legitimate room beside them.
         .testTarget(name: "HardeningTests", dependencies: ["Publisher", "Capture", "JobSpec", "Net", "STUN", "HTTP", "WebSocket", "TestSupport",
                                                            "Platform"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["APIModels", "JobSpec", "Jobs", "TestSupport", "Platform", "Postgres", "API", "Storage",
+        .testTarget(name: "EndToEndTests", dependencies: ["APIModels", "JobSpec", "Jobs", "TestSupport", "Platform", "Postgres", "API", "Storage", "Outputs",
                                                           "HTTP"]),
         .testTarget(name: "RoomSessionTests", dependencies: ["RoomSession"]),
         .testTarget(name: "RoomReceiverTests", dependencies: ["RoomReceiver", "Media"]),

@@ -13,8 +13,9 @@ public struct JobPart: Sendable, Codable, Equatable {
     public var duration: Double?
     public var width: Int?
     public var height: Int?
-    /// Where it is in the server's bucket: the object key of an uploaded MP4 (set once the upload
-    /// is complete), or the key prefix an HLS part is mirrored to live. Nil: only on local disk.
+    /// Where it is in the server's bucket: the object key of an uploaded MP4, or the key prefix
+    /// of an uploaded per-participant recording's files (set once the upload is complete), or
+    /// the key prefix an HLS part is mirrored to live. Nil: only on local disk.
     public var objectKey: String?
 
     public init(attempt: Int, kind: PartKind, path: String, status: Status, size: Int64? = nil, duration: Double? = nil,

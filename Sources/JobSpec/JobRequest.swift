@@ -91,9 +91,6 @@ public struct JobRequest: Sendable, Equatable {
         if config.mode == .tracks {
             // Not built yet for this mode: refused rather than ignored (docs/OUTPUTS.md).
             if transcription != nil { throw SpecError("transcription of a per-participant recording (config.mode \"tracks\") is not supported yet") }
-            if awsDirPath.map({ !$0.isEmpty }) ?? false {
-                throw SpecError("awsDirPath with config.mode \"tracks\" is not supported yet: the tracks stay on the server's storage")
-            }
             if preSignedURL != nil { throw SpecError("preSignedUrl takes one file; config.mode \"tracks\" writes one per track") }
         }
     }

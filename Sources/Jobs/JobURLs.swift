@@ -42,10 +42,14 @@ public struct JobURLs: Sendable {
 
     /// `filePath` and `fileUrl` of a recording's part: the object once an MP4 is uploaded, else
     /// the local file (a per-participant recording's `manifest.json`, whose file names resolve
-    /// under the same signed directory).
+    /// under the same signed directory). An uploaded per-participant recording is its key
+    /// prefix and a presigned GET of its manifest (each track is an object beside it, by name).
     public func location(of part: JobPart) -> (path: String, url: String) {
         if part.kind == .mp4, let key = part.objectKey, let storage {
             return (key, storage.downloadURL(key, now: now()))
+        }
+        if part.kind == .tracks, let key = part.objectKey, let storage {
+            return (key, storage.downloadURL(key + "/" + TrackManifest.fileName, now: now()))
         }
         return (part.path, file(OutputPart.mediaFile(part.kind, at: part.path)))
     }

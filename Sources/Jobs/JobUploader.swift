@@ -5,7 +5,8 @@ import Outputs
 import Storage
 
 /// Uploads the finished files of a job (docs/STORAGE.md): each MP4 part to
-/// `bucket/awsDirPath/<file name>` when the job has an `awsDirPath`, the newest MP4 part to its
+/// `bucket/awsDirPath/<file name>` when the job has an `awsDirPath` (a per-participant
+/// recording's part: each track file, then its manifest, under `awsDirPath/part-N.tracks/`), the newest MP4 part to its
 /// `preSignedUrl` when it has one, and the final playlists of HLS parts mirrored live (a
 /// taken-over part's playlist was ended after its writer died). The progress of each upload is
 /// in PostgreSQL (`UploadStore`), so the worker that takes a job over resumes where the dead one
@@ -18,7 +19,7 @@ struct JobUploader {
     let logger: Logger
 
     enum Outcome {
-        /// Everything is uploaded; MP4 parts in the bucket have their `objectKey`.
+        /// Everything is uploaded; MP4 and tracks parts in the bucket have their `objectKey`.
         case done([JobPart])
         /// An upload failed for good: the reason, for the job's error.
         case failed([JobPart], String)
@@ -40,7 +41,7 @@ struct JobUploader {
         let finishedMP4 = parts.contains { $0.kind == .mp4 && ($0.status == .complete || $0.status == .repaired) }
         if job.preSignedURL != nil && finishedMP4 { return true }
         guard storageConfigured, prefix(job) != nil else { return false }
-        return parts.contains { ($0.kind == .mp4 && ($0.status == .complete || $0.status == .repaired) && $0.objectKey == nil)
+        return parts.contains { (($0.kind == .mp4 || $0.kind == .tracks) && ($0.status == .complete || $0.status == .repaired) && $0.objectKey == nil)
             || ($0.kind == .hls && $0.objectKey != nil) || ($0.kind == .transcript && $0.objectKey == nil) }
     }
 
@@ -53,7 +54,18 @@ struct JobUploader {
                         && (parts[index].status == .complete || parts[index].status == .repaired)
                     {
                         let key = JobUploader.key(prefix, parts[index].fileName)
-                        if let failure = try upload(job, part: parts[index], target: .bucket, key: key, storage: storage, shouldStop: shouldStop) {
+                        if let failure = try upload(job, file: parts[index].path, target: .bucket, key: key, contentType: "video/mp4", storage: storage,
+                                                    shouldStop: shouldStop)
+                        {
+                            return failure.isInterrupted ? .interrupted(parts) : .failed(parts, failure.message)
+                        }
+                        parts[index].objectKey = key
+                    }
+                    for index in parts.indices where parts[index].kind == .tracks && parts[index].objectKey == nil
+                        && (parts[index].status == .complete || parts[index].status == .repaired)
+                    {
+                        let key = JobUploader.key(prefix, parts[index].fileName)
+                        if let failure = try uploadTracks(job, part: parts[index], key: key, storage: storage, shouldStop: shouldStop) {
                             return failure.isInterrupted ? .interrupted(parts) : .failed(parts, failure.message)
                         }
                         parts[index].objectKey = key
@@ -112,34 +124,83 @@ struct JobUploader {
         var isInterrupted: Bool
     }
 
-    /// One file to the bucket, resumed from what the database holds. Nil when it is there.
-    private func upload(_ job: Job, part: JobPart, target: UploadStore.Target, key: String, storage: S3Client,
+    /// A per-participant recording's part: each file its manifest lists (each resumable as an
+    /// MP4 is), then the manifest, last, so a manifest in the bucket means its files are there.
+    /// A row for the whole part is `uploading` from the first file to the manifest, so a worker
+    /// that dies between two files leaves the job to be resumed, not recorded again; a stop is
+    /// taken between files. Nil when all are there.
+    private func uploadTracks(_ job: Job, part: JobPart, key: String, storage: S3Client, shouldStop: @escaping () -> Bool) throws -> Failure? {
+        if try uploads.record(jobID: job.id, partPath: part.path, target: .bucket)?.state == "complete" { return nil }
+        let directory = storageRoot + "/" + part.path
+        guard let manifest = TrackManifest.read(directory: directory) else {
+            return Failure(message: "the per-participant recording \(part.path) has no readable \(TrackManifest.fileName); its files are kept there",
+                           isInterrupted: false)
+        }
+        try uploads.begin(jobID: job.id, partPath: part.path, target: .bucket, objectKey: key, size: manifest.tracks.reduce(0) { $0 + $1.bytes })
+        for track in manifest.tracks {
+            // Names the writer made, beside the manifest; anything else is not a file of this part.
+            guard !track.file.isEmpty, !track.file.contains("/"), track.file != "..", track.file != "." else {
+                return try partFailed(job, part, "the manifest of \(part.path) names a file outside it: \(track.file)")
+            }
+            guard FileManager.default.fileExists(atPath: directory + "/" + track.file) else {
+                return try partFailed(job, part, "the manifest of \(part.path) lists \(track.file), which is missing; the part's files are kept there")
+            }
+            if shouldStop() { return Failure(message: "stopped between the files of \(part.path)", isInterrupted: true) }
+            if let failure = try upload(job, file: part.path + "/" + track.file, target: .bucket, key: JobUploader.key(key, track.file),
+                                        contentType: TrackFile.contentType(ofFileNamed: track.file), storage: storage, shouldStop: shouldStop)
+            {
+                return try failure.isInterrupted ? failure : partFailed(job, part, failure.message)
+            }
+        }
+        if shouldStop() { return Failure(message: "stopped before the manifest of \(part.path)", isInterrupted: true) }
+        if let failure = try upload(job, file: part.path + "/" + TrackManifest.fileName, target: .bucket,
+                                    key: JobUploader.key(key, TrackManifest.fileName), contentType: "application/json", storage: storage,
+                                    shouldStop: shouldStop)
+        {
+            return try failure.isInterrupted ? failure : partFailed(job, part, failure.message)
+        }
+        try uploads.complete(jobID: job.id, partPath: part.path, target: .bucket, etag: "")
+        logger.info("uploaded a per-participant recording", ["part": .string(part.path), "object": .string(storage.name(key)),
+                                                             "files": .of(manifest.tracks.count + 1)])
+        return nil
+    }
+
+    /// Records why a part could not be uploaded, for the job's error.
+    private func partFailed(_ job: Job, _ part: JobPart, _ message: String) throws -> Failure {
+        try uploads.failed(jobID: job.id, partPath: part.path, target: .bucket, error: message)
+        logger.error("an upload failed", ["part": .string(part.path), "error": .string(message)])
+        return Failure(message: message, isInterrupted: false)
+    }
+
+    /// One file (`file`, relative to the storage directory) to the bucket, resumed from what the
+    /// database holds. Nil when it is there.
+    private func upload(_ job: Job, file: String, target: UploadStore.Target, key: String, contentType: String, storage: S3Client,
                         shouldStop: @escaping () -> Bool) throws -> Failure?
     {
-        let record = try uploads.record(jobID: job.id, partPath: part.path, target: target)
+        let record = try uploads.record(jobID: job.id, partPath: file, target: target)
         if record?.state == "complete" { return nil }
-        let path = storageRoot + "/" + part.path
+        let path = storageRoot + "/" + file
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-        try uploads.begin(jobID: job.id, partPath: part.path, target: target, objectKey: key, size: size)
+        try uploads.begin(jobID: job.id, partPath: file, target: target, objectKey: key, size: size)
         let resume = record.flatMap { record in
             record.uploadID.map { MultipartProgress(uploadID: $0, partSize: record.partSize ?? 0, parts: record.parts) }
         }
-        let journal = uploads.journal(jobID: job.id, partPath: part.path, target: target, workerID: workerID, resuming: resume?.uploadID)
+        let journal = uploads.journal(jobID: job.id, partPath: file, target: target, workerID: workerID, resuming: resume?.uploadID)
         do {
             let object = try ObjectUploader(client: storage, shouldStop: shouldStop)
-                .upload(path: path, key: key, contentType: "video/mp4", resume: resume, journal: journal)
-            try uploads.complete(jobID: job.id, partPath: part.path, target: target, etag: object.etag)
-            logger.info("uploaded a recording", ["part": .string(part.path), "object": .string(storage.name(key)), "bytes": .of(Int(object.size)),
+                .upload(path: path, key: key, contentType: contentType, resume: resume, journal: journal)
+            try uploads.complete(jobID: job.id, partPath: file, target: target, etag: object.etag)
+            logger.info("uploaded a recording", ["part": .string(file), "object": .string(storage.name(key)), "bytes": .of(Int(object.size)),
                                                  "parts": .of(object.parts), "partsSent": .of(object.partsSent),
                                                  "partsResumed": .of(object.parts - object.partsSent)])
             return nil
         } catch let error as StorageError {
             if error.isInterrupted { return Failure(message: error.description, isInterrupted: true) }
-            try uploads.failed(jobID: job.id, partPath: part.path, target: target, error: error.description)
-            logger.error("an upload failed", ["part": .string(part.path), "error": .string(error.description)])
+            try uploads.failed(jobID: job.id, partPath: file, target: target, error: error.description)
+            logger.error("an upload failed", ["part": .string(file), "error": .string(error.description)])
             let hint = ["SignatureDoesNotMatch", "InvalidAccessKeyId", "AccessDenied"].contains(error.code ?? "")
                 ? " (check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's policy)" : ""
-            return Failure(message: "the recording could not be uploaded: \(error)\(hint); the recording is kept at \(part.path)",
+            return Failure(message: "the recording could not be uploaded: \(error)\(hint); the recording is kept at \(file)",
                            isInterrupted: false)
         }
     }

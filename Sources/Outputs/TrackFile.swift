@@ -40,6 +40,16 @@ public final class TrackFile: @unchecked Sendable {
     /// Milliseconds: Matroska's own time base.
     static let timeBase = AVRational(num: 1, den: 1000)
 
+    /// The MIME type of a per-participant recording's file, by its name's extension.
+    public static func contentType(ofFileNamed name: String) -> String {
+        switch URL(fileURLWithPath: name).pathExtension.lowercased() {
+        case "webm": "video/webm"
+        case "mkv": "video/x-matroska"
+        case "json": "application/json"
+        default: "application/octet-stream"
+        }
+    }
+
     /// The container a codec's file is written in, and the file name's extension.
     public static func fileExtension(for codec: TrackCodec) -> String {
         codec == .h264 ? "mkv" : "webm"

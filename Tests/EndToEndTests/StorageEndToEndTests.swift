@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JobSpec
+import Outputs
 import Jobs
 import Platform
 import Postgres
@@ -121,6 +122,39 @@ import Testing
         #expect(try Tool.decodeFully(directory.file("hook.mp4")).status == 0)
     }
 
+    /// A per-participant recording with `awsDirPath`: each track file and the manifest land under
+    /// `awsDirPath/part-1.tracks/` with the local files' SHA-256, and the recording's `fileUrl`
+    /// is a presigned GET of the manifest in the bucket.
+    @Test func aTracksRecordingWithAwsDirPathLandsInTheBucket() throws {
+        let s3 = try RcloneS3()
+        let cluster = try ServiceCluster(rooms: ["tracks-s3"], extraEnvironment: s3.environment)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a")
+        let id = try Self.startRecording(cluster, ["roomId": "tracks-s3", "awsDirPath": "calls/acme/", "config": ["mode": "tracks"]])
+        let job = id.uuidString.lowercased()
+        let directory = cluster.storage + "/recordings/\(job)/part-1.tracks"
+        let recorded = Poll.until(60) { (TrackManifest.read(directory: directory)?.tracks ?? []).contains { $0.end >= 3 } }
+        #expect(recorded, "the tracks did not grow")
+        #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": "tracks-s3"]).0 == 200)
+        #expect(try cluster.waitForEnd(id, timeout: 60) == "STOPPED")
+
+        let manifest = try #require(TrackManifest.read(directory: directory))
+        #expect(manifest.complete && manifest.tracks.count >= 4, "\(manifest)")
+        let prefix = "calls/acme/part-1.tracks"
+        for name in manifest.tracks.map(\.file) + [TrackManifest.fileName] {
+            #expect(FileManager.default.fileExists(atPath: s3.file(prefix + "/" + name)), "\(name) is not in the bucket")
+            #expect(try Self.sha256(s3.file(prefix + "/" + name)) == Self.sha256(directory + "/" + name), "\(name) differs in the bucket")
+        }
+        let recording = try cluster.get("recordings", job)
+        let file = try #require(recording["file"] as? [String: Any], "\(recording)")
+        #expect(file["filePath"] as? String == prefix, "\(file)")
+        let manifestURL = try #require(file["fileUrl"] as? String)
+        #expect(manifestURL.hasPrefix(s3.endpoint + "/\(s3.bucket)/\(prefix)/manifest.json?X-Amz-Algorithm=AWS4-HMAC-SHA256"), "\(manifestURL)")
+        let download = try TemporaryDirectory(prefix: "s3-tracks")
+        #expect(try Self.download(manifestURL, to: download.file("manifest.json")) == "200")
+        #expect(try Self.sha256(download.file("manifest.json")) == Self.sha256(directory + "/" + TrackManifest.fileName))
+    }
+
     /// With credentials the server refuses, a presigned PUT, and a tampered presigned PUT, at
     /// once: the first and last fail with what the server said, keep their local file and
     /// serve it through a signed URL (with ranges; 403 without a valid signature); the presigned
@@ -131,7 +165,7 @@ import Testing
         defer { receiver.server.stop() }
         var environment = s3.environment
         environment["AWS_SECRET_ACCESS_KEY"] = "a-secret-the-server-does-not-know"
-        let cluster = try ServiceCluster(rooms: ["r1", "r2", "r3"], extraEnvironment: environment)
+        let cluster = try ServiceCluster(rooms: ["r1", "r2", "r3", "r4"], extraEnvironment: environment)
         try cluster.startAPI()
         try cluster.startWorker("worker-a")
         // The customer's backend presigns with the real keys; the worker never sees them.
@@ -144,10 +178,13 @@ import Testing
         let wrongKeys = try Self.startRecording(cluster, ["roomId": "r1", "awsDirPath": "rec", "webhookUrl": receiver.url, "config": ["quality": "low"]])
         let presigned = try Self.startRecording(cluster, ["roomId": "r2", "preSignedUrl": good, "webhookUrl": receiver.url, "config": ["quality": "low"]])
         let refused = try Self.startRecording(cluster, ["roomId": "r3", "preSignedUrl": tampered, "webhookUrl": receiver.url, "config": ["quality": "low"]])
-        for id in [wrongKeys, presigned, refused] { try Self.waitForState(cluster, id, "STARTED") }
+        // A per-participant recording with the same wrong keys.
+        let wrongKeysTracks = try Self.startRecording(cluster, ["roomId": "r4", "awsDirPath": "rec", "config": ["mode": "tracks"]])
+        for id in [wrongKeys, presigned, refused, wrongKeysTracks] { try Self.waitForState(cluster, id, "STARTED") }
         Thread.sleep(forTimeInterval: 3)
-        for room in ["r1", "r2", "r3"] { #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": room]).0 == 200) }
+        for room in ["r1", "r2", "r3", "r4"] { #expect(try cluster.call("POST", "/v2/recordings/stop", ["roomId": room]).0 == 200) }
         #expect(try cluster.waitForEnd(wrongKeys, timeout: 90) == "FAILED")
+        #expect(try cluster.waitForEnd(wrongKeysTracks, timeout: 90) == "FAILED")
         #expect(try cluster.waitForEnd(presigned, timeout: 90) == "STOPPED")
         #expect(try cluster.waitForEnd(refused, timeout: 90) == "FAILED")
 
@@ -182,6 +219,16 @@ import Testing
             #expect((try? FileManager.default.attributesOfItem(atPath: directory.file("range.bin"))[.size] as? Int) == 1024)
         }
         #expect(try Tool.decodeFully(local(refused)).status == 0)
+        // The per-participant recording fails with the server's reason, its files kept and its
+        // manifest complete; nothing of it is in the bucket.
+        let tracksText = wrongKeysTracks.uuidString.lowercased()
+        let tracksView = try cluster.get("recordings", tracksText)
+        let tracksMessage = (tracksView["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(tracksMessage.contains("403 SignatureDoesNotMatch") && tracksMessage.contains("kept at recordings/\(tracksText)/part-1.tracks/"),
+                "\(tracksMessage)")
+        let keptTracks = try #require(TrackManifest.read(directory: cluster.storage + "/recordings/\(tracksText)/part-1.tracks"))
+        #expect(keptTracks.complete && !keptTracks.tracks.isEmpty, "\(keptTracks)")
+        #expect(!FileManager.default.fileExists(atPath: s3.file("rec/part-1.tracks/manifest.json")))
         let rclone403 = s3.logLines(containing: "Access Denied")
         #expect(!rclone403.isEmpty, "the server itself refused the uploads")
 

@@ -9,13 +9,12 @@ import Testing
         try JobRequest(validating: try JSONValue(parsing: Array(json.utf8)), kind: kind)
     }
 
-    /// A per-participant recording refuses what it cannot do yet (a transcript, an upload)
-    /// instead of ignoring it; an empty `awsDirPath` is none.
+    /// A per-participant recording refuses what it cannot do yet (a transcript, a presigned
+    /// upload of its many files) instead of ignoring it, and takes an `awsDirPath`.
     @Test func aTracksRecordingRefusesWhatItHasNot() throws {
-        let plain = try Self.request(#"{"roomId": "r1", "config": {"mode": "tracks"}, "awsDirPath": ""}"#, kind: .recording)
-        #expect(plain.config.mode == .tracks)
-        for (extra, message) in [(#""transcription": {"enabled": true}"#, "transcription"), (#""awsDirPath": "calls/1""#, "awsDirPath"),
-                                 (#""preSignedUrl": "https://b.example/put""#, "preSignedUrl")]
+        let uploaded = try Self.request(#"{"roomId": "r1", "config": {"mode": "tracks"}, "awsDirPath": "calls/1"}"#, kind: .recording)
+        #expect(uploaded.config.mode == .tracks && uploaded.awsDirPath == "calls/1")
+        for (extra, message) in [(#""transcription": {"enabled": true}"#, "transcription"), (#""preSignedUrl": "https://b.example/put""#, "preSignedUrl")]
         {
             let error = #expect(throws: SpecError.self) {
                 try Self.request(#"{"roomId": "r1", "config": {"mode": "tracks"}, \#(extra)}"#, kind: .recording)
