@@ -84,10 +84,6 @@ public struct JobRequest: Sendable, Equatable {
             else { throw SpecError("preSignedUrl must be an http:// or https:// URL with a host (a presigned S3 PUT URL)") }
             preSignedURL = text
         }
-        if (config.renditions?.count ?? 0) > 1, awsDirPath.map({ !$0.isEmpty }) ?? false {
-            // Not built yet: refused rather than ignored (docs/OUTPUTS.md).
-            throw SpecError("awsDirPath with config.renditions is not supported yet: the ladder is served by Revue's own origin")
-        }
         if config.mode == .tracks {
             // Not built yet for this mode: refused rather than ignored (docs/OUTPUTS.md).
             if transcription != nil { throw SpecError("transcription of a per-participant recording (config.mode \"tracks\") is not supported yet") }

@@ -92,7 +92,11 @@ struct JobUploader {
                     }
                     for part in parts where part.kind == .hls {
                         guard let prefix = part.objectKey else { continue }
-                        for name in [HLSOutput.indexName, HLSOutput.liveName] {
+                        // A ladder's playlists are in its renditions' directories, and its multivariant
+                        // playlists (which a killed writer may not have mirrored) go after them.
+                        let rungs = OutputPart.ladderRungs(at: storageRoot + "/" + part.path).map { $0 + "/" }
+                        let playlists = (rungs + [""]).flatMap { directory in [HLSOutput.indexName, HLSOutput.liveName].map { directory + $0 } }
+                        for name in playlists + (rungs.isEmpty ? [] : [HLSOutput.masterName, HLSOutput.liveMasterName]) {
                             guard let bytes = FileManager.default.contents(atPath: storageRoot + "/" + part.path + "/" + name) else { continue }
                             do {
                                 try storage.putObject(key: JobUploader.key(prefix, name), bytes: Array(bytes), contentType: "application/vnd.apple.mpegurl",

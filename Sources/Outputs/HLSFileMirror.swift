@@ -6,8 +6,19 @@
 public protocol HLSFileMirror: AnyObject, Sendable {
     /// A file that is now whole in the output's directory, with its bytes.
     func written(name: String, bytes: [UInt8], isPlaylist: Bool)
+    /// A playlist that names playlists written before it (a ladder's multivariant playlist): a
+    /// mirror that skips a playlist for a newer copy of it must not skip one queued before this
+    /// for a copy queued after it.
+    func writtenNamingEarlierPlaylists(name: String, bytes: [UInt8])
     /// The first failure so far, if any; the output reports it as its own.
     var failure: String? { get }
     /// Waits until everything written so far is mirrored; throws the first failure.
     func finish() throws
+}
+
+extension HLSFileMirror {
+    /// A mirror that keeps every file in order needs nothing more.
+    public func writtenNamingEarlierPlaylists(name: String, bytes: [UInt8]) {
+        written(name: name, bytes: bytes, isPlaylist: true)
+    }
 }

@@ -36,11 +36,16 @@ public final class HLSLadder: Sendable {
     public let captionsLanguage: String?
     private let state = Mutex(State())
     private let onPlayable: @Sendable () -> Void
+    /// Where the multivariant playlists also go (the bucket the renditions are mirrored to).
+    private let mirror: HLSFileMirror?
 
-    public init(directory: String, rungs: [Rung], captionsLanguage: String?, onPlayable: @escaping @Sendable () -> Void) {
+    public init(directory: String, rungs: [Rung], captionsLanguage: String?, mirror: HLSFileMirror? = nil,
+                onPlayable: @escaping @Sendable () -> Void)
+    {
         self.directory = directory
         self.rungs = rungs
         self.captionsLanguage = captionsLanguage
+        self.mirror = mirror
         self.onPlayable = onPlayable
     }
 
@@ -84,6 +89,7 @@ public final class HLSLadder: Sendable {
             }
             let text = HLSPlaylist.ladder(variants, captions: captions.map { (uri: $0.1 + "/" + captionsPlaylist, language: $0.0) })
             HLSPlaylist.replaceWhole(directory + "/" + name, with: text)
+            mirror?.writtenNamingEarlierPlaylists(name: name, bytes: Array(text.utf8))
         }
         onPlayable()
     }

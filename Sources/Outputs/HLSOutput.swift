@@ -204,8 +204,23 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
     /// Captions dropped so far (a flood, or too late to show).
     public var droppedCaptions: Int { captions?.dropped ?? 0 }
 
-    /// Writes the last segment and ends the playlists.
+    /// Writes the last segment and ends the playlists. The mirror is finished whatever happens
+    /// (a ladder's shared one stops when its last rendition has finished).
     public func finish() throws {
+        do {
+            try finishFiles()
+        } catch {
+            try? mirror?.finish()
+            throw error
+        }
+        do {
+            try mirror?.finish()
+        } catch {
+            throw OutputError(fault: .destination, output: name, message: "the bucket mirror failed: \(error)")
+        }
+    }
+
+    private func finishFiles() throws {
         let last = try cutSegmentBytes(end: muxer.lastTime)
         if let start = segmentStart, !last.isEmpty {
             try storeSegment(last, start: start, duration: max(0.001, muxer.lastTime - start))
@@ -219,11 +234,6 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         for part in recentParts { unlink(directory + "/" + part.uri) }
         recentParts = []
         if let ladder { ladder.ladder.ended(rung: ladder.rung) }
-        do {
-            try mirror?.finish()
-        } catch {
-            throw OutputError(fault: .destination, output: name, message: "the bucket mirror failed: \(error)")
-        }
     }
 
     private func closeSegment(end: Double) throws {

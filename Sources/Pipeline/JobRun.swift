@@ -5,6 +5,7 @@ import JobSpec
 import Log
 import MediaSource
 import Outputs
+import Storage
 import Synchronization
 
 /// One run of a pipeline spec, as a worker's child (`revue record --spec FILE`) runs it: the
@@ -331,9 +332,6 @@ public final class JobRun {
                            context: Context) throws
     {
         let pipeline = context.pipeline
-        guard member.spec.bucketMirror == nil else {
-            throw SpecError("config.renditions with a bucket (awsDirPath) is not built yet: the ladder is served by Revue's own origin")
-        }
         let names = (pipeline.config.renditions ?? []).map(\.rawValue)
         guard names.count == pipeline.renditionCount else { throw SpecError("the ladder has \(pipeline.renditionCount) encoders for \(names.count) renditions") }
         let presets = OutputPreset.ladder(for: pipeline.config)
@@ -350,19 +348,28 @@ public final class JobRun {
         }
         let report = reportAbout
         let job = member.jobID
-        let ladder = HLSLadder(directory: directory, rungs: rungs, captionsLanguage: context.room ? "en" : nil) { report(.playable, job) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for (index, name) in names.enumerated() {
-            let output = OutputSpec.hls(directory: directory + "/" + name, segmentDuration: segmentDuration, window: window, partDuration: partDuration)
-            // Every rendition carries the captions, so each holds low-latency players as far back.
-            let sink = try output.makeSink(streams: pipeline.streams(rendition: index), captions: context.room,
-                                           wallClockAtZero: context.wallClockAtZero, ladder: (ladder, index)) { ladder.published(rung: index) }
-            sink.onFailure = { name, error in
-                ladder.failed(rung: index)
-                report(.outputFailed(output: name, error: "\(error)"), job)
+        // With a bucket, one mirror for the whole ladder: each rendition's files under its name,
+        // the multivariant playlists after the playlists they name.
+        let mirror = member.spec.bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
+        let ladder = HLSLadder(directory: directory, rungs: rungs, captionsLanguage: context.room ? "en" : nil, mirror: mirror) { report(.playable, job) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for (index, name) in names.enumerated() {
+                let output = OutputSpec.hls(directory: directory + "/" + name, segmentDuration: segmentDuration, window: window, partDuration: partDuration)
+                // Every rendition carries the captions, so each holds low-latency players as far back.
+                let sink = try output.makeSink(streams: pipeline.streams(rendition: index), mirror: mirror?.rendition(name), captions: context.room,
+                                               wallClockAtZero: context.wallClockAtZero, ladder: (ladder, index)) { ladder.published(rung: index) }
+                sink.onFailure = { name, error in
+                    ladder.failed(rung: index)
+                    report(.outputFailed(output: name, error: "\(error)"), job)
+                }
+                member.ladder.append((output, sink))
+                pipeline.add(sink: sink, rendition: index)
             }
-            member.ladder.append((output, sink))
-            pipeline.add(sink: sink, rendition: index)
+        } catch {
+            // Its renditions would never finish it: its thread stops here.
+            mirror?.abandon()
+            throw error
         }
     }
 }

@@ -18,15 +18,17 @@ extension OutputSpec {
     /// `bucketMirror`: HLS files also go to that bucket as they are written. `captions`: HLS
     /// carries the room's live transcription as a WebVTT rendition (a room, not a fixture).
     /// `wallClockAtZero`: when the room had media time 0 (a live room), for HLS's program dates.
-    /// `ladder`: an HLS output that is one rung of a ladder (`config.renditions`).
-    public func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, captions: Bool = false, wallClockAtZero: Date? = nil,
-                         ladder: (ladder: HLSLadder, rung: Int)? = nil, onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
+    /// `ladder`: an HLS output that is one rung of a ladder (`config.renditions`), with `mirror`
+    /// its rendition of the ladder's bucket mirror.
+    public func makeSink(streams: StreamLayout, bucketMirror: BucketMirrorSpec? = nil, mirror givenMirror: HLSFileMirror? = nil, captions: Bool = false,
+                         wallClockAtZero: Date? = nil, ladder: (ladder: HLSLadder, rung: Int)? = nil,
+                         onPlayable: @escaping @Sendable () -> Void) throws -> QueuedSink
     {
         switch self {
         case .mp4(let path):
             return QueuedSink(try MP4FileOutput(path: path, streams: streams), policy: .block)
         case .hls(let directory, let segmentDuration, let window, let partDuration):
-            let mirror = bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
+            let mirror = givenMirror ?? bucketMirror.map { HLSBucketMirror(client: S3Client(config: $0.storage), prefix: $0.prefix) }
             let output = try HLSOutput(directory: directory, streams: streams, segmentDuration: segmentDuration, window: window,
                                        lowLatency: partDuration.map { HLSLowLatency(partTarget: $0) }, mirror: mirror, captions: captions,
                                        wallClockAtZero: wallClockAtZero)

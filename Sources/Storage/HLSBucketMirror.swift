@@ -12,12 +12,15 @@ import Outputs
 ///   slow bucket costs playlist updates, never segments, and the queue stays short.
 /// - Each PUT is retried with backoff; once one gives up, the mirror stops and reports it, and
 ///   the output fails with that reason (the local files are complete all the same).
-// @unchecked Sendable: mutable state (the queue, `busy`, `stopped`, `firstFailure`, `stored`) guarded by `condition`
+// @unchecked Sendable: mutable state (the queue, `busy`, `stopped`, `firstFailure`, `stored`, `renditionsOpen`) guarded by `condition`
 public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     struct Item {
         var name: String
         var bytes: [UInt8]
         var isPlaylist: Bool
+        /// A playlist naming the playlists queued before it: none of those is skipped for a
+        /// newer copy behind it.
+        var namesEarlierPlaylists = false
     }
 
     public let client: S3Client
@@ -30,6 +33,9 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     private var thread: Thread?
     private let schedule: RetrySchedule
     private var stored = 0
+    /// Renditions of a ladder (`rendition(_:)`) that have not finished; the mirror stops once
+    /// the last one has.
+    private var renditionsOpen = 0
 
     /// Files stored so far (for tests and logs).
     public var uploaded: Int {
@@ -63,6 +69,22 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
         condition.unlock()
     }
 
+    public func writtenNamingEarlierPlaylists(name: String, bytes: [UInt8]) {
+        condition.lock()
+        if firstFailure == nil && !stopped { queue.append(Item(name: name, bytes: bytes, isPlaylist: true, namesEarlierPlaylists: true)) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops at once without waiting for what is queued (a ladder that could not be set up).
+    public func abandon() {
+        condition.lock()
+        stopped = true
+        queue.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     public var failure: String? {
         condition.lock()
         defer { condition.unlock() }
@@ -79,6 +101,30 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
         if let failure { throw StorageError.transport("mirror HLS to \(client.name(prefix))/", failure) }
     }
 
+    /// The mirror of one rendition of a ladder (`config.renditions`): its files go under
+    /// `subdirectory/`, through this mirror's one queue, so the ladder's multivariant playlists
+    /// (written here after every rendition has published its own) never reach the bucket before
+    /// the playlists they name. The mirror stops when the last rendition finishes.
+    public func rendition(_ subdirectory: String) -> HLSFileMirror {
+        condition.lock()
+        renditionsOpen += 1
+        condition.unlock()
+        return RenditionMirror(shared: self, subdirectory: subdirectory)
+    }
+
+    /// A rendition's end: what it wrote is in the bucket (or the first failure is thrown); the
+    /// last rendition's end stops the mirror.
+    fileprivate func finishRendition() throws {
+        condition.lock()
+        while (!queue.isEmpty || busy) && firstFailure == nil { condition.wait() }
+        renditionsOpen -= 1
+        if renditionsOpen <= 0 { stopped = true }
+        condition.broadcast()
+        let failure = firstFailure
+        condition.unlock()
+        if let failure { throw StorageError.transport("mirror HLS to \(client.name(prefix))/", failure) }
+    }
+
     private func run() {
         while true {
             condition.lock()
@@ -88,8 +134,10 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
                 return
             }
             let item = queue.removeFirst()
-            // A newer copy of this playlist is queued behind the segments it names: send that one.
-            let superseded = item.isPlaylist && queue.contains { $0.isPlaylist && $0.name == item.name }
+            // A newer copy of this playlist is queued behind the segments it names: send that one,
+            // unless a playlist that names this one comes between them.
+            let barrier = queue.firstIndex { $0.namesEarlierPlaylists } ?? queue.endIndex
+            let superseded = item.isPlaylist && queue[..<barrier].contains { $0.isPlaylist && $0.name == item.name }
             busy = !superseded
             condition.unlock()
             if superseded { continue }
@@ -126,4 +174,23 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
             }
         }
     }
+}
+
+/// One rendition's view of a ladder's shared mirror: its file names under its subdirectory.
+private final class RenditionMirror: HLSFileMirror {
+    let shared: HLSBucketMirror
+    let subdirectory: String
+
+    init(shared: HLSBucketMirror, subdirectory: String) {
+        self.shared = shared
+        self.subdirectory = subdirectory
+    }
+
+    func written(name: String, bytes: [UInt8], isPlaylist: Bool) {
+        shared.written(name: subdirectory + "/" + name, bytes: bytes, isPlaylist: isPlaylist)
+    }
+
+    var failure: String? { shared.failure }
+
+    func finish() throws { try shared.finishRendition() }
 }

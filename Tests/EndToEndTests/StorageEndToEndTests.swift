@@ -289,6 +289,59 @@ import Testing
         #expect(index == (try String(contentsOfFile: cluster.storage + "/hls/\(id.uuidString.lowercased())/part-1/index.m3u8", encoding: .utf8)))
     }
 
+    /// An HLS ladder (`config.renditions`) with `awsDirPath`: live, the bucket has both
+    /// renditions and the multivariant playlists, which the bucket's log shows put after the
+    /// playlists they name; the job's URLs are the bucket's; stopped, every rendition's
+    /// playlists end in the bucket as they do locally, and ffmpeg reads the whole ladder from
+    /// the bucket's URL.
+    @Test func aLadderInTheBucketIsLiveAndEnds() throws {
+        let s3 = try RcloneS3(anonymousReader: true)
+        let reader = try #require(s3.readerEndpoint)
+        var environment = s3.environment
+        environment["REVUE_S3_PUBLIC_URL"] = reader + "/" + s3.bucket
+        let cluster = try ServiceCluster(rooms: ["r1"], extraEnvironment: environment)
+        try cluster.startAPI()
+        try cluster.startWorker("worker-a")
+        let started = try cluster.call("POST", "/v2/hls/start", ["roomId": "r1", "awsDirPath": "live/ladder", "config": ["renditions": ["480p", "240p"]]])
+        #expect(started.0 == 200, "\(started)")
+        let id = try #require(try cluster.jobs().first.map { try $0.decode("id", as: UUID.self) })
+        let job = id.uuidString.lowercased()
+        try Self.waitForState(cluster, id, "PLAYABLE", timeout: 60)
+        let hls = try cluster.get("hls", job)
+        #expect(hls["playbackHlsUrl"] as? String == reader + "/\(s3.bucket)/live/ladder/part-1/master.m3u8", "\(hls)")
+        #expect(hls["livestreamUrl"] as? String == reader + "/\(s3.bucket)/live/ladder/part-1/live_master.m3u8", "\(hls)")
+        let master = try String(contentsOfFile: s3.file("live/ladder/part-1/master.m3u8"), encoding: .utf8)
+        #expect(master.contains("480p/index.m3u8") && master.contains("240p/index.m3u8"), "\(master)")
+
+        // A few segments of each rendition in the bucket, then the stop.
+        let segments = Poll.until(60) {
+            ["480p", "240p"].allSatisfy { rung in
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: s3.file("live/ladder/part-1/\(rung)"))) ?? []
+                return names.filter { $0.hasSuffix(".m4s") }.count >= 3
+            }
+        }
+        #expect(segments, "the renditions' segments did not reach the bucket")
+        #expect(try cluster.call("POST", "/v2/hls/stop", ["roomId": "r1"]).0 == 200)
+        #expect(try cluster.waitForEnd(id, timeout: 60) == "STOPPED")
+        for rung in ["480p", "240p"] {
+            let inBucket = try String(contentsOfFile: s3.file("live/ladder/part-1/\(rung)/index.m3u8"), encoding: .utf8)
+            #expect(inBucket.hasSuffix("#EXT-X-ENDLIST\n"), "\(rung): \(inBucket.suffix(200))")
+            #expect(inBucket == (try String(contentsOfFile: cluster.storage + "/hls/\(job)/part-1/\(rung)/index.m3u8", encoding: .utf8)))
+        }
+        let decoded = try Tool.decodeFully(reader + "/\(s3.bucket)/live/ladder/part-1/master.m3u8")
+        #expect(decoded.status == 0, "\(decoded.standardError)")
+        // The bucket's own log: each multivariant playlist was first put after the first copy of
+        // every playlist it names.
+        let created = s3.logLines(containing: "CREATE OBJECT").compactMap { $0.split(separator: " ").last.map(String.init) }
+        for (top, named) in [("master.m3u8", "index.m3u8"), ("live_master.m3u8", "live.m3u8")] {
+            let topIndex = try #require(created.firstIndex(of: "live/ladder/part-1/\(top)"), "\(created)")
+            for rung in ["480p", "240p"] {
+                let namedIndex = try #require(created.firstIndex(of: "live/ladder/part-1/\(rung)/\(named)"), "\(created)")
+                #expect(namedIndex < topIndex, "\(top) was put before \(rung)/\(named)")
+            }
+        }
+    }
+
     /// A 200 MB file goes up in 25 parts of 8 MiB; the worker is killed mid-upload; the job's
     /// next holder finishes the upload and sends only the parts that were not done (counted in
     /// rclone's log, one `put multipart upload` line per part PUT it received).

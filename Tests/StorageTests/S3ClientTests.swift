@@ -144,4 +144,35 @@ import Testing
         #expect(created.last == "live/part-1/index.m3u8")
         #expect(FileManager.default.contents(atPath: server.file("live/part-1/index.m3u8")).map { String(decoding: $0, as: UTF8.self) } == "#EXTM3U\n#4\n")
     }
+
+    /// A ladder's renditions share one mirror: each one's files under its name, in the one
+    /// queue's order (the multivariant playlist, written after the renditions' playlists, is put
+    /// after them, even when a newer copy of one is queued behind it), and one rendition's end
+    /// does not stop the mirror while another still writes.
+    @Test func aLaddersRenditionsShareOneMirror() throws {
+        let server = try RcloneS3()
+        let mirror = HLSBucketMirror(client: S3Client(config: Self.config(server)), prefix: "live/part-1")
+        let high = mirror.rendition("720p"), low = mirror.rendition("360p")
+        for rendition in [high, low] {
+            rendition.written(name: "init.mp4", bytes: [1, 2, 3], isPlaylist: false)
+            rendition.written(name: "seg_00000.m4s", bytes: Array(repeating: 7, count: 40_000), isPlaylist: false)
+            rendition.written(name: "index.m3u8", bytes: Array("#EXTM3U\n".utf8), isPlaylist: true)
+        }
+        mirror.writtenNamingEarlierPlaylists(name: "master.m3u8", bytes: Array("#EXTM3U\n#master\n".utf8))
+        // A newer copy of a rendition's playlist behind the master: the one before it still goes first.
+        high.written(name: "index.m3u8", bytes: Array("#EXTM3U\n#2\n".utf8), isPlaylist: true)
+        try high.finish()
+        // The low rendition goes on after the high one ended.
+        low.written(name: "seg_00001.m4s", bytes: Array(repeating: 8, count: 40_000), isPlaylist: false)
+        try low.finish()
+        #expect(mirror.failure == nil)
+        let created = server.logLines(containing: "CREATE OBJECT").compactMap { $0.split(separator: " ").last.map(String.init) }
+        let master = try #require(created.firstIndex(of: "live/part-1/master.m3u8"), "\(created)")
+        for rendition in ["720p", "360p"] {
+            let playlist = try #require(created.firstIndex(of: "live/part-1/\(rendition)/index.m3u8"), "\(created)")
+            #expect(playlist < master, "\(created)")
+        }
+        #expect(created.contains("live/part-1/360p/seg_00001.m4s"), "\(created)")
+        #expect(created.lastIndex(of: "live/part-1/720p/index.m3u8").map { $0 > master } == true, "the newer copy goes too: \(created)")
+    }
 }
