@@ -151,15 +151,16 @@ struct JobUploader {
             }
             if shouldStop() { return Failure(message: "stopped between the files of \(part.path)", isInterrupted: true) }
             if let failure = try upload(job, file: part.path + "/" + track.file, target: .bucket, key: JobUploader.key(key, track.file),
-                                        contentType: TrackFile.contentType(ofFileNamed: track.file), storage: storage, shouldStop: shouldStop)
+                                        contentType: TrackFile.contentType(ofFileNamed: track.file), keptAt: part.path, storage: storage,
+                                        shouldStop: shouldStop)
             {
                 return try failure.isInterrupted ? failure : partFailed(job, part, failure.message)
             }
         }
         if shouldStop() { return Failure(message: "stopped before the manifest of \(part.path)", isInterrupted: true) }
         if let failure = try upload(job, file: part.path + "/" + TrackManifest.fileName, target: .bucket,
-                                    key: JobUploader.key(key, TrackManifest.fileName), contentType: "application/json", storage: storage,
-                                    shouldStop: shouldStop)
+                                    key: JobUploader.key(key, TrackManifest.fileName), contentType: "application/json", keptAt: part.path,
+                                    storage: storage, shouldStop: shouldStop)
         {
             return try failure.isInterrupted ? failure : partFailed(job, part, failure.message)
         }
@@ -177,9 +178,10 @@ struct JobUploader {
     }
 
     /// One file (`file`, relative to the storage directory) to the bucket, resumed from what the
-    /// database holds. Nil when it is there.
-    private func upload(_ job: Job, file: String, target: UploadStore.Target, key: String, contentType: String, storage: S3Client,
-                        shouldStop: @escaping () -> Bool) throws -> Failure?
+    /// database holds. Nil when it is there. `keptAt`: what a failure says is kept (the file, or
+    /// the part's directory it is one of).
+    private func upload(_ job: Job, file: String, target: UploadStore.Target, key: String, contentType: String, keptAt: String? = nil,
+                        storage: S3Client, shouldStop: @escaping () -> Bool) throws -> Failure?
     {
         let record = try uploads.record(jobID: job.id, partPath: file, target: target)
         if record?.state == "complete" { return nil }
@@ -204,7 +206,7 @@ struct JobUploader {
             logger.error("an upload failed", ["part": .string(file), "error": .string(error.description)])
             let hint = ["SignatureDoesNotMatch", "InvalidAccessKeyId", "AccessDenied"].contains(error.code ?? "")
                 ? " (check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's policy)" : ""
-            return Failure(message: "the recording could not be uploaded: \(error)\(hint); the recording is kept at \(file)",
+            return Failure(message: "the recording could not be uploaded: \(error)\(hint); the recording is kept at \(keptAt ?? file)",
                            isInterrupted: false)
         }
     }

@@ -4,7 +4,8 @@ import Outputs
 
 /// Puts an HLS output's files into the bucket as they are written (`prefix/init.mp4`,
 /// `prefix/seg_NNNNN.m4s`, `prefix/index.m3u8`, `prefix/live.m3u8`), so a CDN or the bucket's
-/// own URL serves the stream while it is live. docs/STORAGE.md.
+/// own URL serves the stream while it is live: one per HLS output, or one for a whole ladder
+/// (`rendition(_:)`). docs/STORAGE.md.
 ///
 /// - One thread sends the files in the order the output wrote them: a segment is in the bucket
 ///   before any playlist that names it (a missing segment is fatal in Chromium).

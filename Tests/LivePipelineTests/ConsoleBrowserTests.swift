@@ -195,6 +195,25 @@ extension LivePipelineSuites.ConsoleBrowserTests {
         }
         #expect(Poll.until(30) { receiving("first") }, "nginx received nothing of the first destination: \(nginx.recordedFiles())")
 
+        // A refused URL stays in the field to be corrected.
+        let addForm = "\(card).querySelector('form.add-destination')"
+        _ = try tab.evaluate("(() => { const f = \(addForm); f.elements.url.value = 'http://not-rtmp.example/live'; f.requestSubmit(); })()")
+        #expect(try console.waitFor("document.getElementById('status').textContent.includes('Could not add a destination')"), "\(console.text("status"))")
+        #expect(console.text("status").contains("4015"), "\(console.text("status"))")
+        #expect(try tab.evaluate("\(addForm).elements.url.value") as? String == "http://not-rtmp.example/live")
+        // A URL half typed keeps its value and its focus when the list reloads, here because
+        // someone else changed the job's theme (which the card's choices then follow).
+        _ = try tab.evaluate("""
+            (() => { window.consoleState.lastError = null; const i = \(addForm).elements.url; i.value = 'rtmp://half'; i.focus();
+              return fetch('/v2/livestreams/' + \(card).dataset.jobId + '/layout', { method: 'POST', body: JSON.stringify({ theme: 'LIGHT' }),
+                headers: { 'Authorization': sessionStorage.getItem('revue.console.token'), 'Content-Type': 'application/json' } }).then(r => r.status); })()
+            """)
+        let reloaded = try console.waitFor("\(card).querySelector('.layout-now').textContent.includes('LIGHT theme')", timeout: 30)
+        #expect(reloaded, "the card did not show the new theme: \(console.text("jobs"))")
+        #expect(try tab.evaluate("document.activeElement === \(addForm).elements.url && \(addForm).elements.url.value === 'rtmp://half'") as? Bool == true,
+                "the half-typed URL lost its value or its focus")
+        #expect(try tab.evaluate("\(card).querySelector('form.layout').elements.theme.value") as? String == "LIGHT")
+
         // Added from the card: nginx receives the second stream too.
         _ = try tab.evaluate("""
             (() => { const f = \(card).querySelector('form.add-destination'); f.elements.url.value = \(ConsolePageDriver.quoted(nginx.url(stream: "second")));

@@ -11,6 +11,11 @@
 ///   in timestamp units.
 /// - LSR/DLSR (§6.4.1): the middle 32 bits of the last SR's NTP time and the time since it
 ///   came, in 1/65536 s.
+///
+/// A retransmission counts only where the caller observes it: the recorder's subscriber counts
+/// one that fills a gap (its reports say what it could not repair), while the router observes
+/// none, so the loss it reports to a publisher is the path's before repair, which is what the
+/// publisher's congestion control needs.
 public struct ReceptionStatistics: Sendable {
     /// Timestamp units per second (at least 1).
     public let clockRate: Int
