@@ -313,6 +313,9 @@ import Testing
         let hls = try cluster.get("hls", job)
         #expect(hls["playbackHlsUrl"] as? String == reader + "/\(s3.bucket)/live/ladder/part-1/master.m3u8", "\(hls)")
         #expect(hls["livestreamUrl"] as? String == reader + "/\(s3.bucket)/live/ladder/part-1/live_master.m3u8", "\(hls)")
+        // PLAYABLE comes when the playlists are written and handed to the mirror; the bucket has
+        // them a PUT later.
+        #expect(Poll.until(30) { FileManager.default.fileExists(atPath: s3.file("live/ladder/part-1/master.m3u8")) }, "no master.m3u8 in the bucket")
         let master = try String(contentsOfFile: s3.file("live/ladder/part-1/master.m3u8"), encoding: .utf8)
         #expect(master.contains("480p/index.m3u8") && master.contains("240p/index.m3u8"), "\(master)")
 
