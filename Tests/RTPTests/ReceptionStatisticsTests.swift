@@ -10,6 +10,12 @@ import Testing
         }
     }
 
+    /// The report block at `now`, which must be there (a packet has come).
+    private static func report(_ statistics: inout ReceptionStatistics, ssrc: UInt32, at now: Double) throws -> RTCPReceptionReport {
+        let block = statistics.report(ssrc: ssrc, now: now)
+        return try #require(block)
+    }
+
     @Test func aRetransmissionBeforeTheFirstPacketIsNotCounted() throws {
         var statistics = ReceptionStatistics(clockRate: 90_000)
         statistics.observeRetransmission(sequence: 5)
@@ -17,8 +23,7 @@ import Testing
         // The stream starts at its first packet: the retransmission before it counts neither
         // as received nor as the highest sequence.
         statistics.observe(sequence: 10, timestamp: 0, arrival: 1)
-        let block = statistics.report(ssrc: 1, now: 2)
-        let report = try #require(block)
+        let report = try Self.report(&statistics, ssrc: 1, at: 2)
         #expect(report.cumulativeLost == 0)
         #expect(report.extendedHighestSequence == 10)
     }
@@ -27,16 +32,14 @@ import Testing
         var statistics = ReceptionStatistics(clockRate: 90_000)
         // RFC 3550 A.3: 100 expected (0...99), 10 missing.
         Self.onTime(&statistics, sequences: (0..<100).filter { $0 % 10 != 5 })
-        let firstBlock = statistics.report(ssrc: 7, now: 2)
-        let first = try #require(firstBlock)
+        let first = try Self.report(&statistics, ssrc: 7, at: 2)
         #expect(first.ssrc == 7)
         #expect(first.cumulativeLost == 10)
         #expect(first.fractionLost == UInt8(10 * 256 / 100))
         #expect(first.extendedHighestSequence == 99)
         // The next interval has no loss: the fraction is of that interval only.
         Self.onTime(&statistics, sequences: 100..<150)
-        let secondBlock = statistics.report(ssrc: 7, now: 3)
-        let second = try #require(secondBlock)
+        let second = try Self.report(&statistics, ssrc: 7, at: 3)
         #expect(second.cumulativeLost == 10)
         #expect(second.fractionLost == 0)
     }
@@ -44,8 +47,7 @@ import Testing
     @Test func duplicatesMakeNoNegativeFraction() throws {
         var statistics = ReceptionStatistics(clockRate: 90_000)
         Self.onTime(&statistics, sequences: [0, 1, 1, 2, 2, 3])
-        let reportBlock = statistics.report(ssrc: 1, now: 1)
-        let report = try #require(reportBlock)
+        let report = try Self.report(&statistics, ssrc: 1, at: 1)
         #expect(report.cumulativeLost == -2)
         #expect(report.fractionLost == 0)
     }
@@ -54,14 +56,12 @@ import Testing
         var statistics = ReceptionStatistics(clockRate: 90_000)
         Self.onTime(&statistics, sequences: [0, 1, 3, 4])
         statistics.observeRetransmission(sequence: 2)
-        let reportBlock = statistics.report(ssrc: 1, now: 2)
-        let report = try #require(reportBlock)
+        let report = try Self.report(&statistics, ssrc: 1, at: 2)
         #expect(report.cumulativeLost == 0)
         #expect(report.fractionLost == 0)
         // One beyond the highest seen (its original lost after the last packet) moves it on.
         statistics.observeRetransmission(sequence: 5)
-        let nextBlock = statistics.report(ssrc: 1, now: 3)
-        let next = try #require(nextBlock)
+        let next = try Self.report(&statistics, ssrc: 1, at: 3)
         #expect(next.extendedHighestSequence == 5)
         #expect(next.cumulativeLost == 0)
     }
@@ -71,16 +71,14 @@ import Testing
         // One step of the estimate: a gain of 1/16, so |D| = 900 gives 56.25.
         statistics.observe(sequence: 0, timestamp: 0, arrival: 0)
         statistics.observe(sequence: 1, timestamp: 1800, arrival: 0.03)
-        let firstBlock = statistics.report(ssrc: 1, now: 1)
-        #expect(try #require(firstBlock).jitter == 56)
+        #expect(try Self.report(&statistics, ssrc: 1, at: 1).jitter == 56)
         statistics = ReceptionStatistics(clockRate: 90_000)
         // Every other packet 10 ms late: |D| = 900 ticks each step; J converges to 900.
         for sequence in Int64(0)..<400 {
             let late = sequence % 2 == 1 ? 0.01 : 0
             statistics.observe(sequence: sequence, timestamp: UInt32(sequence * 1800), arrival: Double(sequence) * 0.02 + late)
         }
-        let reportBlock = statistics.report(ssrc: 1, now: 9)
-        let report = try #require(reportBlock)
+        let report = try Self.report(&statistics, ssrc: 1, at: 9)
         #expect((890...900).contains(report.jitter))
     }
 
@@ -88,8 +86,7 @@ import Testing
         var statistics = ReceptionStatistics(clockRate: 90_000)
         // Starts 20 packets before the 32-bit timestamp wraps.
         Self.onTime(&statistics, sequences: 0..<40, firstTimestamp: UInt32.max - 20 * 1800 + 1)
-        let reportBlock = statistics.report(ssrc: 1, now: 1)
-        let report = try #require(reportBlock)
+        let report = try Self.report(&statistics, ssrc: 1, at: 1)
         #expect(report.jitter == 0)
     }
 
@@ -97,8 +94,7 @@ import Testing
         var statistics = ReceptionStatistics(clockRate: 48_000)
         statistics.observe(sequence: 0, timestamp: 0, arrival: 10)
         statistics.observeSenderReport(NTPTimestamp(seconds: 0x1234_5678, fraction: 0x9ABC_DEF0), arrival: 10)
-        let reportBlock = statistics.report(ssrc: 1, now: 10.5)
-        let report = try #require(reportBlock)
+        let report = try Self.report(&statistics, ssrc: 1, at: 10.5)
         #expect(report.lastSenderReport == 0x5678_9ABC)
         #expect(report.delaySinceLastSenderReport == 32_768) // 0.5 s in 1/65536 s
     }
@@ -107,15 +103,13 @@ import Testing
         var statistics = ReceptionStatistics(clockRate: 90_000)
         statistics.observe(sequence: 0, timestamp: 0, arrival: 0)
         statistics.observe(sequence: 20_000_000, timestamp: 0, arrival: 0)
-        let reportBlock = statistics.report(ssrc: 1, now: 1)
-        let report = try #require(reportBlock)
+        let report = try Self.report(&statistics, ssrc: 1, at: 1)
         #expect(report.cumulativeLost == 0x7F_FFFF)
         #expect(report.fractionLost == 255)
         // And at the negative end, from duplicates: one packet 8,400,002 times is
         // 1 − 8,400,002 lost, past the field's −2^23.
         var duplicated = ReceptionStatistics(clockRate: 90_000)
         for _ in 0...8_400_001 { duplicated.observe(sequence: 0, timestamp: 0, arrival: 0) }
-        let negativeBlock = duplicated.report(ssrc: 1, now: 1)
-        #expect(try #require(negativeBlock).cumulativeLost == -0x80_0000)
+        #expect(try Self.report(&duplicated, ssrc: 1, at: 1).cumulativeLost == -0x80_0000)
     }
 }
