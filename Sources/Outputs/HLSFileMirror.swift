@@ -10,6 +10,9 @@ public protocol HLSFileMirror: AnyObject, Sendable {
     /// mirror that skips a playlist for a newer copy of it must not skip one queued before this
     /// for a copy queued after it.
     func writtenNamingEarlierPlaylists(name: String, bytes: [UInt8])
+    /// Runs `action` once every file written so far is where the mirror puts it (not if the
+    /// mirror fails first): the output is playable from there then.
+    func afterStored(_ action: @escaping @Sendable () -> Void)
     /// The first failure so far, if any; the output reports it as its own.
     var failure: String? { get }
     /// Waits until everything written so far is mirrored; throws the first failure.
@@ -20,5 +23,10 @@ extension HLSFileMirror {
     /// A mirror that keeps every file in order needs nothing more.
     public func writtenNamingEarlierPlaylists(name: String, bytes: [UInt8]) {
         written(name: name, bytes: bytes, isPlaylist: true)
+    }
+
+    /// A mirror that stores each file before `written` returns: everything is there already.
+    public func afterStored(_ action: @escaping @Sendable () -> Void) {
+        action()
     }
 }

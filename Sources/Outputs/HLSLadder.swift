@@ -91,7 +91,7 @@ public final class HLSLadder: Sendable {
             HLSPlaylist.replaceWhole(directory + "/" + name, with: text)
             mirror?.writtenNamingEarlierPlaylists(name: name, bytes: Array(text.utf8))
         }
-        onPlayable()
+        if let mirror { mirror.afterStored(onPlayable) } else { onPlayable() }
     }
 
     /// Rendition `rung`'s live playlist now ends at segment `lastSequence`, part `lastPart`.

@@ -20,7 +20,8 @@ import Media
 ///   the live window.
 /// - Nothing is published until there are `minimumSegments` (3) segments: Chromium's native HLS
 ///   rejects a live playlist with fewer, for good, and RFC 8216 §6.3.3 gives clients the same
-///   hold-back. That moment is when the stream becomes playable (`onPlayable`). With
+///   hold-back. That moment is when the stream becomes playable (`onPlayable`; with a mirror,
+///   once the mirror has stored those playlists, since players read them there). With
 ///   `lowLatency`, those first segments are a part each: one is cut at the first keyframe that
 ///   a part would not hold (audio-only: by time), and the encoder is asked for keyframes a part
 ///   target apart at the start (`startKeyframes`), so the stream is playable after about a
@@ -328,7 +329,8 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         }
         if !isPublished {
             isPublished = true
-            onPlayable()
+            // Playable where players read it: in the bucket, for a mirrored stream.
+            if let mirror { mirror.afterStored(onPlayable) } else { onPlayable() }
         }
     }
 

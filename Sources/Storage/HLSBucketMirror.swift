@@ -9,25 +9,40 @@ import Outputs
 ///
 /// - One thread sends the files in the order the output wrote them: a segment is in the bucket
 ///   before any playlist that names it (a missing segment is fatal in Chromium).
-/// - A playlist that a newer version of itself already follows in the queue is skipped: a
-///   slow bucket costs playlist updates, never segments, and the queue stays short.
+/// - A playlist queued again replaces its copy still waiting (unless a barrier stands between
+///   them, below): a slow bucket costs playlist updates, never segments, and a stalled one's
+///   queue holds one copy of each playlist.
+/// - A barrier keeps the playlists queued before it: a ladder's multivariant playlist (which
+///   names them) and `afterStored`'s action (which says they are in the bucket).
 /// - Each PUT is retried with backoff; once one gives up, the mirror stops and reports it, and
 ///   the output fails with that reason (the local files are complete all the same).
-// @unchecked Sendable: mutable state (the queue, `busy`, `stopped`, `firstFailure`, `stored`, `renditionsOpen`) guarded by `condition`
+/// - The queue is bounded (`maxQueuedBytes`): a bucket that falls that far behind (stalled, or
+///   slower than the stream) fails the mirror the same way, rather than growing the job's memory
+///   without end.
+// @unchecked Sendable: mutable state (the queue, `queuedBytes`, `busy`, `stopped`, `firstFailure`, `stored`, `renditionsOpen`) guarded by `condition`
 public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     struct Item {
         var name: String
         var bytes: [UInt8]
         var isPlaylist: Bool
-        /// A playlist naming the playlists queued before it: none of those is skipped for a
-        /// newer copy behind it.
-        var namesEarlierPlaylists = false
+        /// Playlists queued before this one are never replaced by a copy queued after it.
+        var isBarrier = false
+        /// Run when this item's turn comes (`afterStored`), instead of a PUT.
+        var action: (@Sendable () -> Void)?
+        var queuedAt = Date()
     }
+
+    /// The most a mirror holds for the bucket by default: 32 MiB, over 100 s of a 720p stream
+    /// (2.5 Mb/s and its audio) and over a minute of a three-rendition ladder, longer than the
+    /// retries of a failed PUT take to give up.
+    public static let defaultMaxQueuedBytes = 32 << 20
 
     public let client: S3Client
     public let prefix: String
     private let condition = NSCondition()
     private var queue: [Item] = []
+    private var queuedBytes = 0
+    public let maxQueuedBytes: Int
     private var busy = false
     private var stopped = false
     private var firstFailure: String?
@@ -45,8 +60,18 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
         return stored
     }
 
-    public init(client: S3Client, prefix: String, schedule: RetrySchedule = RetrySchedule(maxAttempts: 6)) {
+    /// Bytes waiting for the bucket (for tests and logs).
+    public var waitingBytes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queuedBytes
+    }
+
+    public init(client: S3Client, prefix: String, schedule: RetrySchedule = RetrySchedule(maxAttempts: 6),
+                maxQueuedBytes: Int = HLSBucketMirror.defaultMaxQueuedBytes)
+    {
         self.client = client
+        self.maxQueuedBytes = maxQueuedBytes
         self.prefix = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
         self.schedule = schedule
         // The thread holds the mirror until `finish()` stops it.
@@ -64,17 +89,43 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     }
 
     public func written(name: String, bytes: [UInt8], isPlaylist: Bool) {
-        condition.lock()
-        if firstFailure == nil && !stopped { queue.append(Item(name: name, bytes: bytes, isPlaylist: isPlaylist)) }
-        condition.broadcast()
-        condition.unlock()
+        enqueue(Item(name: name, bytes: bytes, isPlaylist: isPlaylist))
     }
 
     public func writtenNamingEarlierPlaylists(name: String, bytes: [UInt8]) {
+        enqueue(Item(name: name, bytes: bytes, isPlaylist: true, isBarrier: true))
+    }
+
+    /// Runs `action` on the mirror's thread once every file written before this call is in the
+    /// bucket (a newer copy of a playlist may be there instead, if one was written before this
+    /// call); never if the mirror fails or is abandoned first. The stream is playable from the
+    /// bucket then, not when the files are written locally.
+    public func afterStored(_ action: @escaping @Sendable () -> Void) {
+        enqueue(Item(name: "", bytes: [], isPlaylist: false, isBarrier: true, action: action))
+    }
+
+    private func enqueue(_ item: Item) {
         condition.lock()
-        if firstFailure == nil && !stopped { queue.append(Item(name: name, bytes: bytes, isPlaylist: true, namesEarlierPlaylists: true)) }
-        condition.broadcast()
-        condition.unlock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        guard firstFailure == nil && !stopped else { return }
+        if item.isPlaylist {
+            // The copy still waiting, with no barrier after it, would only be overtaken by this one.
+            let afterBarrier = queue.lastIndex { $0.isBarrier }.map { $0 + 1 } ?? 0
+            if let earlier = queue[afterBarrier...].firstIndex(where: { $0.isPlaylist && $0.name == item.name }) {
+                queuedBytes -= queue.remove(at: earlier).bytes.count
+            }
+        }
+        queue.append(item)
+        queuedBytes += item.bytes.count
+        if queuedBytes > maxQueuedBytes {
+            let waited = queue.first.map { Date().timeIntervalSince($0.queuedAt) } ?? 0
+            firstFailure = "the bucket fell behind: over \(maxQueuedBytes >> 20) MiB of HLS files waited for it, the oldest written \(Int(waited)) s before"
+            queue.removeAll()
+            queuedBytes = 0
+        }
     }
 
     /// Stops at once without waiting for what is queued (a ladder that could not be set up).
@@ -82,6 +133,7 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
         condition.lock()
         stopped = true
         queue.removeAll()
+        queuedBytes = 0
         condition.broadcast()
         condition.unlock()
     }
@@ -135,20 +187,19 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
                 return
             }
             let item = queue.removeFirst()
-            // A newer copy of this playlist is queued behind the segments it names: send that one,
-            // unless a playlist that names this one comes between them.
-            let barrier = queue.firstIndex { $0.namesEarlierPlaylists } ?? queue.endIndex
-            let superseded = item.isPlaylist && queue[..<barrier].contains { $0.isPlaylist && $0.name == item.name }
-            busy = !superseded
+            queuedBytes -= item.bytes.count
+            // Busy until the item is done, so `finish()` returns after its action has run.
+            busy = true
             condition.unlock()
-            if superseded { continue }
-            let outcome = send(item)
+            var outcome: String?
+            if let action = item.action { action() } else { outcome = send(item) }
             condition.lock()
             busy = false
             if let outcome {
-                firstFailure = outcome
+                if firstFailure == nil { firstFailure = outcome }
                 queue.removeAll()
-            } else {
+                queuedBytes = 0
+            } else if item.action == nil {
                 stored += 1
             }
             condition.broadcast()
@@ -167,6 +218,8 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
                 try client.putObject(key: "\(prefix)/\(item.name)", bytes: item.bytes, contentType: contentType, cacheControl: cacheControl)
                 return nil
             } catch {
+                // Failed meanwhile (the queue overflowed): nothing will use this file.
+                if let failure = failure { return failure }
                 let now = Date().timeIntervalSince1970
                 switch schedule.failed(retryable: error.isRetryable, now: now) {
                 case .giveUp: return error.description
@@ -192,6 +245,8 @@ private final class RenditionMirror: HLSFileMirror {
     }
 
     var failure: String? { shared.failure }
+
+    func afterStored(_ action: @escaping @Sendable () -> Void) { shared.afterStored(action) }
 
     func finish() throws { try shared.finishRendition() }
 }

@@ -261,7 +261,8 @@ import Testing
     }
 
     /// An HLS job with `awsDirPath` puts its segments and playlists in the bucket as they are
-    /// cut; headless Chromium plays `livestreamUrl`, the bucket's URL, while the job is live.
+    /// cut, and is PLAYABLE once the bucket has its playlists; headless Chromium plays
+    /// `livestreamUrl`, the bucket's URL, while the job is live.
     @Test func hlsInTheBucketPlaysInChromiumWhileLive() throws {
         let (s3, reader, cluster) = try Self.publicBucketCluster()
         let started = try TCP.http("POST", cluster.base + "/v2/hls/start",
@@ -269,6 +270,10 @@ import Testing
                                    headers: ["Authorization": try cluster.token(), "Content-Type": "application/json"], timeout: 30)
         let id = try #require(started.headers["revue-job-id"].flatMap(UUID.init(uuidString:)))
         try Self.waitForState(cluster, id, "PLAYABLE", timeout: 60)
+        // PLAYABLE comes once the bucket has the playlists the job's URLs name.
+        for playlist in ["index.m3u8", "live.m3u8"] {
+            #expect(FileManager.default.fileExists(atPath: s3.file("live/show/part-1/\(playlist)")), "PLAYABLE before \(playlist) was in the bucket")
+        }
         let hls = try cluster.get("hls", id.uuidString.lowercased())
         let live = try #require(hls["livestreamUrl"] as? String)
         #expect(live == reader + "/\(s3.bucket)/live/show/part-1/live.m3u8")
@@ -313,9 +318,11 @@ import Testing
         let hls = try cluster.get("hls", job)
         #expect(hls["playbackHlsUrl"] as? String == reader + "/\(s3.bucket)/live/ladder/part-1/master.m3u8", "\(hls)")
         #expect(hls["livestreamUrl"] as? String == reader + "/\(s3.bucket)/live/ladder/part-1/live_master.m3u8", "\(hls)")
-        // PLAYABLE comes when the playlists are written and handed to the mirror; the bucket has
-        // them a PUT later.
-        #expect(Poll.until(30) { FileManager.default.fileExists(atPath: s3.file("live/ladder/part-1/master.m3u8")) }, "no master.m3u8 in the bucket")
+        // PLAYABLE comes once the bucket has the multivariant playlists (a player given the URL
+        // at once finds them).
+        for top in ["master.m3u8", "live_master.m3u8"] {
+            #expect(FileManager.default.fileExists(atPath: s3.file("live/ladder/part-1/\(top)")), "PLAYABLE before \(top) was in the bucket")
+        }
         let master = try String(contentsOfFile: s3.file("live/ladder/part-1/master.m3u8"), encoding: .utf8)
         #expect(master.contains("480p/index.m3u8") && master.contains("240p/index.m3u8"), "\(master)")
 

@@ -3,6 +3,7 @@ import Foundation
 import JobSpec
 import Platform
 import Storage
+import Synchronization
 import TestSupport
 import Testing
 
@@ -174,5 +175,59 @@ import Testing
         }
         #expect(created.contains("live/part-1/360p/seg_00001.m4s"), "\(created)")
         #expect(created.lastIndex(of: "live/part-1/720p/index.m3u8").map { $0 > master } == true, "the newer copy goes too: \(created)")
+    }
+
+    /// `afterStored` runs once what was written before it is in the bucket: the first copy of a
+    /// playlist, not overtaken by a newer one written after it (the stream is reported playable
+    /// only when a player reading the bucket can play it).
+    @Test func afterStoredRunsOnceTheFilesWrittenBeforeItAreInTheBucket() throws {
+        let server = try RcloneS3()
+        let mirror = HLSBucketMirror(client: S3Client(config: Self.config(server)), prefix: "live/part-1")
+        let seen = Mutex<[String?]>([])
+        mirror.written(name: "init.mp4", bytes: [1, 2, 3], isPlaylist: false)
+        mirror.written(name: "seg_00000.m4s", bytes: Array(repeating: 5, count: 200_000), isPlaylist: false)
+        mirror.written(name: "index.m3u8", bytes: Array("#EXTM3U\n#first\n".utf8), isPlaylist: true)
+        mirror.afterStored {
+            let index = FileManager.default.contents(atPath: server.file("live/part-1/index.m3u8"))
+            seen.withLock { $0.append(index.map { String(decoding: $0, as: UTF8.self) }) }
+        }
+        mirror.written(name: "seg_00001.m4s", bytes: Array(repeating: 6, count: 200_000), isPlaylist: false)
+        mirror.written(name: "index.m3u8", bytes: Array("#EXTM3U\n#second\n".utf8), isPlaylist: true)
+        try mirror.finish()
+        #expect(seen.withLock { $0 } == ["#EXTM3U\n#first\n"], "run once, with the first copy in the bucket")
+        #expect(FileManager.default.contents(atPath: server.file("live/part-1/index.m3u8")).map { String(decoding: $0, as: UTF8.self) }
+            == "#EXTM3U\n#second\n")
+        #expect(mirror.uploaded == 5)
+    }
+
+    /// A stalled bucket: playlists written again replace their waiting copy, so they do not pile
+    /// up; segments do, and past `maxQueuedBytes` the mirror fails with how far behind the bucket
+    /// is (the output fails with that), holds nothing more, and `afterStored` never runs.
+    @Test func aStalledBucketFailsTheMirrorPastItsLimitInsteadOfGrowing() throws {
+        let server = try RcloneS3()
+        let proxy = try TCPProxy(upstreamPort: server.port)
+        var config = Self.config(server)
+        config.endpoint = "http://127.0.0.1:\(proxy.port)"
+        let mirror = HLSBucketMirror(client: S3Client(config: config), prefix: "live/part-1", maxQueuedBytes: 1 << 20)
+        mirror.written(name: "init.mp4", bytes: [1, 2, 3], isPlaylist: false)
+        #expect(Poll.until(30) { mirror.uploaded == 1 })
+        proxy.freeze(for: 120)
+        for copy in 0..<200 {
+            mirror.written(name: "index.m3u8", bytes: Array(repeating: UInt8(copy % 200), count: 10_000), isPlaylist: true)
+        }
+        let ran = Mutex(false)
+        mirror.afterStored { ran.withLock { $0 = true } }
+        #expect(mirror.failure == nil, "two megabytes of one playlist's copies: one is kept")
+        #expect(mirror.waitingBytes <= 10_000)
+        for segment in 0..<3 {
+            mirror.written(name: String(format: "seg_%05d.m4s", segment), bytes: Array(repeating: 7, count: 400_000), isPlaylist: false)
+        }
+        let failure = try #require(mirror.failure)
+        #expect(failure.contains("the bucket fell behind: over 1 MiB of HLS files waited for it"), "\(failure)")
+        #expect(mirror.waitingBytes == 0)
+        mirror.written(name: "seg_00003.m4s", bytes: Array(repeating: 7, count: 400_000), isPlaylist: false)
+        #expect(mirror.waitingBytes == 0, "a failed mirror holds nothing more")
+        #expect(throws: StorageError.self) { try mirror.finish() }
+        #expect(!ran.withLock { $0 })
     }
 }
