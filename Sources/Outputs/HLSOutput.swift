@@ -329,8 +329,10 @@ public final class HLSOutput: PacketSink, @unchecked Sendable {
         }
         if !isPublished {
             isPublished = true
-            // Playable where players read it: in the bucket, for a mirrored stream.
-            if let mirror { mirror.afterStored(onPlayable) } else { onPlayable() }
+            // Playable where players read it: in the bucket, for a mirrored stream. A ladder's
+            // rung tells its ladder at once (its local multivariant playlists do not wait on
+            // the bucket); the ladder reports playable once the bucket has those.
+            if let mirror, ladder == nil { mirror.afterStored(onPlayable) } else { onPlayable() }
         }
     }
 

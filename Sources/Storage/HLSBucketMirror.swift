@@ -19,7 +19,7 @@ import Outputs
 /// - The queue is bounded (`maxQueuedBytes`): a bucket that falls that far behind (stalled, or
 ///   slower than the stream) fails the mirror the same way, rather than growing the job's memory
 ///   without end.
-// @unchecked Sendable: mutable state (the queue, `queuedBytes`, `busy`, `stopped`, `firstFailure`, `stored`, `renditionsOpen`) guarded by `condition`
+// @unchecked Sendable: mutable state (the queue, `queuedBytes`, `busy`, `runningAction`, `stopped`, `firstFailure`, `stored`, `renditionsOpen`) guarded by `condition`
 public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     struct Item {
         var name: String
@@ -33,8 +33,9 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     }
 
     /// The most a mirror holds for the bucket by default: 32 MiB, over 100 s of a 720p stream
-    /// (2.5 Mb/s and its audio) and over a minute of a three-rendition ladder, longer than the
-    /// retries of a failed PUT take to give up.
+    /// (2.5 Mb/s and its audio), about a minute of a 720p/480p/360p ladder and half a minute of
+    /// one topped by 1080p. Longer than a refused PUT's retries take to give up (15.5 s); a
+    /// bucket that stalls each PUT until its timeout fails the mirror through this limit first.
     public static let defaultMaxQueuedBytes = 32 << 20
 
     public let client: S3Client
@@ -44,6 +45,9 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     private var queuedBytes = 0
     public let maxQueuedBytes: Int
     private var busy = false
+    /// An `afterStored` action is running: `finish()` waits for it even after a failure, so
+    /// what it reports (the stream playable) never comes after the output's end.
+    private var runningAction = false
     private var stopped = false
     private var firstFailure: String?
     private var thread: Thread?
@@ -120,7 +124,8 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
         }
         queue.append(item)
         queuedBytes += item.bytes.count
-        if queuedBytes > maxQueuedBytes {
+        // One file larger than the limit alone (a long segment) waits its turn.
+        if queuedBytes > maxQueuedBytes && queue.count > 1 {
             let waited = queue.first.map { Date().timeIntervalSince($0.queuedAt) } ?? 0
             firstFailure = "the bucket fell behind: over \(maxQueuedBytes >> 20) MiB of HLS files waited for it, the oldest written \(Int(waited)) s before"
             queue.removeAll()
@@ -146,7 +151,7 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
 
     public func finish() throws {
         condition.lock()
-        while (!queue.isEmpty || busy) && firstFailure == nil { condition.wait() }
+        while runningAction || ((!queue.isEmpty || busy) && firstFailure == nil) { condition.wait() }
         stopped = true
         condition.broadcast()
         let failure = firstFailure
@@ -169,7 +174,7 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
     /// last rendition's end stops the mirror.
     fileprivate func finishRendition() throws {
         condition.lock()
-        while (!queue.isEmpty || busy) && firstFailure == nil { condition.wait() }
+        while runningAction || ((!queue.isEmpty || busy) && firstFailure == nil) { condition.wait() }
         renditionsOpen -= 1
         if renditionsOpen <= 0 { stopped = true }
         condition.broadcast()
@@ -188,13 +193,14 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
             }
             let item = queue.removeFirst()
             queuedBytes -= item.bytes.count
-            // Busy until the item is done, so `finish()` returns after its action has run.
             busy = true
+            runningAction = item.action != nil
             condition.unlock()
             var outcome: String?
             if let action = item.action { action() } else { outcome = send(item) }
             condition.lock()
             busy = false
+            runningAction = false
             if let outcome {
                 if firstFailure == nil { firstFailure = outcome }
                 queue.removeAll()

@@ -200,7 +200,8 @@ import Testing
         #expect(mirror.uploaded == 5)
     }
 
-    /// A stalled bucket: playlists written again replace their waiting copy, so they do not pile
+    /// A bucket that takes nothing (behind a proxy that stops carrying its connections and
+    /// closes new ones): playlists written again replace their waiting copy, so they do not pile
     /// up; segments do, and past `maxQueuedBytes` the mirror fails with how far behind the bucket
     /// is (the output fails with that), holds nothing more, and `afterStored` never runs.
     @Test func aStalledBucketFailsTheMirrorPastItsLimitInsteadOfGrowing() throws {
