@@ -59,12 +59,14 @@ struct JobViews {
     }
 
     private func common(_ job: Job) -> JobCommonView {
-        JobCommonView(id: job.idText, roomId: job.roomID, sessionId: job.sessionID, createdAt: APITime.string(job.createdAt),
-                      updatedAt: APITime.string(job.updatedAt), status: job.clientState, attempts: job.attempts,
-                      error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil,
-                      stopReason: job.state == .stopped ? job.errorMessage.map { .init(code: job.errorCode, message: $0) } : nil,
-                      thumbnailUrl: urls.latestThumbnail(job), paused: job.kind == .recording ? job.paused : nil,
-                      layout: job.kind.writesMedia ? job.config.layout : nil, theme: job.kind.writesMedia ? job.config.theme : nil,
-                      workerId: job.workerID, nodeId: job.roomNodeID)
+        let composites = job.kind.writesMedia && job.config.mode == .videoAndAudio
+        return JobCommonView(id: job.idText, roomId: job.roomID, sessionId: job.sessionID, createdAt: APITime.string(job.createdAt),
+                             updatedAt: APITime.string(job.updatedAt), status: job.clientState, attempts: job.attempts,
+                             error: job.state == .failed ? .init(code: job.errorCode ?? job.kind.failureCode, message: job.errorMessage ?? "") : nil,
+                             stopReason: job.state == .stopped ? job.errorMessage.map { .init(code: job.errorCode, message: $0) } : nil,
+                             thumbnailUrl: urls.latestThumbnail(job), paused: job.kind == .recording ? job.paused : nil,
+                             mode: job.kind.writesMedia ? job.config.mode : nil,
+                             layout: composites ? job.config.layout : nil, theme: composites ? job.config.theme : nil,
+                             workerId: job.workerID, nodeId: job.roomNodeID)
     }
 }

@@ -33,6 +33,9 @@ import Testing
         let id = try #require(try cluster.jobs().first.map { try $0.decode("id", as: UUID.self) })
         let recording = Poll.until(60) { (try? cluster.get("recordings", id.uuidString.lowercased()))?["status"] as? String == "RECORDING_STARTED" }
         #expect(recording)
+        // Its view says what it writes, and has no layout or theme: nothing is composited.
+        let running = try cluster.get("recordings", id.uuidString.lowercased())
+        #expect(running["mode"] as? String == "tracks" && running["layout"] == nil && running["theme"] == nil, "\(running)")
 
         // No pause, layout or capture: there is no composite.
         let pause = try cluster.call("POST", "/v2/recordings/pause", ["roomId": "tracks-room"])

@@ -1,6 +1,7 @@
 import Foundation
 import JobSpec
 import Jobs
+import Outputs
 import Platform
 import TestSupport
 import Testing
@@ -156,6 +157,33 @@ extension LivePipelineSuites {
 }
 
 extension LivePipelineSuites.ConsoleBrowserTests {
+    /// A room with one `revue publish` participant, Red (a red camera and a 440 Hz tone), and the
+    /// console signed in to in Chromium. The caller ends `publisher` (`server.end`).
+    static func consoleOnARoomWithRed(_ server: RoomServerHarness) throws
+        -> (room: String, publisher: Subprocess, media: TemporaryDirectory, chromium: HeadlessChromium, tab: HeadlessChromium.Page, console: ConsolePageDriver)
+    {
+        let room = try server.makeRoom()
+        let media = try TemporaryDirectory(prefix: "console-red")
+        let camera = try FakeMedia(colour: "D02020", tone: 440, in: media, name: "Red")
+        let publisher = try Subprocess(RevueBinary.path, ["publish", room, "--name", "Red", "--camera", camera.video, "--mic", "tone",
+                                                          "--server", server.base, "--token", try server.token(), "--log-level", "warning"],
+                                       standardOutput: .discard, standardError: .file(media.file("Red.log")))
+        do {
+            guard Poll.until(40, { (server.rooms.activeParticipants(roomID: room)?.count ?? 0) == 1 }) else {
+                throw ToolError("the publisher did not join: \((try? String(contentsOfFile: media.file("Red.log"), encoding: .utf8)) ?? "")")
+            }
+            let chromium = try HeadlessChromium(arguments: ["--window-size=1280,900"])
+            let tab = try chromium.open(server.base + "/console")
+            let console = ConsolePageDriver(tab: tab)
+            try console.waitFor("document.getElementById('login') && !document.getElementById('login').hidden")
+            _ = try console.signIn(key: server.auth.apiKey, secret: server.auth.secret)
+            return (room, publisher, media, chromium, tab, console)
+        } catch {
+            server.end(publisher)
+            throw error
+        }
+    }
+
     /// A livestream started from the console to nginx-rtmp gets a second destination from its
     /// card, which nginx then receives, and loses it again from the card's Remove.
     @Test func anOperatorAddsAndRemovesALivestreamDestination() throws {
@@ -163,20 +191,9 @@ extension LivePipelineSuites.ConsoleBrowserTests {
         server.startWorker()
         defer { server.stopWorker() }
         let nginx = try NginxRTMP()
-        let room = try server.makeRoom()
-        let media = try TemporaryDirectory(prefix: "console-rtmp")
-        let camera = try FakeMedia(colour: "D02020", tone: 440, in: media, name: "Red")
-        let publisher = try Subprocess(RevueBinary.path, ["publish", room, "--name", "Red", "--camera", camera.video, "--mic", "tone",
-                                                          "--server", server.base, "--token", try server.token(), "--log-level", "warning"],
-                                       standardOutput: .discard, standardError: .file(media.file("Red.log")))
-        defer { server.end(publisher) }
-        try #require(Poll.until(40) { (server.rooms.activeParticipants(roomID: room)?.count ?? 0) == 1 }, "the publisher did not join")
-
-        let chromium = try HeadlessChromium(arguments: ["--window-size=1280,900"])
-        let tab = try chromium.open(server.base + "/console")
-        let console = ConsolePageDriver(tab: tab)
-        try console.waitFor("document.getElementById('login') && !document.getElementById('login').hidden")
-        _ = try console.signIn(key: server.auth.apiKey, secret: server.auth.secret)
+        let setup = try Self.consoleOnARoomWithRed(server)
+        defer { server.end(setup.publisher) }
+        let (room, tab, console) = (setup.room, setup.tab, setup.console)
         let roomCard = "document.querySelector('.room[data-room-id=\"\(room)\"]')"
         #expect(try console.waitFor(roomCard), "\(console.text("rooms"))")
         _ = try tab.evaluate("""
@@ -232,6 +249,53 @@ extension LivePipelineSuites.ConsoleBrowserTests {
         #expect(try tab.evaluate("window.consoleState.lastError") is NSNull, "the console showed an error: \(console.text("status"))")
         _ = try tab.evaluate("[...\(card).querySelectorAll('button')].find(b => b.textContent === 'Stop').click()")
         #expect(try console.waitFor("!document.querySelector('.job[data-kind=\"livestream\"]')", timeout: 60), "the livestream did not stop")
+    }
+
+    /// A per-participant recording (`config.mode: "tracks"`) composites nothing: its card says
+    /// what it records and has no layout or capture controls, only Stop; in history its manifest
+    /// opens as a player per track, which "Play together" plays (the video is the participant's
+    /// own 640x360 picture).
+    @Test func aPerParticipantRecordingHasNoCompositeControlsAndItsTracksPlayInHistory() throws {
+        let server = try RoomServerHarness()
+        server.startWorker()
+        defer { server.stopWorker() }
+        let setup = try Self.consoleOnARoomWithRed(server)
+        defer { server.end(setup.publisher) }
+        let (room, tab, console) = (setup.room, setup.tab, setup.console)
+        _ = try tab.evaluate("""
+            fetch('/v2/recordings/start', { method: 'POST', body: JSON.stringify({ roomId: \(ConsolePageDriver.quoted(room)), config: { mode: 'tracks' } }),
+              headers: { 'Authorization': sessionStorage.getItem('revue.console.token'), 'Content-Type': 'application/json' } }).then(r => r.status)
+            """)
+        let card = "document.querySelector('.job[data-kind=\"recording\"]')"
+        let shown = try console.waitFor("\(card) && \(card).querySelector('.tag.mode')", timeout: 60)
+        try #require(shown, "no recording in now: \(console.text("jobs")); \(console.text("status"))")
+        #expect(try tab.evaluate("\(card).querySelector('.tag.mode').textContent") as? String == "each participant's tracks")
+        #expect(try tab.evaluate("!\(card).querySelector('form.layout') && ![...\(card).querySelectorAll('button')].some(b => b.textContent === 'Capture' || b.textContent === 'Pause')") as? Bool == true,
+                "composite controls on a per-participant recording: \(console.describe("\(card).innerText"))")
+        // A few seconds of both tracks, then Stop from the card.
+        let recorded = Poll.until(60) {
+            let directory = (try? FileManager.default.contentsOfDirectory(atPath: server.storage.file("recordings")))?.first.map { server.storage.file("recordings/\($0)/part-1.tracks") }
+            let tracks = directory.flatMap { TrackManifest.read(directory: $0) }?.tracks ?? []
+            return tracks.count == 2 && tracks.allSatisfy { $0.end >= 3 }
+        }
+        #expect(recorded, "the recording's manifest does not hold 3 s of two tracks")
+        _ = try tab.evaluate("[...\(card).querySelectorAll('button')].find(b => b.textContent === 'Stop').click()")
+        #expect(try console.waitFor("!document.querySelector('.job[data-kind=\"recording\"]')", timeout: 60), "the recording did not stop")
+
+        // History: the recording opens as its tracks, which play together.
+        _ = try tab.evaluate("document.getElementById('tabHistory').click()")
+        #expect(try console.waitFor("document.querySelector('.history-item button')", timeout: 30), "\(console.text("history"))")
+        _ = try tab.evaluate("document.querySelector('.history-item button').click()")
+        let opened = try console.waitFor("document.querySelectorAll('#tracks figure').length === 2", timeout: 30)
+        #expect(opened, "no tracks in the detail: \(console.text("tracks")) \(console.text("playerNote")) \(console.text("status"))")
+        #expect(try tab.evaluate("document.getElementById('player').hidden") as? Bool == true, "the composite player is hidden")
+        let video = "document.querySelector('#tracks video')", audio = "document.querySelector('#tracks audio')"
+        #expect(try console.waitFor("\(video) && \(video).videoWidth === 640 && \(video).videoHeight === 360", timeout: 30),
+                "the video track did not load: \(console.describe("[\(video).readyState, \(video).error && \(video).error.message]"))")
+        _ = try tab.evaluate("[...document.querySelectorAll('#tracks button')].find(b => b.textContent === 'Play together').click()")
+        #expect(try console.waitFor("\(video).currentTime > 1 && \(audio).currentTime > 1", timeout: 30),
+                "the tracks did not play: \(console.describe("[\(video).currentTime, \(audio).currentTime, \(audio).error && \(audio).error.message]"))")
+        #expect(try tab.evaluate("window.consoleState.lastError") is NSNull, "the console showed an error: \(console.text("status"))")
     }
 
     /// A host on the join page (a token with `allow_mod`) records the room with the Record

@@ -47,7 +47,7 @@ extension LivePipelineSuites {
                                           .object(["layout": .object(["type": .string("SPOTLIGHT")]), "theme": .string("LIGHT")]))
             #expect(changed.status == 200, "\(changed.json.text)")
             #expect(changed.json["layout"]?["type"]?.stringValue == "SPOTLIGHT" && changed.json["theme"]?.stringValue == "LIGHT"
-                && changed.json["layout"]?["gridSize"]?.integerValue == 4, "\(changed.json.text)")
+                && changed.json["layout"]?["gridSize"]?.integerValue == 4 && changed.json["mode"]?.stringValue == "video-and-audio", "\(changed.json.text)")
             var changedAt: Double?
             _ = Poll.until(20) {
                 changedAt = (try? server.api.store.events(of: job.id))?.compactMap { $0.detail }.compactMap(Self.layoutChangeTime).first

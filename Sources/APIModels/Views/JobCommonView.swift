@@ -39,8 +39,12 @@ public struct JobCommonView: Codable, Sendable, Equatable {
     public var thumbnailUrl: String?
     /// A recording: whether it is paused now (`POST /v2/recordings/pause`); nil for other kinds.
     public var paused: Bool?
+    /// What the job writes: the start's `config.mode` (`video-and-audio`, `audio`, `tracks`);
+    /// nil for a live transcription.
+    public var mode: RecordingMode?
     /// The layout and theme composited now (the start's `config`, or a later
-    /// `POST …/{id}/layout`); nil for a live transcription.
+    /// `POST …/{id}/layout`); nil where nothing is composited (a live transcription, `audio`
+    /// and `tracks`).
     public var layout: LayoutSettings?
     public var theme: ThemeName?
     /// The worker that holds the job (or held it last), by its `--worker-id`.
@@ -51,8 +55,9 @@ public struct JobCommonView: Codable, Sendable, Equatable {
 
     public init(id: String, roomId: String, sessionId: String, createdAt: String, updatedAt: String, status: String, attempts: Int,
                 error: Failure?, stopReason: StopReason? = nil, thumbnailUrl: String? = nil, paused: Bool? = nil,
-                layout: LayoutSettings? = nil, theme: ThemeName? = nil, workerId: String? = nil, nodeId: String? = nil)
+                mode: RecordingMode? = nil, layout: LayoutSettings? = nil, theme: ThemeName? = nil, workerId: String? = nil, nodeId: String? = nil)
     {
+        self.mode = mode
         self.paused = paused
         self.layout = layout
         self.theme = theme
