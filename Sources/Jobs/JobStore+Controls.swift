@@ -51,6 +51,9 @@ extension JobStore {
             guard job.config.mode.composites else {
                 throw ServiceError.invalidParameter("\(kind.rawValue) \(job.idText) writes each participant's tracks (config.mode \"tracks\"): it has no layout")
             }
+            guard job.config.mode == .videoAndAudio else {
+                throw ServiceError.invalidParameter("\(kind.rawValue) \(job.idText) is audio only (config.mode \"audio\"): it has no layout")
+            }
             var config = job.config
             config.layout = layout
             config.theme = theme

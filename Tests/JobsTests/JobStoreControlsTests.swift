@@ -50,6 +50,17 @@ import Testing
         }?.status == 404, "the id of another kind of job")
     }
 
+    /// Only a picture has a layout: an audio-only job's change is refused in words (400), and
+    /// its config keeps what it had.
+    @Test func anAudioOnlyJobHasNoLayoutToChange() throws {
+        let job = try running(.init(kind: .recording, roomID: "r1", config: RecordingConfig(mode: .audio)))
+        let refused = #expect(throws: ServiceError.self) {
+            try store.changeLayout(jobID: job.id, kind: .recording, layout: LayoutSettings(type: .spotlight), theme: .dark)
+        }
+        #expect(refused?.status == 400 && refused?.message.contains("audio only") == true, "\(String(describing: refused))")
+        #expect(try store.job(job.id)?.config.layout == LayoutSettings() && store.job(job.id)?.controlVersion == 0)
+    }
+
     @Test func destinationsAreAddedAndRemovedWithinTheirLimits() throws {
         let job = try running(.init(kind: .livestream, roomID: "r1", outputs: [LivestreamOutput(url: "rtmp://a/live", streamKey: "one")]))
         #expect(#expect(throws: ServiceError.self) {

@@ -273,9 +273,9 @@ extension LivePipelineSuites.ConsoleBrowserTests {
         #expect(try tab.evaluate("!\(card).querySelector('form.layout') && ![...\(card).querySelectorAll('button')].some(b => b.textContent === 'Capture' || b.textContent === 'Pause')") as? Bool == true,
                 "composite controls on a per-participant recording: \(console.describe("\(card).innerText"))")
         // A few seconds of both tracks, then Stop from the card.
+        let job = try #require(try tab.evaluate("\(card).dataset.jobId") as? String)
         let recorded = Poll.until(60) {
-            let directory = (try? FileManager.default.contentsOfDirectory(atPath: server.storage.file("recordings")))?.first.map { server.storage.file("recordings/\($0)/part-1.tracks") }
-            let tracks = directory.flatMap { TrackManifest.read(directory: $0) }?.tracks ?? []
+            let tracks = TrackManifest.read(directory: server.storage.file("recordings/\(job)/part-1.tracks"))?.tracks ?? []
             return tracks.count == 2 && tracks.allSatisfy { $0.end >= 3 }
         }
         #expect(recorded, "the recording's manifest does not hold 3 s of two tracks")
