@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(name: "DataChannelTests", dependencies: ["DataChannel", "DTLS", "Platform", "TestKit", "TestSupport"],
                     exclude: ["Interop/aiortc_sctp_peer.py"]),
         .testTarget(name: "SFUTests", dependencies: ["Media", "SFU", "RTP", "Fixture", "TestKit", "TestSupport"]),
-        .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "TestSupport"]),
+        .testTarget(name: "DecodeTests", dependencies: ["Decode", "Ingest", "Media", "Platform", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["JobSpec", "Layout"]),
         .testTarget(name: "CompositeTests", dependencies: ["JobSpec", "Composite", "Layout", "Media"]),
         .testTarget(name: "MixTests", dependencies: ["Mix", "Media", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Log
+import Outputs
 import Platform
 import Speech
 import Synchronization
@@ -21,6 +22,8 @@ enum TranscribeCommand: RevueCommand {
             OptionSpec("speaker", value: "NAME", help: "A speaker's name, once per FILE in order (default: the file's name).", repeatable: true),
             OptionSpec("speakers", value: "MANIFEST",
                        help: "Transcribe the participants' audio a recording kept (its speakers.json) instead of FILEs."),
+            OptionSpec("tracks", value: "MANIFEST",
+                       help: "Transcribe a per-participant recording's audio tracks (its manifest.json), each placed on its clock, instead of FILEs."),
             OptionSpec("out", value: "DIR", help: "Write the four transcript files into DIR."),
             OptionSpec("format", value: "FORMAT", help: "What to print without --out.", default: "txt", allowed: TranscriptFormat.allCases.map(\.rawValue)),
             OptionSpec("model", value: "ID", help: "The speech model.", default: SpeechModel.defaultID),
@@ -38,8 +41,10 @@ enum TranscribeCommand: RevueCommand {
             ParentWatch.dieWithParent(expected: pid)
         }
         let files = arguments.positionals
-        let manifest = arguments.value("speakers")
-        guard files.isEmpty != (manifest == nil) else { throw UsageError("give FILE... or --speakers MANIFEST", command: spec.name) }
+        let manifest = arguments.value("speakers"), tracks = arguments.value("tracks")
+        guard [!files.isEmpty, manifest != nil, tracks != nil].filter({ $0 }).count == 1 else {
+            throw UsageError("give FILE..., --speakers MANIFEST or --tracks MANIFEST", command: spec.name)
+        }
         let names = arguments.values("speaker")
         guard names.count <= files.count else { throw UsageError("more --speaker names than files", command: spec.name) }
         let model: SpeechModel
@@ -48,7 +53,9 @@ enum TranscribeCommand: RevueCommand {
         } catch {
             throw UsageError(error.description, command: spec.name)
         }
-        let speakers = try manifest.map { path throws(TranscriptionError) in try SpeakerTracks.load(path) } ?? files.enumerated().map { index, path in
+        let listed = try manifest.map { path throws(TranscriptionError) in try SpeakerTracks.load(path) }
+            ?? tracks.map { path throws(TranscriptionError) in try TrackManifest.speakers(manifestPath: path) }
+        let speakers = listed ?? files.enumerated().map { index, path in
             let name = index < names.count ? names[index] : URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             return SpeakerAudio(path: path, participantId: "speaker-\(index + 1)", participantName: name)
         }

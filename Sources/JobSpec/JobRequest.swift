@@ -84,10 +84,9 @@ public struct JobRequest: Sendable, Equatable {
             else { throw SpecError("preSignedUrl must be an http:// or https:// URL with a host (a presigned S3 PUT URL)") }
             preSignedURL = text
         }
-        if config.mode == .tracks {
+        if config.mode == .tracks, preSignedURL != nil {
             // Not built yet for this mode: refused rather than ignored (docs/OUTPUTS.md).
-            if transcription != nil { throw SpecError("transcription of a per-participant recording (config.mode \"tracks\") is not supported yet") }
-            if preSignedURL != nil { throw SpecError("preSignedUrl takes one file; config.mode \"tracks\" writes one per track") }
+            throw SpecError("preSignedUrl takes one file; config.mode \"tracks\" writes one per track")
         }
     }
 }

@@ -59,7 +59,8 @@ struct JobPlan {
         spec = PipelineSpec(source: source, config: job.config,
                             outputs: outputs, job: .init(id: id, kind: job.kind, attempt: job.attempts, roomID: job.roomID),
                             parentPID: parentPID, bucketMirror: mirror,
-                            speakerAudio: job.transcription == nil || job.kind == .transcription
+                            // A per-participant recording's own audio tracks are what its transcript reads.
+                            speakerAudio: job.transcription == nil || job.kind == .transcription || job.config.mode == .tracks
                                 ? nil : storage + "/" + JobPlan.speakerAudio(job: id, attempt: job.attempts))
         spec.eventsDescriptor = eventsDescriptor
         // Pause, resume, layout and destinations reach a run of a media job on its standard

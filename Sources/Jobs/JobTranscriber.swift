@@ -1,12 +1,14 @@
 import Foundation
 import JobSpec
 import Log
+import Outputs
 import Platform
 
 /// Makes a finished job's transcript (docs/TRANSCRIPTION.md): for each attempt that kept its
 /// participants' audio, `revue transcribe --speakers MANIFEST --out DIR` in a child process (the
 /// speech helper's memory and a crash stay out of the worker), writing the part's transcript
-/// beside it. The transcript parts are listed only once every file is written, so a worker that
+/// beside it; for each part of a per-participant recording, `--tracks` with the part's own
+/// manifest (its audio tracks are the speakers' audio, and stay: they are the recording). The transcript parts are listed only once every file is written, so a worker that
 /// dies meanwhile leaves nothing that looks complete, and the next holder makes it again.
 struct JobTranscriber {
     let executable: String
@@ -25,7 +27,7 @@ struct JobTranscriber {
     func run(_ job: Job, parts: [JobPart], request: TranscriptionRequest, shouldStop: () -> Bool) -> Outcome {
         var result = parts
         var segments = 0
-        let primary: PartKind = job.kind == .hls ? .hls : .mp4
+        let primary: PartKind = job.kind == .hls ? .hls : job.config.mode == .tracks ? .tracks : .mp4
         for part in parts where part.kind == primary && (part.status == .complete || part.status == .repaired) {
             let transcriptPath = TranscriptPart.path(beside: part)
             if parts.contains(where: { $0.kind == .transcript && $0.path == transcriptPath }) {
@@ -33,15 +35,17 @@ struct JobTranscriber {
                 continue
             }
             let speakers = storageRoot + "/" + JobPlan.speakerAudio(job: job.idText, attempt: part.attempt)
-            let manifest = speakers + "/speakers.json"
+            let ownTracks = part.kind == .tracks
+            let manifest = ownTracks ? storageRoot + "/" + part.path + "/" + TrackManifest.fileName : speakers + "/speakers.json"
             guard FileManager.default.fileExists(atPath: manifest) else {
                 logger.warning("an attempt kept no speaker audio; its part has no transcript", ["part": .string(part.path)])
                 continue
             }
             let output = storageRoot + "/" + transcriptPath
-            let log = storageRoot + "/jobs/\(job.idText)/transcribe-attempt-\(part.attempt).log"
+            let log = storageRoot + "/jobs/\(job.idText)/transcribe-\(ownTracks ? (part.path as NSString).lastPathComponent : "attempt-\(part.attempt)").log"
             // It dies with this worker: after a takeover only the next holder writes this directory.
-            var arguments = ["transcribe", "--speakers", manifest, "--out", output, "--log-format", "json", "--parent-pid", String(getpid())]
+            var arguments = ["transcribe", ownTracks ? "--tracks" : "--speakers", manifest, "--out", output, "--log-format", "json",
+                             "--parent-pid", String(getpid())]
             if let model = request.modelId { arguments += ["--model", model] }
             if let config = request.modelConfig { arguments += ["--model-config", config] }
             let started = Date()
@@ -75,7 +79,7 @@ struct JobTranscriber {
             result.append(made)
             logger.info("transcribed", ["part": .string(part.path), "segments": .of(count),
                                         "seconds": .double((Date().timeIntervalSince(started) * 10).rounded() / 10)])
-            if !request.keepSpeakerAudio { try? FileManager.default.removeItem(atPath: speakers) }
+            if !request.keepSpeakerAudio && !ownTracks { try? FileManager.default.removeItem(atPath: speakers) }
         }
         return .done(result, segments: segments)
     }

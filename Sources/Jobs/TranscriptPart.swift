@@ -15,9 +15,10 @@ public enum TranscriptPart {
     public static let summaryName = "summary.md"
     public static let summaryFormat = "summary"
 
-    /// The transcript directory of a part: its path without `.mp4`, then `.transcript`.
+    /// The transcript directory of a part: its path without `.mp4` or `.tracks`, then `.transcript`.
     public static func path(beside part: JobPart) -> String {
-        let base = part.path.hasSuffix(".mp4") ? String(part.path.dropLast(4)) : part.path
+        var base = part.path
+        for suffix in [".mp4", ".tracks"] where base.hasSuffix(suffix) { base.removeLast(suffix.count) }
         return base + ".transcript"
     }
 

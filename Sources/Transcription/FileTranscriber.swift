@@ -36,7 +36,7 @@ public struct FileTranscriber: Sendable {
         var readers: [(SpeakerAudio, AudioFileReader)] = []
         for speaker in speakers {
             do {
-                readers.append((speaker, try AudioFileReader(path: speaker.path, rate: Utterance.sampleRate)))
+                readers.append((speaker, try AudioFileReader(path: speaker.path, rate: Utterance.sampleRate, followingTimestamps: speaker.followingTimestamps)))
             } catch {
                 throw TranscriptionError(error.description)
             }

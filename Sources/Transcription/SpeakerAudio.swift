@@ -6,8 +6,13 @@ public struct SpeakerAudio: Sendable, Equatable {
     public var participantId: String
     public var participantName: String
     public var offset: Double
+    /// Whether the file's timestamps place its sound (a per-participant track, which has no
+    /// packets while its sender was muted): its gaps are read as silence
+    /// (`AudioFileReader.followingTimestamps`).
+    public var followingTimestamps: Bool
 
-    public init(path: String, participantId: String, participantName: String, offset: Double = 0) {
+    public init(path: String, participantId: String, participantName: String, offset: Double = 0, followingTimestamps: Bool = false) {
+        self.followingTimestamps = followingTimestamps
         self.path = path
         self.participantId = participantId
         self.participantName = participantName

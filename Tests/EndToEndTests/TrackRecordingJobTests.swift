@@ -7,7 +7,7 @@ import Testing
 /// A per-participant recording as a job (`config.mode: "tracks"`, issue 26 item 5), through the
 /// REST API, a worker and PostgreSQL on the example fixture room: the recording's file is the
 /// manifest at a signed URL, each track file opens under the same signature, and what the mode
-/// has not (a layout, a pause, a capture, a transcript, a presigned upload) is refused with a clear error.
+/// has not (a layout, a pause, a capture, a presigned upload) is refused with a clear error.
 /// A worker killed mid-recording leaves files another worker finishes before it goes on.
 @Suite(.serialized, .live, .timeLimit(.minutes(10))) struct TrackRecordingJobTests {
     @Test func aTracksRecordingServesItsManifestAndFiles() throws {
@@ -18,7 +18,6 @@ import Testing
         // What this mode refuses at the start: each names the field.
         let refusals: [([String: Any], String)] = [
             (["roomId": "tracks-room", "config": ["mode": "tracks", "layout": ["type": "GRID"]]], "config.layout does not apply"),
-            (["roomId": "tracks-room", "config": ["mode": "tracks"], "transcription": ["enabled": true]], "transcription of a per-participant"),
             (["roomId": "tracks-room", "config": ["mode": "tracks"], "preSignedUrl": "https://bucket.example/put"], "preSignedUrl takes one file"),
         ]
         for (body, message) in refusals {

@@ -36,13 +36,7 @@ extension LivePipelineSuites {
                                                                summaryPrompt: "Write the meeting's topics as three bullet points.")
             #expect(recording.transcription?.state == .waiting)
             // Both join at once and play their tracks from the start: the turns keep their gaps.
-            let publishers = try (0..<2).map { index in
-                try server.micPublisher(room: room, name: Self.names[index], wav: media.file("speaker-\(index).wav"), seconds: spoken,
-                                        log: media.file("publish-\(index).log"))
-            }
-            for (index, publisher) in publishers.enumerated() {
-                #expect(RoomServerHarness.publisherFailure(publisher, timeout: spoken + 30, log: media.file("publish-\(index).log")) == nil)
-            }
+            for failure in try server.speakTogether(room: room, names: Self.names, in: media, seconds: spoken) { #expect(failure == nil) }
             defer { print("recorder log:\n" + server.attemptLog(recording)) }
             let finished = try server.stopJob(recording, timeout: 180)
             let status = try #require(finished.transcription)
@@ -55,13 +49,8 @@ extension LivePipelineSuites {
             let transcript = try JSONDecoder().decode(TranscriptFile.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/transcript.json")))
             // Each segment belongs to the sentence it is most like; a sentence was heard as its
             // segments, and is attributed when all of them are its speaker's.
-            let heard = SpokenConversation.sort(transcript.segments, text: \.text, into: lines)
-            let pairs = zip(lines, heard).map { ($0.text, $1.map(\.text).joined(separator: " ")) }
-            let attributed = zip(lines, heard).filter { line, segments in
-                !segments.isEmpty && segments.allSatisfy { $0.participantName == Self.names[line.speaker] }
-            }.count
-            let wer = WordErrorRate(pairs: pairs.map { (reference: $0.0, hypothesis: $0.1) }).rate
-            for (said, got) in pairs where WordErrorRate(reference: said, hypothesis: got).errors > 0 { print("  said: \(said)\n  heard: \(got)") }
+            let score = TranscriptScore(transcript, lines: lines, names: Self.names)
+            let (wer, attributed) = (score.wordErrorRate, score.attributed)
             print("recording transcript: WER \(String(format: "%.1f", wer * 100)) %, \(attributed)/\(lines.count) attributed, \(transcript.segments.count) segments")
             #expect(wer <= 0.15)
             #expect(attributed == lines.count)

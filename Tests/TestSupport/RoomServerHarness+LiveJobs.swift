@@ -29,6 +29,19 @@ extension RoomServerHarness {
                               standardOutput: output, standardError: output)
     }
 
+    /// Each of `names` says its track at once (`speaker-K.wav` in `directory`, `seconds` long,
+    /// through a `micPublisher` logging to `publish-K.log`); waits until all have ended. Each
+    /// one's failure (`publisherFailure`), nil for one that ended well.
+    public func speakTogether(room: String, names: [String], in directory: TemporaryDirectory, seconds: Double) throws -> [String?] {
+        let publishers = try names.indices.map { index in
+            try micPublisher(room: room, name: names[index], wav: directory.file("speaker-\(index).wav"), seconds: seconds,
+                             log: directory.file("publish-\(index).log"))
+        }
+        return publishers.enumerated().map { index, publisher in
+            Self.publisherFailure(publisher, timeout: seconds + 30, log: directory.file("publish-\(index).log"))
+        }
+    }
+
     /// Waits for a `micPublisher` to end by itself: nil when it exited 0; else how it ended and the
     /// last lines of its `log`, where a crash says why (the log is gone with the test's directory).
     public static func publisherFailure(_ publisher: Subprocess, timeout: Double, log: String?) -> String? {
@@ -67,21 +80,25 @@ extension RoomServerHarness {
         return job
     }
 
-    /// An audio-only recording of `room` with `transcription: {enabled: true}` (and a summary
-    /// with `summaryPrompt`), started through the REST API with its webhooks to `webhookURL`;
-    /// the job once a worker has it STARTED.
-    public func startTranscribedRecording(room: String, webhookURL: String, keepSpeakerAudio: Bool, summaryPrompt: String? = nil) throws -> Job {
+    /// A recording of `room` (`config.mode`: audio only unless `mode` says, e.g. "tracks") with
+    /// `transcription: {enabled: true}` (and a summary with `summaryPrompt`), started through the
+    /// REST API with its webhooks to `webhookURL`; the job once a worker has it STARTED, or (not
+    /// `waitingForStart`: a per-participant recording starts with the first track) once a worker
+    /// has it.
+    public func startTranscribedRecording(room: String, webhookURL: String, keepSpeakerAudio: Bool, summaryPrompt: String? = nil,
+                                          mode: String = "audio", waitingForStart: Bool = true) throws -> Job
+    {
         var transcription: [String: JSONValue] = ["enabled": .bool(true), "keepSpeakerAudio": .bool(keepSpeakerAudio)]
         if let summaryPrompt { transcription["summary"] = .object(["enabled": .bool(true), "prompt": .string(summaryPrompt)]) }
         let started = try call("POST", "/v2/recordings/start", .object([
-            "roomId": .string(room), "webhookUrl": .string(webhookURL), "config": .object(["mode": .string("audio")]),
+            "roomId": .string(room), "webhookUrl": .string(webhookURL), "config": .object(["mode": .string(mode)]),
             "transcription": .object(transcription),
         ]))
         guard started.status == 200 else { throw ToolError("the start answered \(started.status): \(started.json.text)") }
         var job: Job?
         let running = try Self.poll(40) {
             job = try api.store.activeJob(kind: .recording, roomID: room)
-            return job?.state == .started
+            return job?.state == .started || (!waitingForStart && job?.workerID != nil)
         }
         guard running, let job else { throw ToolError("the recording never started: \(String(describing: job))") }
         return job
