@@ -5,7 +5,12 @@ import Media
 /// Each participant's decoded chunks are placed on the session timeline by their media time,
 /// and kept contiguous: a chunk that starts within `tolerance` of where the previous one ended
 /// is appended there, so clock jitter never opens a gap or an overlap. A larger difference is a
-/// real jump (a pause, a corrected clock), and the chunk goes where its time says.
+/// real jump (a pause, a corrected clock), and the chunk goes where its time says. A difference
+/// within the tolerance that lasts (the participant's clock offset slewed by a few milliseconds,
+/// docs/MEDIA_CLOCK.md) is followed gently: each chunk is stretched or squeezed by at most 0.5 %
+/// (8.6 cents of pitch, for the seconds it takes) until the lane is where the times say, so a
+/// participant's sound follows their picture without a jump; jitter, whose differences average
+/// out, is not followed.
 ///
 /// Mixing sums the participants and runs the sum through a limiter: a peak above `ceiling`
 /// (−1 dBFS)
@@ -30,6 +35,9 @@ public final class AudioMixer {
         var start: Int64 = 0
         /// Where the next contiguous chunk goes.
         var end: Int64?
+        /// How far (in samples) chunks have lately wanted to be from where they went: the
+        /// difference averaged over about `driftSeconds`.
+        var drift: Double = 0
 
         /// Stereo frames buffered.
         var frameCount: Int { (samples.count - head) / 2 }
@@ -46,6 +54,12 @@ public final class AudioMixer {
             }
         }
     }
+
+    /// How long a difference must last to be followed (the averaging's time constant), the
+    /// least average difference followed (1 ms), and the most a chunk is stretched (1/200).
+    static let driftSeconds = 1.0
+    static let driftDeadband = 48.0
+    static let stretchDivisor = 200
 
     private var lanes: [String: Lane] = [:]
     private var gain: Float = 1
@@ -70,10 +84,17 @@ public final class AudioMixer {
         add(chunk, to: &lanes[participant, default: Lane()])
     }
 
-    private func add(_ chunk: AudioChunk, to lane: inout Lane) {
-        let wanted = Int64((chunk.mediaTime * Double(Self.sampleRate)).rounded())
+    private func add(_ given: AudioChunk, to lane: inout Lane) {
+        let wanted = Int64((given.mediaTime * Double(Self.sampleRate)).rounded())
         var position = wanted
-        if let end = lane.end, abs(wanted - end) <= Int64(tolerance) { position = end }
+        var chunk = given
+        if let end = lane.end, abs(wanted - end) <= Int64(tolerance) {
+            position = end
+            let stretch = Self.stretch(following: Double(wanted - end), frames: given.frameCount, drift: &lane.drift)
+            if stretch != 0 { chunk = Self.stretched(given, by: stretch) }
+        } else {
+            lane.drift = 0
+        }
         if lane.frameCount == 0 && lane.end == nil { lane.start = max(position, mixedUntil) }
         var frames = chunk.frameCount
         var skip = 0
@@ -111,6 +132,41 @@ public final class AudioMixer {
                 }
             }
         }
+    }
+
+    /// How many samples to add to (or, negative, take from) a chunk of `frames` appended
+    /// `difference` samples before where its time puts it: none until the average difference
+    /// (`drift`, updated here) passes the deadband, then toward it, never past this chunk's own
+    /// difference (so the lane does not overshoot) and never more than 1/200 of the chunk.
+    static func stretch(following difference: Double, frames: Int, drift: inout Double) -> Int {
+        drift += (difference - drift) * min(1, Double(frames) / Double(sampleRate) / driftSeconds)
+        guard frames >= 2 * stretchDivisor, abs(drift) > driftDeadband, (difference > 0) == (drift > 0) else { return 0 }
+        let step = min(abs(difference), abs(drift), Double(frames / stretchDivisor)).rounded(.down)
+        return Int(step) * (difference > 0 ? 1 : -1)
+    }
+
+    /// `chunk` resampled to `delta` more (or fewer) frames by linear interpolation, its first
+    /// and last samples kept, so the chunks on either side still join it.
+    static func stretched(_ chunk: AudioChunk, by delta: Int) -> AudioChunk {
+        let frames = chunk.frameCount, channels = chunk.channels
+        let target = frames + delta
+        guard frames >= 2, target >= 2, channels > 0 else { return chunk }
+        var samples = [Float](repeating: 0, count: target * channels)
+        let step = Double(frames - 1) / Double(target - 1)
+        chunk.samples.withUnsafeBufferPointer { source in
+            samples.withUnsafeMutableBufferPointer { output in
+                for frame in 0..<target {
+                    let place = Double(frame) * step
+                    let index = min(frames - 2, Int(place))
+                    let fraction = Float(place - Double(index))
+                    for channel in 0..<channels {
+                        let before = source[index * channels + channel], after = source[(index + 1) * channels + channel]
+                        output[frame * channels + channel] = before + (after - before) * fraction
+                    }
+                }
+            }
+        }
+        return AudioChunk(samples: samples, channels: channels, mediaTime: chunk.mediaTime, isConcealed: chunk.isConcealed)
     }
 
     /// Starts the output at `sample` instead of 0 (before anything is mixed): audio before it is
