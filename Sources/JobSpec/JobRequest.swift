@@ -85,7 +85,7 @@ public struct JobRequest: Sendable, Equatable {
             preSignedURL = text
         }
         if config.mode == .tracks, preSignedURL != nil {
-            // Not built yet for this mode: refused rather than ignored (docs/OUTPUTS.md).
+            // One presigned URL takes one file: refused rather than ignored (docs/OUTPUTS.md).
             throw SpecError("preSignedUrl takes one file; config.mode \"tracks\" writes one per track")
         }
     }

@@ -38,7 +38,8 @@ struct JobTranscriber {
             let ownTracks = part.kind == .tracks
             let manifest = ownTracks ? storageRoot + "/" + part.path + "/" + TrackManifest.fileName : speakers + "/speakers.json"
             guard FileManager.default.fileExists(atPath: manifest) else {
-                logger.warning("an attempt kept no speaker audio; its part has no transcript", ["part": .string(part.path)])
+                logger.warning(ownTracks ? "a part has no track manifest; it has no transcript" : "an attempt kept no speaker audio; its part has no transcript",
+                               ["part": .string(part.path)])
                 continue
             }
             let output = storageRoot + "/" + transcriptPath

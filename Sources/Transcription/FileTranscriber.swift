@@ -33,18 +33,28 @@ public struct FileTranscriber: Sendable {
     public func transcribe(_ speakers: [SpeakerAudio], progress: (Progress) -> Void = { _ in }) throws(TranscriptionError) -> Transcript {
         var transcript = Transcript(engine: engine.description, modelId: modelId)
         var state = Progress(secondsRead: 0, secondsTotal: nil, utterances: 0)
-        var readers: [(SpeakerAudio, AudioFileReader)] = []
+        // Every file is opened first (so one that cannot be read fails before any work) and
+        // closed again: a per-participant recording may have hundreds, read one at a time.
+        var readable: [SpeakerAudio] = []
+        var durations: [Double] = []
         for speaker in speakers {
             do {
-                readers.append((speaker, try AudioFileReader(path: speaker.path, rate: Utterance.sampleRate, followingTimestamps: speaker.followingTimestamps)))
+                if let duration = try open(speaker).duration { durations.append(duration) }
+                readable.append(speaker)
+            } catch {
+                guard speaker.mayBeUnreadable else { throw TranscriptionError(error.description) }
+                logger.warning("a track that cannot be read is left out of the transcript", ["error": .string(error.description)])
+            }
+        }
+        state.secondsTotal = durations.count == readable.count ? durations.reduce(0, +) : nil
+        var lastReport = 0.0
+        for speaker in readable {
+            let reader: AudioFileReader
+            do {
+                reader = try open(speaker)
             } catch {
                 throw TranscriptionError(error.description)
             }
-        }
-        let durations = readers.compactMap(\.1.duration)
-        state.secondsTotal = durations.count == readers.count ? durations.reduce(0, +) : nil
-        var lastReport = 0.0
-        for (speaker, reader) in readers {
             var detector = VoiceActivityDetector(origin: 0)
             var readHere = 0
             func recognise(_ utterances: [Utterance]) throws(TranscriptionError) {
@@ -83,5 +93,9 @@ public struct FileTranscriber: Sendable {
         }
         progress(state)
         return transcript
+    }
+
+    private func open(_ speaker: SpeakerAudio) throws(AudioFileReader.ReadError) -> AudioFileReader {
+        try AudioFileReader(path: speaker.path, rate: Utterance.sampleRate, followingTimestamps: speaker.followingTimestamps)
     }
 }

@@ -10,9 +10,15 @@ public struct SpeakerAudio: Sendable, Equatable {
     /// packets while its sender was muted): its gaps are read as silence
     /// (`AudioFileReader.followingTimestamps`).
     public var followingTimestamps: Bool
+    /// Whether the transcript goes on without this file when it cannot be read (a track a killed
+    /// writer left unreadable: its part says so), rather than failing.
+    public var mayBeUnreadable: Bool
 
-    public init(path: String, participantId: String, participantName: String, offset: Double = 0, followingTimestamps: Bool = false) {
+    public init(path: String, participantId: String, participantName: String, offset: Double = 0, followingTimestamps: Bool = false,
+                mayBeUnreadable: Bool = false)
+    {
         self.followingTimestamps = followingTimestamps
+        self.mayBeUnreadable = mayBeUnreadable
         self.path = path
         self.participantId = participantId
         self.participantName = participantName

@@ -27,7 +27,7 @@ public struct SpeakerTracks: Sendable, Equatable, Codable {
         } catch {
             throw TranscriptionError("cannot read the speaker manifest \(path): \(error)")
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try manifest.speakers.map { speaker throws(TranscriptionError) in
             // A file name only: the manifest cannot point outside its directory.
             guard !speaker.file.contains("/"), !speaker.file.hasPrefix(".") else {
