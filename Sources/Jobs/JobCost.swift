@@ -39,6 +39,7 @@ public enum JobCost {
     /// `JobCostTests` holds the two equal.
     static let sql = """
         (CASE WHEN kind = 'transcription' THEN \(transcription)
+              WHEN config->>'mode' = 'tracks' THEN \(tracks)
               WHEN config->>'mode' = 'audio' THEN \(audioOnly)
               WHEN config->>'quality' = 'low' THEN \(low)
               WHEN config->>'quality' = 'high' THEN \(high)

@@ -13,7 +13,7 @@ import Testing
 
     init() throws {
         store = JobStore(pool: PostgresPool(try JobDatabase.make(), size: 2))
-        for room in ["a", "b", "c", "d", "e"] { try store.ensureRoom(room) }
+        for room in ["a", "b", "c", "d", "e", "f"] { try store.ensureRoom(room) }
     }
 
     static let requests: [JobRequest] = [
@@ -22,11 +22,12 @@ import Testing
         JobRequest(kind: .recording, roomID: "c", config: RecordingConfig(mode: .audio, quality: .high)),
         JobRequest(kind: .livestream, roomID: "d", outputs: [LivestreamOutput(url: "rtmp://a/b", streamKey: "k")]),
         JobRequest(kind: .transcription, roomID: "e"),
+        JobRequest(kind: .recording, roomID: "f", config: RecordingConfig(mode: .tracks)),
     ]
 
     @Test func theClaimsSQLCostsWhatJobCostSays() throws {
         let jobs = try Self.requests.map { try store.create($0) }
-        #expect(jobs.map(JobCost.of) == [1.0, 0.3, 0.1, 0.5, 0.5])
+        #expect(jobs.map(JobCost.of) == [1.0, 0.3, 0.1, 0.5, 0.5, 0.05])
         // Each claimed with a budget just under its cost is passed over; at its cost it is taken.
         for job in jobs.sorted(by: { JobCost.of($0) < JobCost.of($1) }) {
             let cost = JobCost.of(job)
