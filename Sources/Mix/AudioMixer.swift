@@ -8,9 +8,9 @@ import Media
 /// real jump (a pause, a corrected clock), and the chunk goes where its time says. A difference
 /// within the tolerance that lasts (the participant's clock offset slewed by a few milliseconds,
 /// docs/MEDIA_CLOCK.md) is followed gently: each chunk is stretched or squeezed by at most 0.5 %
-/// (8.6 cents of pitch, for the seconds it takes) until the lane is where the times say, so a
-/// participant's sound follows their picture without a jump; jitter, whose differences average
-/// out, is not followed.
+/// (4 samples of a 20 ms chunk, 7 cents of pitch, for the seconds it takes) until the lane is
+/// where the times say, so a participant's sound follows their picture without a jump; jittered
+/// times are not followed chunk by chunk: the lane settles where they average.
 ///
 /// Mixing sums the participants and runs the sum through a limiter: a peak above `ceiling`
 /// (−1 dBFS)
@@ -145,8 +145,10 @@ public final class AudioMixer {
         return Int(step) * (difference > 0 ? 1 : -1)
     }
 
-    /// `chunk` resampled to `delta` more (or fewer) frames by linear interpolation, its first
-    /// and last samples kept, so the chunks on either side still join it.
+    /// `chunk` resampled to `delta` more (or fewer) frames by cubic (Catmull-Rom) interpolation,
+    /// its first and last samples kept, so the chunks on either side still join it; linear
+    /// interpolation would dull the treble 200 times a second while the stretch sweeps its
+    /// position through the samples.
     static func stretched(_ chunk: AudioChunk, by delta: Int) -> AudioChunk {
         let frames = chunk.frameCount, channels = chunk.channels
         let target = frames + delta
@@ -158,10 +160,15 @@ public final class AudioMixer {
                 for frame in 0..<target {
                     let place = Double(frame) * step
                     let index = min(frames - 2, Int(place))
-                    let fraction = Float(place - Double(index))
+                    let t = Float(place - Double(index))
                     for channel in 0..<channels {
-                        let before = source[index * channels + channel], after = source[(index + 1) * channels + channel]
-                        output[frame * channels + channel] = before + (after - before) * fraction
+                        // The four samples around the place, the chunk's ends repeated past them.
+                        let p0 = source[max(0, index - 1) * channels + channel], p1 = source[index * channels + channel]
+                        let p2 = source[(index + 1) * channels + channel], p3 = source[min(frames - 1, index + 2) * channels + channel]
+                        let a = -0.5 * p0 + 1.5 * p1 - 1.5 * p2 + 0.5 * p3
+                        let b = p0 - 2.5 * p1 + 2 * p2 - 0.5 * p3
+                        let c = -0.5 * p0 + 0.5 * p2
+                        output[frame * channels + channel] = ((a * t + b) * t + c) * t + p1
                     }
                 }
             }

@@ -73,10 +73,11 @@ import Testing
 
     /// A participant's clock offset slews 10 ms later two seconds in (their chunks' times move,
     /// their sound does not): the lane follows within the tolerance, without a jump or a gap, so a
-    /// 2 kHz burst said at 8 s comes out at 8.010 s, where the times put it, not at 8.000. The
-    /// largest step between samples shows no jump: the tone's own is 0.004, the burst's 0.013.
+    /// 2 kHz burst said at 3 s comes out part of the way and one said at 8 s at 8.010 s, where the
+    /// times put it, not at 8.000. Under them a 97 Hz tone, whose period no chunk boundary
+    /// matches: a jump or a gap would be a step far larger than its own 0.004 (the bursts' 0.013).
     @Test func aLastingSmallSlewIsFollowedGentlyAndJitterIsNot() {
-        func run(slew: Double, wobble: Double) -> (onset: Double, largestStep: Float) {
+        func run(slew: Double, wobble: Double) -> (early: Double, onset: Double, largestStep: Float) {
             let mixer = AudioMixer(tolerance: 960)
             var output: [Float] = []
             for index in 0..<500 {
@@ -84,8 +85,8 @@ import Testing
                 var samples: [Float] = []
                 for frame in 0..<960 {
                     let time = source + Double(frame) / 48_000
-                    var value = 0.3 * Float(sin(2 * Double.pi * 100 * time))
-                    if time >= 8, time < 8.05 { value += 0.05 * Float(sin(2 * Double.pi * 2000 * (time - 8))) }
+                    var value = 0.3 * Float(sin(2 * Double.pi * 97 * time))
+                    for burst in [3.0, 8.0] where time >= burst && time < burst + 0.05 { value += 0.05 * Float(sin(2 * Double.pi * 2000 * (time - burst))) }
                     samples.append(value)
                 }
                 let shift = (index >= 100 ? slew : 0) + (index % 2 == 0 ? wobble : -wobble)
@@ -95,19 +96,22 @@ import Testing
                     output += stride(from: 0, to: block.count, by: 2).map { block[$0] }
                 }
             }
-            // The burst's first sample: where the signal turns faster than the 100 Hz tone can.
-            let onset = (1..<output.count).first { abs(output[$0] - output[$0 - 1]) > 0.008 }.map { Double($0) / 48_000 } ?? 0
+            // A burst's first sample: where the signal turns faster than the 97 Hz tone can.
+            func onset(after seconds: Double) -> Double {
+                (Int(seconds * 48_000)..<output.count).first { abs(output[$0] - output[$0 - 1]) > 0.008 }.map { Double($0) / 48_000 } ?? 0
+            }
             // Past the first chunk: the largest step from one sample to the next.
             let largestStep = (1000..<output.count).reduce(Float(0)) { max($0, abs(output[$1] - output[$1 - 1])) }
-            return (onset, largestStep)
+            return (onset(after: 2.5), onset(after: 7.5), largestStep)
         }
         let followed = run(slew: 0.010, wobble: 0)
+        #expect(followed.early > 3.0005 && followed.early < 3.0095, "the first burst at \(followed.early) s: part of the way")
         #expect(abs(followed.onset - 8.010) < 0.0015, "the burst at \(followed.onset) s")
         #expect(followed.largestStep < 0.02, "no jump or gap: the largest step \(followed.largestStep)")
         // Alternating ±3 ms of jitter and no slew: the first chunk put the lane 3 ms late; it
         // settles where the times average (the burst at 8.000), never following the wobble.
         let jittered = run(slew: 0, wobble: 0.003)
-        #expect(abs(jittered.onset - 8.000) < 0.0015, "the burst at \(jittered.onset) s")
+        #expect(abs(jittered.early - 3.000) < 0.0015 && abs(jittered.onset - 8.000) < 0.0015, "the bursts at \(jittered.early), \(jittered.onset) s")
         #expect(jittered.largestStep < 0.02)
     }
 
