@@ -288,7 +288,7 @@ let package = Package(
                                                           "Transport", "TestSupport", "Platform", "Speech", "Segmentation", "Cluster", "Postgres"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "Platform", "TestKit", "TestSupport"]),
         .testTarget(name: "SegmentationTests", dependencies: ["Segmentation", "Capture", "Media", "Platform"]),
-        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "TestSupport", "Platform"]),
+        .testTarget(name: "TranscriptionTests", dependencies: ["Transcription", "Speech", "Decode", "Encode", "Outputs", "TestSupport", "Platform"]),
         .testTarget(name: "CLITests", dependencies: ["APIModels", "Capture", "CLI", "Jobs", "JobSpec", "Rooms", "Postgres", "TestSupport", "Cluster"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,7 +11,7 @@ import WebSocket
 /// round trip and Ann's video at the watcher during the attack, the packets the SFU forwarded,
 /// RSS before, at peak and after, CPU. One attack at a time: the machine has two cores, and the
 /// figures are only worth something alone.
-@Suite(.serialized, .live, .timeLimit(.minutes(10))) struct HardeningTests {
+@Suite(.serialized, .live, .timeLimit(.minutes(10)), .oneAttackAtATime()) struct HardeningTests {
     /// Finding 1: JSON nested about 280 deep overflowed an HTTP thread's stack and killed the
     /// process. Now every way in (REST, a whiteboard stroke, a signalling frame) refuses it with
     /// its error, at 300 levels and at 100,000, and the server and the room carry on.

@@ -6,10 +6,11 @@ import Testing
 import WebSocket
 
 /// The hardening suite's socket flood, in a suite of its own so that it takes a turn with the
-/// live room suites (`.oneRoomAtATime`, a wait outside any test's time limit): 200 flooding
-/// sockets beside a room of browsers starved both on two cores (a probe unanswered for 5 s, and
-/// live captions late, in two CI runs).
-@Suite(.live, .timeLimit(.minutes(10)), .oneRoomAtATime) struct SocketFloodTests {
+/// live room suites (a wait outside any test's time limit): 200 flooding sockets beside a room
+/// of browsers starved both on two cores (a probe unanswered for 5 s, and live captions late, in
+/// two CI runs). And a turn with `HardeningTests`' attacks: beside one, its probe went
+/// unanswered for 4 s in another (`.oneAttackAtATime`, which takes the room's turn after).
+@Suite(.live, .timeLimit(.minutes(10)), .oneAttackAtATime(withARoomsTurn: true)) struct SocketFloodTests {
     /// Finding 10, the other half: sockets that do not read had 4 MiB of replies queued each (200
     /// added 359 MB, never returned). Now a member may send 50 messages a second (200 at once),
     /// a peer 1 MiB behind is dropped, all together 128 MiB, and the memory goes back.

@@ -262,9 +262,13 @@ extension LivePipelineSuites.ConsoleBrowserTests {
         let setup = try Self.consoleOnARoomWithRed(server)
         defer { server.end(setup.publisher) }
         let (room, tab, console) = (setup.room, setup.tab, setup.console)
+        // Started from the room's form, `{"mode": "tracks"}` under More options: the form's
+        // layout, theme and thumbnails do not go with it.
+        let roomCard = "document.querySelector('.room[data-room-id=\"\(room)\"]')"
+        try #require(try console.waitFor(roomCard, timeout: 40), "the room is not shown: \(console.text("rooms")) \(console.text("loginError"))")
         _ = try tab.evaluate("""
-            fetch('/v2/recordings/start', { method: 'POST', body: JSON.stringify({ roomId: \(ConsolePageDriver.quoted(room)), config: { mode: 'tracks' } }),
-              headers: { 'Authorization': sessionStorage.getItem('revue.console.token'), 'Content-Type': 'application/json' } }).then(r => r.status)
+            (() => { const f = \(roomCard).querySelector('form.start'); f.elements.kind.value = 'recordings';
+              f.elements.config.value = '{"mode": "tracks"}'; f.requestSubmit(); })()
             """)
         let card = "document.querySelector('.job[data-kind=\"recording\"]')"
         let shown = try console.waitFor("\(card) && \(card).querySelector('.tag.mode')", timeout: 60)

@@ -33,6 +33,8 @@ extension Trait where Self == OneRoomAtATime {
 /// One turn at a time, handed to waiters in the order they asked.
 actor RoomTurns {
     static let shared = RoomTurns()
+    /// The hardening suites' turns (`OneAttackAtATime`).
+    static let attacks = RoomTurns()
     private var taken = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
