@@ -25,7 +25,9 @@ extension HLSFileMirror {
         written(name: name, bytes: bytes, isPlaylist: true)
     }
 
-    /// A mirror that stores each file before `written` returns: everything is there already.
+    /// A mirror that stores each file before `written` returns: everything is there already. (A
+    /// mirror that stores later must implement `afterStored`, or its stream is reported
+    /// playable before it is.)
     public func afterStored(_ action: @escaping @Sendable () -> Void) {
         action()
     }

@@ -124,8 +124,9 @@ public final class HLSBucketMirror: HLSFileMirror, @unchecked Sendable {
         }
         queue.append(item)
         queuedBytes += item.bytes.count
-        // One file larger than the limit alone (a long segment) waits its turn.
-        if queuedBytes > maxQueuedBytes && queue.count > 1 {
+        // What waits behind the first file counts: one larger than the limit alone (a long
+        // segment, its playlists queued right after it) waits its turn.
+        if queuedBytes - (queue.first?.bytes.count ?? 0) > maxQueuedBytes {
             let waited = queue.first.map { Date().timeIntervalSince($0.queuedAt) } ?? 0
             firstFailure = "the bucket fell behind: over \(maxQueuedBytes >> 20) MiB of HLS files waited for it, the oldest written \(Int(waited)) s before"
             queue.removeAll()

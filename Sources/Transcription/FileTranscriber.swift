@@ -77,7 +77,11 @@ public struct FileTranscriber: Sendable {
                     guard let next = try reader.next() else { break }
                     block = next
                 } catch {
-                    throw TranscriptionError(error.description)
+                    guard speaker.mayBeUnreadable else { throw TranscriptionError(error.description) }
+                    // What was read before the damage is kept.
+                    logger.warning("a track could not be read to its end; the transcript has it up to there",
+                                   ["error": .string(error.description), "seconds": .double(Double(readHere) / Double(Utterance.sampleRate))])
+                    break
                 }
                 readHere += block.count
                 try recognise(detector.feed(block))

@@ -58,6 +58,7 @@ extension LivePipelineSuites {
             // Where each line was heard against where the script put it: one offset for all (when
             // the publishers started on the room's clock), whichever speaker's track it is in.
             let offsets = zip(lines, heard).compactMap { line, segments in segments.first.map { $0.start - line.start } }
+            try #require(!offsets.isEmpty, "no line was heard")
             let median = offsets.sorted()[offsets.count / 2]
             print("tracks transcript: WER \(String(format: "%.1f", wer * 100)) %, \(attributed)/\(lines.count) attributed, "
                 + "offsets from the script \(offsets.map { String(format: "%+.2f", $0) })")
