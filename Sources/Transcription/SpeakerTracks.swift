@@ -21,20 +21,10 @@ public struct SpeakerTracks: Sendable, Equatable, Codable {
 
     /// The speakers of the manifest at `path`, as files to transcribe.
     public static func load(_ path: String) throws(TranscriptionError) -> [SpeakerAudio] {
-        let manifest: SpeakerTracks
-        do {
-            manifest = try JSONDecoder().decode(SpeakerTracks.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw TranscriptionError("cannot read the speaker manifest \(path): \(error)")
-        }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try manifest.speakers.map { speaker throws(TranscriptionError) in
-            // A file name only: the manifest cannot point outside its directory.
-            guard !speaker.file.contains("/"), !speaker.file.hasPrefix(".") else {
-                throw TranscriptionError("the speaker manifest \(path) names a file outside its directory")
-            }
-            return SpeakerAudio(path: directory + "/" + speaker.file, participantId: speaker.participantId,
-                                participantName: speaker.name, offset: speaker.offset.isFinite ? max(0, speaker.offset) : 0)
+        let what = "speaker manifest"
+        return try SpeakerManifest.decode(SpeakerTracks.self, at: path, what: what).speakers.map { speaker throws(TranscriptionError) in
+            SpeakerAudio(path: try SpeakerManifest.file(speaker.file, beside: path, what: what), participantId: speaker.participantId,
+                         participantName: speaker.name, offset: SpeakerManifest.offset(speaker.offset))
         }
     }
 }
